@@ -1,0 +1,238 @@
+"""Command line: ``cudalint [check] PATH...`` and ``cudalint rule CODE``."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from typer.core import TyperGroup
+
+from cudalint import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _DefaultCheck(TyperGroup):
+    """Runs ``check`` when the first argument is not a subcommand: ``cudalint src/``."""
+
+    def parse_args(self, ctx, args):
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+app = typer.Typer(
+    cls=_DefaultCheck,
+    add_completion=False,
+    no_args_is_help=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Static analysis of CUDA kernels: memory coalescing, bank conflicts, divergence, fp64, registers.",
+)
+
+
+class OutputFormat(str, Enum):
+    full = "full"
+    concise = "concise"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
+class ColorChoice(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+class HeaderChoice(str, Enum):
+    auto = "auto"
+    toolkit = "toolkit"
+    embedded = "embedded"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"cudalint {__version__}")
+        raise typer.Exit(EXIT_CLEAN)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")] = False,
+) -> None:
+    """cudalint: find GPU performance hazards in CUDA source before the profiler does."""
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"cudalint: error: {message}", err=True)
+    return typer.Exit(EXIT_ERROR)
+
+
+def _guarded(command):
+    """Turn any unexpected exception into exit code 2: exit code 1 means findings."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise _fail(f"internal error: {type(exc).__name__}: {exc}") from None
+
+    return wrapper
+
+
+def _use_color(choice: ColorChoice, stream) -> bool:
+    if choice is ColorChoice.always:
+        return True
+    if choice is ColorChoice.never:
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _split(values: list[str] | None) -> list[str] | None:
+    if values is None:
+        return None
+    return [part.strip().upper() for value in values for part in value.split(",") if part.strip()]
+
+
+@app.command("check")
+@_guarded
+def check_command(
+    paths: Annotated[Optional[list[str]], typer.Argument(help="Files or directories (.cu/.cuh found recursively). Default: current directory.")] = None,
+    format: Annotated[OutputFormat, typer.Option("--format", help="Output format.", case_sensitive=False)] = OutputFormat.full,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file instead of standard output.")] = None,
+    select: Annotated[Optional[list[str]], typer.Option("--select", help="Rules to enable: codes (CL401), prefixes (CL4) or ALL. Replaces the configured set.")] = None,
+    extend_select: Annotated[Optional[list[str]], typer.Option("--extend-select", help="Rules to enable in addition to the configured set.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Rules to disable.")] = None,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")] = False,
+    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit with 0 even when there are findings.")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).")] = None,
+    color: Annotated[ColorChoice, typer.Option("--color", help="Colored output; auto respects NO_COLOR and FORCE_COLOR.", case_sensitive=False)] = ColorChoice.auto,
+    config_file: Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: nearest cudalint.toml, .cudalint.toml or pyproject.toml [tool.cudalint]).")] = None,
+    cuda_path: Annotated[Optional[str], typer.Option("--cuda-path", help="CUDA toolkit root for toolkit mode.")] = None,
+    headers: Annotated[HeaderChoice, typer.Option("--headers", help="CUDA headers: the toolkit's, the embedded set, or auto (toolkit when found).", case_sensitive=False)] = HeaderChoice.auto,
+    arch: Annotated[Optional[str], typer.Option("--arch", help="GPU architecture for the device-side parse, e.g. sm_80 (capped at sm_90).")] = None,
+    compile_commands: Annotated[Optional[str], typer.Option("--compile-commands", "-p", help="Build directory holding compile_commands.json, or the file itself.")] = None,
+    include_dirs: Annotated[Optional[list[str]], typer.Option("--include-dir", "-I", help="Add an include directory.")] = None,
+    defines: Annotated[Optional[list[str]], typer.Option("--define", "-D", help="Define a macro (NAME or NAME=VALUE).")] = None,
+    undefines: Annotated[Optional[list[str]], typer.Option("--undefine", "-U", help="Undefine a macro.")] = None,
+    pre_includes: Annotated[Optional[list[str]], typer.Option("--include", help="Include this file before each source.")] = None,
+    std: Annotated[Optional[str], typer.Option("--std", help="C++ standard, e.g. c++17.")] = None,
+    exclude: Annotated[Optional[list[str]], typer.Option("--exclude", help="Glob of paths to skip (added to the configured excludes).")] = None,
+) -> None:
+    """Analyze CUDA sources and report performance hazards."""
+    from cudalint import engine, frontend
+    from cudalint.config import ConfigError, Config, enabled_rules, find_config, load_config, validate_selectors
+    from cudalint.report import ReportOptions, render, repository_root
+
+    paths = paths or ["."]
+    try:
+        config_path = config_file or find_config(Path(paths[0]) if Path(paths[0]).exists() else Path.cwd())
+        config = load_config(config_path) if config_path else Config()
+        selections = {"--select": _split(select), "--extend-select": _split(extend_select), "--ignore": _split(ignore)}
+        for option, values in selections.items():
+            validate_selectors(values or [], where=option)
+        enabled = enabled_rules(
+            selections["--select"] if select is not None else config.select,
+            config.extend_select + (selections["--extend-select"] or []),
+            config.ignore + (selections["--ignore"] or []),
+        )
+        extra_args = [f"-U{u}" for u in undefines or []]
+        for header in pre_includes or []:
+            extra_args += ["-include", os.path.abspath(header)]
+        if std:
+            extra_args.append(f"-std={std.removeprefix('-std=')}")
+        overrides = {"header_mode": headers.value, "extra_args": tuple(extra_args)}
+        if cuda_path:
+            overrides["cuda_path"] = cuda_path
+        if arch:
+            frontend.parse_arch(arch)
+            overrides["arch"] = arch
+        if compile_commands:
+            overrides["compile_commands"] = compile_commands
+        settings = engine.default_settings(config, enabled, **overrides)
+        if include_dirs or defines:
+            settings.frontend = frontend.FrontendOptions(**{
+                **settings.frontend.__dict__,
+                "include_dirs": settings.frontend.include_dirs + tuple(os.path.abspath(d) for d in include_dirs or []),
+                "defines": settings.frontend.defines + tuple(defines or []),
+            })
+        settings.jobs = jobs or os.cpu_count() or 1
+        result = engine.run(paths, settings, config.exclude + list(exclude or []))
+    except (ConfigError, frontend.FrontendConfigError) as exc:
+        raise _fail(str(exc)) from None
+
+    stream = sys.stdout if output is None else None
+    options = ReportOptions(
+        color=output is None and format in (OutputFormat.full, OutputFormat.concise) and _use_color(color, sys.stdout),
+        statistics=statistics,
+        root=repository_root() if format is OutputFormat.sarif else os.getcwd(),
+    )
+    report = render(result, format.value, options)
+    if output is not None:
+        try:
+            output.write_text(report, encoding="utf-8")
+        except OSError as exc:
+            raise _fail(f"cannot write {output}: {exc.strerror or exc}") from None
+        if format in (OutputFormat.json, OutputFormat.sarif):
+            for notice in result.notices:
+                typer.echo(notice.one_line(), err=True)
+    else:
+        assert stream is not None
+        stream.write(report)
+        stream.flush()
+
+    analyzed = sum(1 for r in result.files if r.analyzed)
+    if any(r.internal_error for r in result.files):
+        raise typer.Exit(EXIT_ERROR)
+    if result.files and analyzed == 0:
+        raise typer.Exit(EXIT_ERROR)
+    if result.findings and not exit_zero:
+        raise typer.Exit(EXIT_FINDINGS)
+    raise typer.Exit(EXIT_CLEAN)
+
+
+@app.command("rule")
+@_guarded
+def rule_command(
+    code: Annotated[Optional[str], typer.Argument(help="Rule code, e.g. CL401.")] = None,
+    all_rules: Annotated[bool, typer.Option("--all", help="Print every rule's documentation.")] = False,
+) -> None:
+    """Print a rule's documentation."""
+    from cudalint.rules import CATALOG, REGISTRY
+
+    if all_rules:
+        typer.echo("\n\n".join(f"# {r.code} {r.name}\n\n{r.doc.markdown}" for r in REGISTRY.values()), nl=False)
+        return
+    if code is None:
+        raise _fail("give a rule code (e.g. `cudalint rule CL401`) or --all")
+    code = code.upper()
+    rule = REGISTRY.get(code)
+    if rule is None:
+        if code in CATALOG:
+            raise _fail(f"{code} ({CATALOG[code]}) is reserved but not available in cudalint {__version__}")
+        raise _fail(f"unknown rule {code}")
+    typer.echo(f"# {rule.code} {rule.name}\n\n{rule.doc.markdown}", nl=False)
+
+
+def main() -> None:
+    try:
+        app(prog_name="cudalint")
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - never exit 1 (that means findings) on a crash
+        print(f"cudalint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        sys.exit(EXIT_ERROR)

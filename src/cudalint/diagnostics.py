@@ -1,0 +1,73 @@
+"""What a run produces: findings on source lines, and notices about files."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from cudalint.ir import Span
+
+
+class Level(enum.Enum):
+    """Severity of a finding; the values are SARIF's ``level`` names."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "note": 2}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    span: Span
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    description: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    level: Level
+    message: str
+    span: Span
+    fix: Fix | None = None
+    function: str | None = None
+    """The kernel or device function the finding is in."""
+    properties: dict = field(default_factory=dict, compare=False, hash=False)
+    """Measured or predicted figures behind the finding (machine-readable output)."""
+
+    @property
+    def path(self) -> str:
+        return self.span.file
+
+    def sort_key(self):
+        return (self.span.file, self.span.line, self.span.column, self.code, self.message)
+
+
+class NoticeKind(enum.Enum):
+    ERROR = "error"
+    """The file could not be analyzed at all."""
+    INCOMPLETE = "incomplete"
+    """The file parsed with errors; findings cover only what the parser recovered."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    path: str
+    kind: NoticeKind
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+    def one_line(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}:{self.column or 1}"
+        prefix = "error" if self.kind is NoticeKind.ERROR else "analysis incomplete"
+        return f"{where}: {prefix}: {self.message}"

@@ -1,0 +1,200 @@
+"""One run: find the files, analyze each (in worker processes), collect the results."""
+
+from __future__ import annotations
+
+import os
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cudalint import frontend
+from cudalint.config import Config, enabled_rules, ignored_for_file, is_excluded
+from cudalint.dataflow import Facts
+from cudalint.diagnostics import Finding, Notice, NoticeKind
+from cudalint.rules import CATALOG, REGISTRY
+from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
+
+CUDA_SUFFIXES = (".cu", ".cuh")
+
+
+@dataclass
+class RunSettings:
+    frontend: frontend.FrontendOptions
+    enabled: list[str]
+    config: Config
+    jobs: int = 1
+
+
+@dataclass
+class FileResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    analyzed: bool = False
+    internal_error: bool = False
+
+
+@dataclass
+class RunResult:
+    files: list[FileResult]
+    header_mode: str | None = None
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for result in self.files for f in result.findings]
+
+    @property
+    def notices(self) -> list[Notice]:
+        return [n for result in self.files for n in result.notices]
+
+
+def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list[str], list[Notice]]:
+    """Expand directories to their .cu/.cuh files; explicitly named files are always taken."""
+    files: list[str] = []
+    notices: list[Notice] = []
+    seen: set[str] = set()
+
+    def add(path: Path) -> None:
+        key = os.path.normpath(str(path))
+        if key not in seen:
+            seen.add(key)
+            files.append(key)
+
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir() and path.suffix not in CUDA_SUFFIXES:
+            visited: set[tuple[int, int]] = set()
+            for root, dirs, names in os.walk(path, followlinks=True):
+                try:
+                    info = os.stat(root)
+                except OSError:
+                    continue
+                if (info.st_dev, info.st_ino) in visited:
+                    dirs[:] = []
+                    continue
+                visited.add((info.st_dev, info.st_ino))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_excluded(config, Path(root) / d, exclude))
+                for name in sorted(names):
+                    candidate = Path(root) / name
+                    if candidate.suffix in CUDA_SUFFIXES and not is_excluded(config, candidate, exclude):
+                        add(candidate)
+        elif not path.exists() and not path.is_symlink():
+            notices.append(Notice(str(path), NoticeKind.ERROR, "no such file or directory"))
+        elif not is_excluded(config, path, exclude):
+            add(path)
+    return files, notices
+
+
+# Per-process state: the parse environment is built once per worker, not per file.
+_worker_environment: frontend.ParseEnvironment | None = None
+_worker_settings: RunSettings | None = None
+
+
+def _init_worker(settings: RunSettings, environment: frontend.ParseEnvironment) -> None:
+    global _worker_environment, _worker_settings
+    _worker_environment = environment
+    _worker_settings = settings
+
+
+def _analyze_in_worker(path: str) -> FileResult:
+    assert _worker_environment is not None and _worker_settings is not None
+    return analyze_file(path, _worker_environment, _worker_settings)
+
+
+def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: RunSettings) -> FileResult:
+    result = FileResult(path)
+    try:
+        tu = frontend.parse_file(path, environment)
+    except frontend.SourceError as exc:
+        result.notices.append(Notice(path, NoticeKind.ERROR, str(exc)))
+        return result
+    except Exception as exc:  # noqa: BLE001 - one broken file must not end the run
+        return _internal_error(result, exc)
+    result.analyzed = True
+    if tu.errors:
+        first = tu.errors[0]
+        where = ""
+        if first.span and first.span.file != tu.path:
+            where = f" (in {first.span.file}:{first.span.line})"
+        line = first.span.line if first.span and first.span.file == tu.path else None
+        column = first.span.column if line else None
+        result.notices.append(Notice(path, NoticeKind.INCOMPLETE, first.message + where, line, column))
+    try:
+        result.findings = check(tu, settings)
+    except Exception as exc:  # noqa: BLE001
+        return _internal_error(result, exc)
+    return result
+
+
+def _internal_error(result: FileResult, exc: Exception) -> FileResult:
+    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
+    result.internal_error = True
+    result.notices.append(Notice(result.path, NoticeKind.ERROR, f"internal error: {type(exc).__name__}: {exc}{where}"))
+    return result
+
+
+def check(tu, settings: RunSettings) -> list[Finding]:
+    facts = Facts(tu)
+    file_ignores = ignored_for_file(settings.config, tu.path)
+    enabled = [code for code in settings.enabled if not any(code.startswith(s) or s == "ALL" for s in file_ignores)]
+    findings: dict[tuple, Finding] = {}
+    for code in enabled:
+        rule = REGISTRY[code]()
+        if not rule.runs_on_facts:
+            continue
+        for finding in rule.check(facts):
+            if finding.span.file != tu.path:
+                continue
+            # Template instantiations repeat the same source; report each place once.
+            key = (finding.code, finding.span.line, finding.span.column)
+            if key not in findings or finding.level.rank < findings[key].level.rank:
+                findings[key] = finding
+    ordered = sorted(findings.values(), key=Finding.sort_key)
+    suppressions = parse_suppressions(tu.comments)
+    kept = apply_suppressions(ordered, suppressions, CATALOG)
+    if "CL001" in enabled:
+        ran = {code: CATALOG[code] for code in enabled}
+        unused = unused_suppressions(suppressions, ran, CATALOG)
+        cl001 = REGISTRY["CL001"]()
+        extra = apply_suppressions(cl001.report(tu.path, unused, CATALOG), suppressions, CATALOG)
+        kept = sorted(kept + extra, key=Finding.sort_key)
+    return kept
+
+
+def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResult:
+    files, notices = discover(paths, settings.config, exclude)
+    results = [FileResult(n.path, notices=[n]) for n in notices]
+    if not files:
+        return RunResult(results)
+    environment = frontend.build_environment(settings.frontend, search_from=_common_root(files))
+    jobs = max(1, min(settings.jobs, len(files)))
+    if jobs == 1:
+        analyzed = [analyze_file(path, environment, settings) for path in files]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(settings, environment)) as pool:
+            analyzed = list(pool.map(_analyze_in_worker, files, chunksize=max(1, len(files) // (jobs * 4))))
+    return RunResult(results + analyzed, environment.header_mode.value)
+
+
+def _common_root(files: list[str]) -> str:
+    try:
+        return os.path.commonpath([os.path.abspath(f) for f in files])
+    except ValueError:
+        return os.getcwd()
+
+
+def default_settings(config: Config, enabled: list[str] | None = None, **frontend_overrides) -> RunSettings:
+    options = frontend.FrontendOptions(
+        cuda_path=config.resolve(config.cuda_path),
+        arch=config.arch,
+        include_dirs=tuple(config.resolve(d) for d in config.include),
+        defines=tuple(config.define),
+        compile_commands=config.resolve(config.compile_commands),
+    )
+    if frontend_overrides:
+        options = frontend.FrontendOptions(**{**options.__dict__, **frontend_overrides})
+    if enabled is None:
+        enabled = enabled_rules(config.select, config.extend_select, config.ignore)
+    return RunSettings(frontend=options, enabled=enabled, config=config)

@@ -1,0 +1,114 @@
+"""libclang entry points that the Python bindings 18.1.1 do not wrap.
+
+They exist in the shipped libclang.so; we bind them once with ctypes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from functools import cache
+
+from clang import cindex
+
+# CXBinaryOperatorKind / CXUnaryOperatorKind from clang-c/Index.h (LLVM 18).
+_BINARY_OPERATORS = (
+    None, ".*", "->*", "*", "/", "%", "+", "-", "<<", ">>", "<=>", "<", ">", "<=", ">=",
+    "==", "!=", "&", "^", "|", "&&", "||", "=", "*=", "/=", "%=", "+=", "-=", "<<=",
+    ">>=", "&=", "^=", "|=", ",",
+)
+_UNARY_OPERATORS = (
+    None, "post++", "post--", "++", "--", "&", "*", "+", "-", "~", "!", "__real",
+    "__imag", "__extension__", "co_await",
+)
+
+_CXEval_Int = 1
+_CXEval_Float = 2
+
+
+class _Lib:
+    """ctypes prototypes, bound lazily so importing the package never loads libclang."""
+
+    @staticmethod
+    @cache
+    def get():
+        lib = cindex.conf.lib
+        lib.clang_getCursorBinaryOperatorKind.argtypes = [cindex.Cursor]
+        lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+        lib.clang_getCursorUnaryOperatorKind.argtypes = [cindex.Cursor]
+        lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+        lib.clang_getSpellingLocation.argtypes = [
+            cindex.SourceLocation,
+            ctypes.POINTER(cindex.c_object_p),
+            ctypes.POINTER(ctypes.c_uint),
+            ctypes.POINTER(ctypes.c_uint),
+            ctypes.POINTER(ctypes.c_uint),
+        ]
+        lib.clang_getSpellingLocation.restype = None
+        lib.clang_Cursor_getVarDeclInitializer.argtypes = [cindex.Cursor]
+        lib.clang_Cursor_getVarDeclInitializer.restype = cindex.Cursor
+        lib.clang_Cursor_getVarDeclInitializer.errcheck = cindex.Cursor.from_result
+        lib.clang_Cursor_Evaluate.argtypes = [cindex.Cursor]
+        lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+        lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_getKind.restype = ctypes.c_int
+        lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
+        lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+        lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
+        lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
+        lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+        lib.clang_EvalResult_dispose.restype = None
+        return lib
+
+
+def binary_operator(cursor: cindex.Cursor) -> str | None:
+    code = _Lib.get().clang_getCursorBinaryOperatorKind(cursor)
+    return _BINARY_OPERATORS[code] if 0 <= code < len(_BINARY_OPERATORS) else None
+
+
+def unary_operator(cursor: cindex.Cursor) -> str | None:
+    code = _Lib.get().clang_getCursorUnaryOperatorKind(cursor)
+    return _UNARY_OPERATORS[code] if 0 <= code < len(_UNARY_OPERATORS) else None
+
+
+def spelling_location(location: cindex.SourceLocation) -> tuple[str | None, int, int, int]:
+    """(file, line, column, offset) where the characters at ``location`` are written."""
+    lib = _Lib.get()
+    file_handle = cindex.c_object_p()
+    line, column, offset = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    lib.clang_getSpellingLocation(
+        location, ctypes.byref(file_handle), ctypes.byref(line), ctypes.byref(column), ctypes.byref(offset)
+    )
+    name = None
+    if file_handle:
+        name = cindex.File(file_handle).name
+    return name, line.value, column.value, offset.value
+
+
+def var_initializer(cursor: cindex.Cursor) -> cindex.Cursor | None:
+    init = _Lib.get().clang_Cursor_getVarDeclInitializer(cursor)
+    if init is None or init.kind.is_invalid():
+        return None
+    return init
+
+
+def evaluate(cursor: cindex.Cursor) -> int | float | None:
+    """The compile-time value of an integer or floating expression, if clang can fold it."""
+    lib = _Lib.get()
+    result = lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        kind = lib.clang_EvalResult_getKind(result)
+        if kind == _CXEval_Int:
+            if lib.clang_EvalResult_isUnsignedInt(result):
+                return lib.clang_EvalResult_getAsUnsigned(result)
+            return lib.clang_EvalResult_getAsLongLong(result)
+        if kind == _CXEval_Float:
+            return lib.clang_EvalResult_getAsDouble(result)
+        return None
+    finally:
+        lib.clang_EvalResult_dispose(result)

@@ -1,0 +1,286 @@
+"""Compiler flags: where the CUDA headers come from, and what each file is parsed with."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import metadata, resources
+from pathlib import Path
+
+from cudalint.ir import HeaderMode
+
+# The newest GPU architecture libclang 18 knows; newer targets parse as this one.
+MAX_CLANG_ARCH = 90
+DEFAULT_ARCH = 90
+DEFAULT_STD = "c++17"
+
+
+class FrontendConfigError(Exception):
+    """A setting that makes parsing impossible (bad CUDA path, unusable compile database)."""
+
+
+@dataclass(frozen=True)
+class FrontendOptions:
+    header_mode: str = "auto"
+    """``auto`` (toolkit when one is found), ``toolkit`` or ``embedded``."""
+    cuda_path: str | None = None
+    arch: str | None = None
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    extra_args: tuple[str, ...] = ()
+    """Further clang arguments from the command line: ``-U``, ``-include``, ``-std``."""
+    compile_commands: str | None = None
+    """A compile_commands.json file or the directory holding it; None searches parent dirs."""
+
+
+@dataclass(frozen=True)
+class FileFlags:
+    """What one file is parsed with, beyond the fixed CUDA set-up."""
+
+    args: tuple[str, ...] = ()
+    arch: int | None = None
+    max_registers: int | None = None
+    source: str = "defaults"
+    """Where the flags came from, for messages: ``compile_commands.json`` or ``defaults``."""
+
+
+@dataclass(frozen=True)
+class ParseEnvironment:
+    header_mode: HeaderMode
+    cuda_path: str | None
+    resource_dir: str
+    base_args: tuple[str, ...]
+    default_arch: int
+    user_args: tuple[str, ...] = ()
+    compile_db: CompileDatabase | None = None
+
+    def args_for(self, path: str) -> tuple[tuple[str, ...], FileFlags]:
+        file_flags = self.compile_db.flags_for(path) if self.compile_db else None
+        if file_flags is None:
+            file_flags = FileFlags()
+        arch = min(file_flags.arch or self.default_arch, MAX_CLANG_ARCH)
+        args = [*self.base_args, f"--cuda-gpu-arch=sm_{arch}", *self.user_args, *file_flags.args]
+        if not any(a.startswith("-std=") for a in args):
+            args.append(f"-std={DEFAULT_STD}")
+        return tuple(args), file_flags
+
+
+@cache
+def resource_dir() -> str:
+    """clang 18's resource directory, shipped by the clang-tidy wheel."""
+    try:
+        dist = metadata.distribution("clang-tidy")
+    except metadata.PackageNotFoundError as exc:
+        raise FrontendConfigError("the clang-tidy wheel (clang resource headers) is not installed") from exc
+    for entry in dist.files or ():
+        if entry.name == "__clang_cuda_runtime_wrapper.h":
+            return str(Path(dist.locate_file(entry)).parent.parent)
+    raise FrontendConfigError("clang resource headers not found in the clang-tidy wheel")
+
+
+def _package_dir(name: str) -> str:
+    return str(resources.files("cudalint.frontend").joinpath(name))
+
+
+def shim_dir() -> str:
+    return _package_dir("shim")
+
+
+def stub_headers_dir() -> str:
+    return _package_dir("stub_headers")
+
+
+def _is_toolkit(path: Path) -> bool:
+    return (path / "include" / "cuda_runtime.h").is_file()
+
+
+def find_toolkit(explicit: str | None) -> str | None:
+    """The CUDA toolkit root: an explicit path, CUDA_PATH, CUDA_HOME, nvcc on PATH, /usr/local/cuda."""
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not _is_toolkit(path):
+            raise FrontendConfigError(f"cuda-path {explicit!r} has no include/cuda_runtime.h")
+        return str(path.resolve())
+    candidates = [os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME")]
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        candidates.append(str(Path(nvcc).resolve().parent.parent))
+    candidates.append("/usr/local/cuda")
+    for candidate in candidates:
+        if candidate and _is_toolkit(Path(candidate)):
+            return str(Path(candidate).resolve())
+    return None
+
+
+_ARCH_PATTERN = re.compile(r"(?:sm|compute|lto)_(\d+)[a-z]?")
+
+
+def parse_arch(text: str) -> int:
+    """``sm_80``, ``compute_86``, ``90a`` or ``80`` -> the numeric architecture."""
+    text = text.strip().lower()
+    match = _ARCH_PATTERN.fullmatch(text) or re.fullmatch(r"(\d+)[a-z]?", text)
+    if not match:
+        raise FrontendConfigError(f"unrecognised GPU architecture {text!r} (expected e.g. sm_80)")
+    return int(match.group(1))
+
+
+def build_environment(options: FrontendOptions, search_from: str | None = None) -> ParseEnvironment:
+    mode = options.header_mode
+    if mode not in ("auto", "toolkit", "embedded"):
+        raise FrontendConfigError(f"unknown header mode {mode!r} (auto, toolkit or embedded)")
+    cuda_path = None
+    if mode != "embedded":
+        cuda_path = find_toolkit(options.cuda_path)
+        if cuda_path is None and mode == "toolkit":
+            raise FrontendConfigError("no CUDA toolkit found (set --cuda-path, CUDA_PATH or CUDA_HOME)")
+    res = resource_dir()
+    common = ["-x", "cuda", "--cuda-device-only", "-resource-dir", res, "-Wno-unknown-cuda-version", "-ferror-limit=0"]
+    if cuda_path:
+        header_mode = HeaderMode.TOOLKIT
+        base = [
+            *common,
+            f"--cuda-path={cuda_path}",
+            "-isystem",
+            str(Path(cuda_path) / "include" / "cccl"),
+            "-idirafter",
+            stub_headers_dir(),
+        ]
+    else:
+        header_mode = HeaderMode.EMBEDDED
+        shim = shim_dir()
+        base = [*common, "-nocudainc", "-nocudalib", "-isystem", shim, "-include", str(Path(shim) / "cuda_runtime.h")]
+    user_args = [f"-I{d}" for d in options.include_dirs] + [f"-D{d}" for d in options.defines] + list(options.extra_args)
+    compile_db = CompileDatabase.locate(options.compile_commands, search_from)
+    return ParseEnvironment(
+        header_mode=header_mode,
+        cuda_path=cuda_path,
+        resource_dir=res,
+        base_args=tuple(base),
+        default_arch=min(parse_arch(options.arch) if options.arch else DEFAULT_ARCH, MAX_CLANG_ARCH),
+        user_args=tuple(user_args),
+        compile_db=compile_db,
+    )
+
+
+# Flags worth keeping from a build command; everything else (optimisation, code
+# generation, nvcc's own options) says nothing about what the source means.
+_PATH_FLAGS = {"-I": "-I", "--include-path": "-I", "-isystem": "-isystem", "--system-include": "-isystem",
+               "-iquote": "-iquote", "-idirafter": "-idirafter", "-include": "-include", "--pre-include": "-include"}
+_MACRO_FLAGS = {"-D": "-D", "--define-macro": "-D", "-U": "-U", "--undefine-macro": "-U"}
+_ARCH_FLAGS = ("-arch", "--gpu-architecture", "--cuda-gpu-arch", "--offload-arch", "-gencode", "--generate-code")
+_MAXRREG_FLAGS = ("-maxrregcount", "--maxrregcount")
+_STD_FLAGS = ("-std", "--std")
+
+
+def _split_flag(arg: str, names) -> tuple[str, str | None] | None:
+    """Match ``-Xvalue``, ``-X=value`` or a bare ``-X`` (value in the next argument)."""
+    for name in sorted(names, key=len, reverse=True):
+        if arg == name:
+            return name, None
+        if arg.startswith(name + "="):
+            return name, arg[len(name) + 1:]
+        if len(name) == 2 and arg.startswith(name):
+            return name, arg[2:]
+    return None
+
+
+def translate_build_flags(arguments: list[str], directory: str) -> FileFlags:
+    """Keep include paths, macros, language standard, GPU architecture and register cap."""
+    kept: list[str] = []
+    arch = None
+    max_registers = None
+    index = 0
+    while index < len(arguments):
+        arg = arguments[index]
+        index += 1
+        for table, resolve_path in ((_PATH_FLAGS, True), (_MACRO_FLAGS, False)):
+            hit = _split_flag(arg, table)
+            if hit:
+                name, value = hit
+                if value is None and index < len(arguments):
+                    value = arguments[index]
+                    index += 1
+                if value is None:
+                    break
+                if resolve_path and not os.path.isabs(value):
+                    value = os.path.normpath(os.path.join(directory, value))
+                canonical = table[name]
+                kept.extend([canonical, value] if canonical in ("-isystem", "-iquote", "-idirafter", "-include") else [canonical + value])
+                break
+        else:
+            hit = _split_flag(arg, _ARCH_FLAGS) or _split_flag(arg, _MAXRREG_FLAGS) or _split_flag(arg, _STD_FLAGS)
+            if not hit:
+                continue
+            name, value = hit
+            if value is None and index < len(arguments):
+                value = arguments[index]
+                index += 1
+            if value is None:
+                continue
+            if name in _STD_FLAGS:
+                kept.append(f"-std={value}")
+            elif name in _MAXRREG_FLAGS:
+                if value.isdigit():
+                    max_registers = int(value)
+            else:
+                archs = [int(m.group(1)) for m in _ARCH_PATTERN.finditer(value.lower())]
+                if archs:
+                    arch = max(archs) if arch is None else max(arch, *archs)
+    return FileFlags(args=tuple(kept), arch=arch, max_registers=max_registers, source="compile_commands.json")
+
+
+@dataclass
+class CompileDatabase:
+    path: str
+    entries: dict[str, FileFlags] = field(default_factory=dict)
+
+    @classmethod
+    def locate(cls, given: str | None, search_from: str | None) -> CompileDatabase | None:
+        if given:
+            path = Path(given)
+            if path.is_dir():
+                path = path / "compile_commands.json"
+            if not path.is_file():
+                raise FrontendConfigError(f"compile database {given!r} not found")
+            return cls.load(str(path.resolve()))
+        if search_from:
+            start = Path(search_from).resolve()
+            for directory in [start, *start.parents] if start.is_dir() else start.parents:
+                candidate = directory / "compile_commands.json"
+                if candidate.is_file():
+                    return cls.load(str(candidate))
+        return None
+
+    @classmethod
+    def load(cls, path: str) -> CompileDatabase:
+        try:
+            raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise FrontendConfigError(f"cannot read compile database {path}: {exc}") from exc
+        if not isinstance(raw, list):
+            raise FrontendConfigError(f"compile database {path} is not a JSON array")
+        database = cls(path=path)
+        for entry in raw:
+            if not isinstance(entry, dict) or "file" not in entry:
+                continue
+            directory = str(entry.get("directory", os.path.dirname(path)))
+            if isinstance(entry.get("arguments"), list):
+                arguments = [str(a) for a in entry["arguments"]]
+            elif isinstance(entry.get("command"), str):
+                try:
+                    arguments = shlex.split(entry["command"])
+                except ValueError:
+                    continue
+            else:
+                continue
+            file = os.path.normpath(os.path.join(directory, str(entry["file"])))
+            database.entries[file] = translate_build_flags(arguments[1:], directory)
+        return database
+
+    def flags_for(self, path: str) -> FileFlags | None:
+        return self.entries.get(os.path.normpath(os.path.abspath(path)))

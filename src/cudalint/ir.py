@@ -1,0 +1,378 @@
+"""The intermediate representation: what the frontend extracts from a translation unit.
+
+Plain, immutable Python data. Nothing here refers to libclang; every later stage
+(dataflow, rules, reporters) reads only these classes.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    file: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A source range, 1-based, end column exclusive.
+
+    ``file/line/column/end_*`` is where the code appears in the file the user wrote
+    (for code produced by a macro: where the macro is invoked). ``spelling`` is where
+    the characters themselves are written, set only when that differs (inside a macro
+    definition), so messages can say "expanded from".
+    """
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    spelling: Position | None = None
+
+    @property
+    def from_macro(self) -> bool:
+        return self.spelling is not None
+
+
+class TypeKind(enum.Enum):
+    VOID = "void"
+    BOOL = "bool"
+    INTEGER = "integer"
+    HALF = "half"
+    FLOAT = "float"
+    DOUBLE = "double"
+    LONG_DOUBLE = "long double"
+    POINTER = "pointer"
+    REFERENCE = "reference"
+    ARRAY = "array"
+    RECORD = "record"
+    ENUM = "enum"
+    FUNCTION = "function"
+    DEPENDENT = "dependent"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class CType:
+    """A C/C++ type as the analysis needs it: kind, layout and what it points to."""
+
+    kind: TypeKind
+    spelling: str
+    size: int | None = None
+    align: int | None = None
+    is_signed: bool | None = None
+    is_const: bool = False
+    pointee: CType | None = None
+    """Pointed-to type for pointers and references, element type for arrays."""
+    count: int | None = None
+    """Element count of a constant-size array; None for ``T[]`` and variable arrays."""
+    record: str | None = None
+    """Key into ``TranslationUnit.records`` for struct/class/union types."""
+
+    @property
+    def is_floating(self) -> bool:
+        return self.kind in (TypeKind.HALF, TypeKind.FLOAT, TypeKind.DOUBLE, TypeKind.LONG_DOUBLE)
+
+    @property
+    def is_arithmetic(self) -> bool:
+        return self.is_floating or self.kind in (TypeKind.INTEGER, TypeKind.BOOL, TypeKind.ENUM)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    offset: int | None
+    """Byte offset inside the record; None for bit-fields and unknown layouts."""
+    type: CType
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    name: str
+    size: int | None
+    align: int | None
+    fields: tuple[Field, ...]
+
+
+class ExprKind(enum.Enum):
+    INT_LITERAL = "int-literal"
+    FLOAT_LITERAL = "float-literal"
+    BOOL_LITERAL = "bool-literal"
+    CHAR_LITERAL = "char-literal"
+    STRING_LITERAL = "string-literal"
+    NULLPTR = "nullptr"
+    DECL_REF = "decl-ref"
+    BUILTIN_INDEX = "builtin-index"
+    """``threadIdx.x`` and friends: ``name`` is the variable, ``member`` the component."""
+    MEMBER = "member"
+    SUBSCRIPT = "subscript"
+    UNARY = "unary"
+    BINARY = "binary"
+    ASSIGN = "assign"
+    """``=`` and compound assignments; ``op`` is the operator spelling (``"+="``)."""
+    CALL = "call"
+    CAST = "cast"
+    CONDITIONAL = "conditional"
+    INIT_LIST = "init-list"
+    SIZEOF = "sizeof"
+    LAMBDA = "lambda"
+    UNKNOWN = "unknown"
+
+
+class CastKind(enum.Enum):
+    IMPLICIT = "implicit"
+    C_STYLE = "c-style"
+    FUNCTIONAL = "functional"
+    STATIC = "static_cast"
+    REINTERPRET = "reinterpret_cast"
+    CONST = "const_cast"
+    DYNAMIC = "dynamic_cast"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Expr:
+    """One expression node.
+
+    Children by kind: UNARY/CAST/MEMBER/SIZEOF ``(operand,)``; BINARY/ASSIGN
+    ``(lhs, rhs)``; SUBSCRIPT ``(base, index)``; CALL ``(arg0, ...)`` with the callee in
+    ``name``/``decl``; CONDITIONAL ``(cond, then, else)``; INIT_LIST the elements.
+    """
+
+    kind: ExprKind
+    type: CType
+    span: Span
+    children: tuple[Expr, ...] = ()
+    op: str | None = None
+    """Operator spelling for UNARY/BINARY/ASSIGN (postfix ``++`` is ``"post++"``); arrow or dot for MEMBER."""
+    name: str | None = None
+    """Referenced name for DECL_REF, field for MEMBER, callee for CALL, variable for BUILTIN_INDEX."""
+    member: str | None = None
+    """Component (``x``/``y``/``z``) for BUILTIN_INDEX."""
+    decl: str | None = None
+    """Stable id of the referenced declaration (DECL_REF, CALL, MEMBER's field)."""
+    value: int | float | bool | str | None = None
+    """Literal value; for SIZEOF the size in bytes when known."""
+    text: str | None = None
+    """The literal exactly as written (``2.0``, ``1e-3f``)."""
+    cast: CastKind | None = None
+
+    def walk(self):
+        """Yield this node and every node below it, parents before children."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+class StorageClass(enum.Enum):
+    LOCAL = "local"
+    PARAMETER = "parameter"
+    SHARED = "shared"
+    CONSTANT = "constant"
+    DEVICE = "device"
+    MANAGED = "managed"
+    STATIC = "static"
+    GLOBAL = "global"
+    """Host-side namespace-scope variable."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class VarDecl:
+    name: str
+    decl: str
+    type: CType
+    storage: StorageClass
+    span: Span
+    init: Expr | None = None
+    is_extern: bool = False
+
+
+class StmtKind(enum.Enum):
+    COMPOUND = "compound"
+    EXPR = "expr"
+    DECL = "decl"
+    IF = "if"
+    FOR = "for"
+    WHILE = "while"
+    DO = "do"
+    SWITCH = "switch"
+    CASE = "case"
+    DEFAULT = "default"
+    BREAK = "break"
+    CONTINUE = "continue"
+    RETURN = "return"
+    GOTO = "goto"
+    LABEL = "label"
+    ASM = "asm"
+    NULL = "null"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Unroll:
+    """A ``#pragma unroll [N]`` on a loop; ``count`` None means full unrolling."""
+
+    count: int | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Stmt:
+    """One statement node.
+
+    IF: ``cond``, ``body=(then,)``, ``orelse``. FOR: ``init``, ``cond``, ``step``,
+    ``body=(loop_body,)``, ``unroll``. WHILE/DO/SWITCH: ``cond``, ``body=(b,)``.
+    CASE: ``expr`` (value), ``body``. COMPOUND/DEFAULT/LABEL/UNKNOWN: ``body``.
+    EXPR/RETURN: ``expr``. DECL: ``decls``. LABEL/GOTO: ``label``.
+    """
+
+    kind: StmtKind
+    span: Span
+    body: tuple[Stmt, ...] = ()
+    expr: Expr | None = None
+    cond: Expr | None = None
+    init: Stmt | None = None
+    step: Expr | None = None
+    orelse: Stmt | None = None
+    decls: tuple[VarDecl, ...] = ()
+    label: str | None = None
+    unroll: Unroll | None = None
+
+    def walk(self):
+        """Yield this statement and every statement below it, parents first."""
+        stack: list[Stmt] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            nested = list(node.body)
+            if node.init is not None:
+                nested.insert(0, node.init)
+            if node.orelse is not None:
+                nested.append(node.orelse)
+            stack.extend(reversed(nested))
+
+    def expressions(self):
+        """The expressions owned directly by this statement (not by nested statements)."""
+        for expr in (self.expr, self.cond, self.step):
+            if expr is not None:
+                yield expr
+        for var in self.decls:
+            if var.init is not None:
+                yield var.init
+
+
+class FunctionKind(enum.Enum):
+    KERNEL = "kernel"
+    DEVICE = "device"
+    HOST_DEVICE = "host-device"
+    HOST = "host"
+
+    @property
+    def runs_on_device(self) -> bool:
+        return self is not FunctionKind.HOST
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchBounds:
+    max_threads: int | None
+    min_blocks: int | None = None
+    max_blocks_per_cluster: int | None = None
+    text: str = ""
+    """The arguments as written, for messages when they are not plain integers."""
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateArg:
+    kind: str
+    """``type``, ``integral`` or ``other``."""
+    value: str | int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Function:
+    name: str
+    qualified_name: str
+    decl: str
+    kind: FunctionKind
+    return_type: CType
+    params: tuple[VarDecl, ...]
+    span: Span
+    body: Stmt | None
+    launch_bounds: LaunchBounds | None = None
+    max_registers: int | None = None
+    """From ``__maxnreg__(N)``."""
+    template_args: tuple[TemplateArg, ...] = ()
+    is_template_pattern: bool = False
+    """The uninstantiated template: types may be dependent."""
+    in_main_file: bool = True
+
+    @property
+    def display_name(self) -> str:
+        if not self.template_args:
+            return self.qualified_name
+        args = ", ".join(str(arg.value) for arg in self.template_args)
+        return f"{self.qualified_name}<{args}>"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LaunchSite:
+    """A ``kernel<<<grid, block, shared, stream>>>(...)`` launch."""
+
+    kernel: str
+    """Declaration id of the launched kernel (the instantiation for templates)."""
+    kernel_name: str
+    grid: Expr | None
+    block: Expr | None
+    shared_bytes: Expr | None
+    span: Span
+    caller: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    line: int
+    column: int
+    text: str
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class ParseDiagnostic:
+    severity: Severity
+    message: str
+    span: Span | None
+
+
+class HeaderMode(enum.Enum):
+    TOOLKIT = "toolkit"
+    EMBEDDED = "embedded"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TranslationUnit:
+    path: str
+    header_mode: HeaderMode
+    functions: tuple[Function, ...]
+    globals: tuple[VarDecl, ...]
+    launches: tuple[LaunchSite, ...]
+    records: dict[str, Record]
+    comments: tuple[Comment, ...]
+    diagnostics: tuple[ParseDiagnostic, ...]
+    source_lines: tuple[str, ...] = field(default=())
+
+    @property
+    def errors(self) -> tuple[ParseDiagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    def device_functions(self):
+        return (f for f in self.functions if f.kind.runs_on_device and f.body is not None)

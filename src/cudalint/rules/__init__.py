@@ -1,0 +1,39 @@
+"""The rule catalog.
+
+Codes are fixed so users' configurations stay valid as rules arrive; only rules that
+are implemented are registered.
+"""
+
+from __future__ import annotations
+
+from cudalint.rules.base import Rule, RuleDefinitionError
+from cudalint.rules.cl001_unused_suppression import UnusedSuppression
+from cudalint.rules.cl401_implicit_fp64 import ImplicitFp64
+
+CATALOG = {
+    "CL001": "unused-suppression",
+    "CL101": "uncoalesced-global-access",
+    "CL102": "array-of-structs-access",
+    "CL201": "shared-bank-conflict",
+    "CL301": "divergent-branch",
+    "CL302": "barrier-in-divergent-code",
+    "CL401": "implicit-fp64",
+    "CL501": "register-spill-risk",
+    "CL502": "local-array-dynamic-index",
+}
+
+
+def _register(*rules: type[Rule]) -> dict[str, type[Rule]]:
+    registry: dict[str, type[Rule]] = {}
+    for rule in rules:
+        if rule.code in registry:
+            raise RuleDefinitionError(f"{rule.code} is registered twice")
+        if CATALOG.get(rule.code) != rule.name:
+            raise RuleDefinitionError(f"{rule.code} must be named {CATALOG.get(rule.code)!r} (catalog)")
+        registry[rule.code] = rule
+    return dict(sorted(registry.items()))
+
+
+REGISTRY = _register(UnusedSuppression, ImplicitFp64)
+
+__all__ = ["CATALOG", "REGISTRY", "Rule"]

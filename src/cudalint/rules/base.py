@@ -1,0 +1,136 @@
+"""The rule contract: metadata checked when a rule class is defined, docs parsed from its docstring."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from cudalint.diagnostics import Finding, Level
+
+if TYPE_CHECKING:
+    from cudalint.dataflow import Facts
+
+DOCS_URL = "https://github.com/cudalint/cudalint/blob/main/docs/rules/{code}.md"
+
+CATEGORIES = {
+    "meta": "cudalint's own bookkeeping",
+    "global-memory": "global memory access efficiency",
+    "shared-memory": "shared memory bank conflicts",
+    "control-flow": "warp divergence and barriers",
+    "precision": "floating-point precision and throughput",
+    "registers": "register pressure and local memory",
+}
+PRECISIONS = ("very-high", "high", "medium", "low")
+REQUIRED_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
+OPTIONAL_SECTIONS = ("References",)
+
+_CODE = re.compile(r"CL\d{3}")
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_SECTION = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
+_CUDA_BLOCK = re.compile(r"```cuda\n(.*?)```", re.DOTALL)
+
+
+class RuleDefinitionError(TypeError):
+    """A rule class whose metadata or documentation is incomplete."""
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    summary: str
+    sections: dict[str, str]
+
+    @property
+    def markdown(self) -> str:
+        parts = [self.summary, ""]
+        for title, body in self.sections.items():
+            parts += [f"## {title}", body, ""]
+        return "\n".join(parts).strip() + "\n"
+
+    @property
+    def text(self) -> str:
+        parts = [self.summary, ""]
+        for title, body in self.sections.items():
+            parts += [title, _strip_fences(body), ""]
+        return "\n".join(parts).strip() + "\n"
+
+    def code_block(self, section: str) -> str:
+        match = _CUDA_BLOCK.search(self.sections.get(section, ""))
+        if not match:
+            raise RuleDefinitionError(f"section {section!r} has no ```cuda block")
+        return match.group(1)
+
+
+def _strip_fences(body: str) -> str:
+    lines = [line for line in body.splitlines() if not line.startswith("```")]
+    return "\n".join(lines)
+
+
+def parse_doc(owner: str, docstring: str | None) -> RuleDoc:
+    text = inspect.cleandoc(docstring or "")
+    headings = list(_SECTION.finditer(text))
+    if not headings:
+        raise RuleDefinitionError(f"{owner}: docstring has no '## ' sections")
+    summary = text[: headings[0].start()].strip()
+    if not summary:
+        raise RuleDefinitionError(f"{owner}: docstring needs a one-line summary first")
+    sections: dict[str, str] = {}
+    for index, heading in enumerate(headings):
+        end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
+        sections[heading.group(1)] = text[heading.end():end].strip()
+    expected = [s for s in (*REQUIRED_SECTIONS, *OPTIONAL_SECTIONS) if s in sections]
+    missing = [s for s in REQUIRED_SECTIONS if s not in sections]
+    unknown = [s for s in sections if s not in REQUIRED_SECTIONS + OPTIONAL_SECTIONS]
+    if missing or unknown or list(sections) != expected:
+        raise RuleDefinitionError(
+            f"{owner}: docstring sections must be {', '.join(REQUIRED_SECTIONS + OPTIONAL_SECTIONS)} in order"
+            + (f"; missing {missing}" if missing else "")
+            + (f"; unknown {unknown}" if unknown else "")
+        )
+    return RuleDoc(summary, sections)
+
+
+class Rule:
+    """Base of every rule. Subclasses set the metadata and implement ``check``."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    category: ClassVar[str]
+    default_level: ClassVar[Level]
+    precision: ClassVar[str] = "high"
+    tags: ClassVar[tuple[str, ...]] = ()
+    runs_on_facts: ClassVar[bool] = True
+    """False for rules the engine drives itself (suppression bookkeeping)."""
+    doc: ClassVar[RuleDoc]
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        owner = cls.__name__
+        for attribute in ("code", "name", "category", "default_level"):
+            if attribute not in cls.__dict__:
+                raise RuleDefinitionError(f"{owner}: missing class attribute {attribute!r}")
+        if not _CODE.fullmatch(cls.code):
+            raise RuleDefinitionError(f"{owner}: code {cls.code!r} is not of the form CL123")
+        if not _NAME.fullmatch(cls.name):
+            raise RuleDefinitionError(f"{owner}: name {cls.name!r} is not kebab-case")
+        if cls.category not in CATEGORIES:
+            raise RuleDefinitionError(f"{owner}: unknown category {cls.category!r}")
+        if not isinstance(cls.default_level, Level):
+            raise RuleDefinitionError(f"{owner}: default_level must be a Level")
+        if cls.precision not in PRECISIONS:
+            raise RuleDefinitionError(f"{owner}: precision must be one of {PRECISIONS}")
+        cls.doc = parse_doc(owner, cls.__doc__)
+        cls.doc.code_block("Example")
+        cls.doc.code_block("Use instead")
+
+    @classmethod
+    def help_uri(cls) -> str:
+        return DOCS_URL.format(code=cls.code)
+
+    def check(self, facts: Facts) -> Iterable[Finding]:
+        raise NotImplementedError
+
+    def finding(self, message: str, span, level: Level | None = None, **extra) -> Finding:
+        return Finding(self.code, level or self.default_level, message, span, **extra)

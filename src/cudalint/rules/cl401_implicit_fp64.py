@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+from cudalint import ir
+from cudalint.dataflow import Facts, Fp64Region
+from cudalint.dataflow.precision import exactly_float
+from cudalint.diagnostics import Edit, Finding, Fix, Level
+from cudalint.rules.base import Rule
+
+
+class ImplicitFp64(Rule):
+    """Double-precision arithmetic in device code that nobody asked for.
+
+    ## What it does
+    Flags float computations that C++'s promotion rules turn into double precision:
+    an unsuffixed literal (`x * 0.1`), a double math function called on float data
+    (`pow(x, 2.5)`), or a comparison against a double constant (`fabsf(v) < 1e-6`).
+    Code that works on declared `double` data, or stores the result in a `double`, is
+    the author's choice and is not flagged.
+
+    The level follows what the compiler really emits. `warning`: fp64 instructions
+    are executed (the constant is not exact in float, two or more double operations
+    are chained, an integer is promoted, or a double math function is called).
+    `note`: a single `+ - * /`, `sqrt` or comparison with a constant that is exact in
+    float, rounded straight back to float; the compiler computes it in fp32, but the
+    source still says double.
+
+    ## Why is this bad?
+    GPUs execute fp64 at a fraction of the fp32 rate: 1/2 on H100 and A100, 1/32 or
+    1/64 on GeForce and most workstation parts. Each promoted value also costs two
+    conversions and twice the registers. One stray `0.5` in an inner loop can make a
+    kernel several times slower on consumer GPUs.
+
+    ## Example
+    ```cuda
+    __global__ void scale(float* out, const float* in, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) out[i] = in[i] * 0.1;
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void scale(float* out, const float* in, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) out[i] = in[i] * 0.1f;
+    }
+    ```
+
+    ## References
+    - CUDA C++ Best Practices Guide, "Promotions to Doubles and Truncations to Floats"
+    - CUDA C++ Programming Guide, "Arithmetic Instructions" (throughput table)
+    """
+
+    code = "CL401"
+    name = "implicit-fp64"
+    category = "precision"
+    default_level = Level.WARNING
+    precision = "very-high"
+    tags = ("performance", "precision")
+
+    def check(self, facts: Facts):
+        for region in facts.fp64_regions:
+            if region.is_implicit:
+                yield self._finding(facts, region)
+
+    def _finding(self, facts: Facts, region: Fp64Region) -> Finding:
+        narrows = region.compiler_narrows
+        count = len(region.operations)
+        fixes = _edits(region)
+        suggestion = " and ".join(f"`{e.replacement}`" for e in fixes) if fixes else None
+        cause, anchor = _cause(facts, region)
+        code = facts.source_text(region.root.span) or "this expression"
+        if narrows:
+            message = (
+                f"`{code}` is written in double precision ({cause}); the compiler narrows this single "
+                f"operation to fp32, but the source should say float"
+            )
+        else:
+            plural = "s" if count != 1 else ""
+            message = f"`{code}` runs in double precision: {count} fp64 operation{plural} ({cause})"
+        if suggestion:
+            message += f"; write {suggestion}"
+        fix = Fix("use single-precision literals and functions", tuple(fixes)) if fixes else None
+        return self.finding(
+            message,
+            anchor.span,
+            level=Level.NOTE if narrows else Level.WARNING,
+            fix=fix,
+            function=region.function.display_name,
+            properties={"fp64Operations": 0 if narrows else count, "compilerNarrows": narrows},
+        )
+
+
+def _cause(facts: Facts, region: Fp64Region) -> tuple[str, ir.Expr]:
+    if region.math_calls:
+        call = region.math_calls[0]
+        return f"`{call.name}` on float arguments returns double", call
+    inexact = [lit for lit in region.literals if isinstance(lit.value, float) and not _exact(lit)]
+    literal = (inexact or region.literals or [None])[0]
+    if literal is not None and literal.text:
+        exactness = "" if _exact(literal) else ", not exact in float"
+        return f"unsuffixed literal `{literal.text}` is a double{exactness}", literal
+    promoted = region.promoted[0]
+    what = "an integer" if promoted.type.kind is ir.TypeKind.INTEGER else "a float"
+    return f"{what} promoted to double", literal or region.root
+
+
+def _exact(literal: ir.Expr) -> bool:
+    return isinstance(literal.value, float) and exactly_float(literal.value)
+
+
+def _edits(region: Fp64Region) -> list[Edit]:
+    edits = []
+    for literal in region.literals:
+        if literal.kind is ir.ExprKind.FLOAT_LITERAL and literal.text and not literal.span.from_macro:
+            if literal.text[-1] not in "fFlL":
+                edits.append(Edit(literal.span, literal.text + "f"))
+    for call in region.math_calls:
+        name = call.name or ""
+        if name.isidentifier() and not call.span.from_macro:
+            span = call.span
+            edits.append(Edit(ir.Span(span.file, span.line, span.column, span.line, span.column + len(name)), name + "f"))
+    return edits

@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from cudalint import engine, frontend
+from cudalint.config import Config
+from cudalint.rules import REGISTRY
+
+CORPUS = Path(__file__).parent / "corpus"
+EXPECT = re.compile(r"//.*?\bexpect:\s*(.+?)\s*$")
+EXPECT_ITEM = re.compile(r"(CL\d{3})\s+(error|warning|note)")
+
+
+def toolkit_available() -> bool:
+    try:
+        return frontend.flags.find_toolkit(None) is not None
+    except frontend.FrontendConfigError:
+        return False
+
+
+HEADER_MODES = ["embedded"] + (["toolkit"] if toolkit_available() else [])
+
+
+@dataclass(frozen=True)
+class Expected:
+    line: int
+    code: str
+    level: str
+
+
+def expectations(path: Path) -> set[Expected]:
+    """``// expect: CL401 warning[, CL101 note]`` on the line the finding belongs to."""
+    found = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            for code, level in EXPECT_ITEM.findall(match.group(1)):
+                found.add(Expected(number, code, level))
+    return found
+
+
+def analyze(path: Path | str, header_mode: str = "embedded", select: list[str] | None = None, config: Config | None = None):
+    config = config or Config()
+    settings = engine.default_settings(config, select or list(REGISTRY), header_mode=header_mode)
+    environment = frontend.build_environment(settings.frontend, search_from=str(path))
+    return engine.analyze_file(os.path.abspath(path), environment, settings)
+
+
+@pytest.fixture(params=HEADER_MODES)
+def header_mode(request) -> str:
+    return request.param
