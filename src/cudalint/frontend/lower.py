@@ -42,10 +42,10 @@ _BUILTIN_VARIABLES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
 
 _FLOAT_LITERAL = re.compile(
-    r"(?:0[xX](?:[0-9a-fA-F']*\.?[0-9a-fA-F']+|[0-9a-fA-F']+\.?)[pP][+-]?\d+"
-    r"|(?:\d[\d']*\.?[\d']*|\.\d[\d']*)(?:[eE][+-]?\d+)?)[fFlL]?(?:16|32|64|128)?"
+    rb"(?:0[xX](?:[0-9a-fA-F']*\.?[0-9a-fA-F']+|[0-9a-fA-F']+\.?)[pP][+-]?\d+"
+    rb"|(?:\d[\d']*\.?[\d']*|\.\d[\d']*)(?:[eE][+-]?\d+)?)[fFlL]?(?:16|32|64|128)?"
 )
-_INT_LITERAL = re.compile(r"(?:0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)[uUlLzZ]*")
+_INT_LITERAL = re.compile(rb"(?:0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)[uUlLzZ]*")
 _PRAGMA_UNROLL = re.compile(r"^\s*#\s*pragma\s+unroll\b\s*\(?\s*([^)\s]*)")
 _DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+(.+?)\s*(?://.*)?$")
 
@@ -57,24 +57,23 @@ class _Sources:
     """File contents by path: literal text is read where clang says it is spelled."""
 
     def __init__(self, main_path: str, main_text: str):
-        self._texts = {main_path: main_text}
+        self._bytes: dict[str, bytes | None] = {main_path: main_text.encode("utf-8")}
 
-    def text(self, path: str) -> str | None:
-        if path not in self._texts:
+    def data(self, path: str) -> bytes | None:
+        if path not in self._bytes:
             try:
-                self._texts[path] = Path(path).read_text(encoding="utf-8", errors="replace")
+                self._bytes[path] = Path(path).read_bytes()
             except OSError:
-                self._texts[path] = None
-        return self._texts[path]
+                self._bytes[path] = None
+        return self._bytes[path]
 
     def literal_at(self, path: str | None, offset: int, pattern: re.Pattern) -> str | None:
-        text = self.text(path) if path else None
-        if text is None:
+        """The literal matching ``pattern`` at byte ``offset`` of ``path``."""
+        data = self.data(path) if path else None
+        if data is None:
             return None
-        # Offsets are byte offsets; the main file is ASCII in practice, and a mismatch
-        # only costs the literal's text, never correctness of its value.
-        match = pattern.match(text, offset)
-        return match.group(0) if match else None
+        match = pattern.match(data, offset)
+        return match.group(0).decode("ascii") if match else None
 
 
 def _parse_int_literal(text: str) -> int | None:
@@ -250,7 +249,18 @@ class Lowering:
         end_line, end_column = end.line, end.column
         if (end_line, end_column) < (start.line, start.column):
             end_line, end_column = start.line, start.column
-        return ir.Span(file, start.line, start.column, end_line, end_column, spelling)
+        column = self._character_column(file, start.line, start.column)
+        end_column = self._character_column(file, end_line, end_column)
+        return ir.Span(file, start.line, column, end_line, end_column, spelling)
+
+    def _character_column(self, file: str, line: int, byte_column: int) -> int:
+        """clang counts bytes; reports count characters (they differ after non-ASCII text)."""
+        if file != self.path or not 0 < line <= len(self.lines):
+            return byte_column
+        text = self.lines[line - 1]
+        if text.isascii():
+            return byte_column
+        return len(text.encode("utf-8")[: byte_column - 1].decode("utf-8", errors="ignore")) + 1
 
     def ctype(self, cx_type: cindex.Type) -> ir.CType:
         key = (cx_type.spelling, cx_type.get_canonical().spelling)
@@ -360,7 +370,7 @@ class Lowering:
                 body_start = child.extent.start.offset
         tokens = self._tokens_between(extent.start.offset, body_start)
         # The attribute may precede the extent clang reports (it starts at the return type).
-        line_start = self.text.rfind("\n", 0, max(extent.start.offset - 1, 0))
+        line_start = self.sources.data(self.path).rfind(b"\n", 0, max(extent.start.offset - 1, 0))
         tokens = self._tokens_between(max(line_start, 0), extent.start.offset) + tokens
         found: dict[str, list[str]] = {}
         for index, token in enumerate(tokens):

@@ -1,0 +1,30 @@
+"""docs/rules/*.md are generated from the rule docstrings and must not drift from them."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from cudalint.rules import REGISTRY
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("generate_rule_docs", ROOT / "scripts" / "generate_rule_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_rule_page_matches_its_docstring():
+    generator = _generator()
+    for rule in REGISTRY.values():
+        page = ROOT / "docs" / "rules" / f"{rule.code}.md"
+        assert page.is_file(), f"missing {page}; run scripts/generate_rule_docs.py"
+        assert page.read_text(encoding="utf-8") == generator.rule_page(rule), f"{page} is stale; run scripts/generate_rule_docs.py"
+
+
+def test_no_pages_for_unregistered_rules():
+    pages = {p.stem for p in (ROOT / "docs" / "rules").glob("*.md")}
+    assert pages == set(REGISTRY)
