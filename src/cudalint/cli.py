@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -102,22 +103,16 @@ def _use_color(choice: ColorChoice, stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def _split(values: list[str] | None) -> list[str] | None:
-    if values is None:
-        return None
-    return [part.strip().upper() for value in values for part in value.split(",") if part.strip()]
-
-
 @app.command("check")
 @_guarded
 def check_command(
     paths: Annotated[Optional[list[str]], typer.Argument(help="Files or directories (.cu/.cuh found recursively). Default: current directory.")] = None,
     format: Annotated[OutputFormat, typer.Option("--format", help="Output format.", case_sensitive=False)] = OutputFormat.full,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file instead of standard output.")] = None,
-    select: Annotated[Optional[list[str]], typer.Option("--select", help="Rules to enable: codes (CL401), prefixes (CL4) or ALL. Replaces the configured set.")] = None,
+    select: Annotated[Optional[list[str]], typer.Option("--select", help="Rules to enable: codes (CL401), prefixes (CL4) or ALL. Replaces the configured selection, ignores included.")] = None,
     extend_select: Annotated[Optional[list[str]], typer.Option("--extend-select", help="Rules to enable in addition to the configured set.")] = None,
-    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Rules to disable.")] = None,
-    statistics: Annotated[bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings.")] = False,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Rules to disable, in addition to the configured ignores.")] = None,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Print the number of findings per rule instead of the findings (JSON with --format json).")] = False,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit with 0 even when there are findings.")] = False,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).")] = None,
     color: Annotated[ColorChoice, typer.Option("--color", help="Colored output; auto respects NO_COLOR and FORCE_COLOR.", case_sensitive=False)] = ColorChoice.auto,
@@ -135,20 +130,19 @@ def check_command(
 ) -> None:
     """Analyze CUDA sources and report performance hazards."""
     from cudalint import engine, frontend
-    from cudalint.config import ConfigError, Config, enabled_rules, find_config, load_config, validate_selectors
-    from cudalint.report import ReportOptions, render, repository_root
+    from cudalint.config import Config, ConfigError, enabled_rules, find_config, load_config, parse_selectors
+    from cudalint.report import ReportOptions, notice_line, render, repository_root
 
     paths = paths or ["."]
     try:
         config_path = config_file or find_config(Path(paths[0]) if Path(paths[0]).exists() else Path.cwd())
         config = load_config(config_path) if config_path else Config()
-        selections = {"--select": _split(select), "--extend-select": _split(extend_select), "--ignore": _split(ignore)}
-        for option, values in selections.items():
-            validate_selectors(values or [], where=option)
+        configured = enabled_rules(config.select, config.extend_select, config.ignore)
         enabled = enabled_rules(
-            selections["--select"] if select is not None else config.select,
-            config.extend_select + (selections["--extend-select"] or []),
-            config.ignore + (selections["--ignore"] or []),
+            parse_selectors(select, where="--select") if select is not None else None,
+            parse_selectors(extend_select or [], where="--extend-select"),
+            parse_selectors(ignore or [], where="--ignore"),
+            inherited=configured,
         )
         extra_args = [f"-U{u}" for u in undefines or []]
         for header in pre_includes or []:
@@ -164,41 +158,42 @@ def check_command(
         if compile_commands:
             overrides["compile_commands"] = compile_commands
         settings = engine.default_settings(config, enabled, **overrides)
-        if include_dirs or defines:
-            settings.frontend = frontend.FrontendOptions(**{
-                **settings.frontend.__dict__,
-                "include_dirs": settings.frontend.include_dirs + tuple(os.path.abspath(d) for d in include_dirs or []),
-                "defines": settings.frontend.defines + tuple(defines or []),
-            })
+        settings.frontend = dataclasses.replace(
+            settings.frontend,
+            include_dirs=settings.frontend.include_dirs + tuple(os.path.abspath(d) for d in include_dirs or []),
+            defines=settings.frontend.defines + tuple(defines or []),
+        )
         settings.jobs = jobs or os.cpu_count() or 1
         result = engine.run(paths, settings, config.exclude + list(exclude or []))
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise _fail(str(exc)) from None
 
-    stream = sys.stdout if output is None else None
+    # Code scanning and workflow annotations resolve paths against the repository root.
+    root = repository_root() if format in (OutputFormat.sarif, OutputFormat.github) else os.getcwd()
     options = ReportOptions(
         color=output is None and format in (OutputFormat.full, OutputFormat.concise) and _use_color(color, sys.stdout),
         statistics=statistics,
-        root=repository_root() if format is OutputFormat.sarif else os.getcwd(),
+        root=root,
     )
     report = render(result, format.value, options)
-    if output is not None:
+    if output is None:
+        sys.stdout.write(report)
+        sys.stdout.flush()
+    else:
         try:
             output.write_text(report, encoding="utf-8")
         except OSError as exc:
             raise _fail(f"cannot write {output}: {exc.strerror or exc}") from None
-        if format in (OutputFormat.json, OutputFormat.sarif):
-            for notice in result.notices:
-                typer.echo(notice.one_line(), err=True)
-    else:
-        assert stream is not None
-        stream.write(report)
-        stream.flush()
+        # The report went to a file; whoever runs the command still hears about bad input.
+        for notice in result.notices:
+            typer.echo(notice_line(notice, root), err=True)
 
-    analyzed = sum(1 for r in result.files if r.analyzed)
-    if any(r.internal_error for r in result.files):
-        raise typer.Exit(EXIT_ERROR)
-    if result.files and analyzed == 0:
+    if not result.files:
+        if engine.discover(paths, config, [])[0]:
+            typer.echo("cudalint: every CUDA file given is excluded by the configuration", err=True)
+            raise typer.Exit(EXIT_CLEAN)
+        raise _fail(f"no .cu or .cuh files found in {' '.join(paths)}")
+    if any(r.internal_error for r in result.files) or not any(r.analyzed for r in result.files):
         raise typer.Exit(EXIT_ERROR)
     if result.findings and not exit_zero:
         raise typer.Exit(EXIT_FINDINGS)
@@ -223,7 +218,7 @@ def rule_command(
     rule = REGISTRY.get(code)
     if rule is None:
         if code in CATALOG:
-            raise _fail(f"{code} ({CATALOG[code]}) is reserved but not available in cudalint {__version__}")
+            raise _fail(f"{code} ({CATALOG[code]}) is reserved for a rule not implemented in cudalint {__version__}")
         raise _fail(f"unknown rule {code}")
     typer.echo(f"# {rule.code} {rule.name}\n\n{rule.doc.markdown}", nl=False)
 

@@ -12,6 +12,7 @@ from cudalint.rules import CATALOG, REGISTRY
 CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "include", "define")
+_SELECTOR_KEYS = ("select", "ignore", "extend-select")
 _STRING_KEYS = ("cuda-path", "arch", "compile-commands")
 KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers")
 
@@ -89,11 +90,15 @@ def _string_list(path: Path, key: str, value) -> list[str]:
 def parse_config(table: dict, path: Path) -> Config:
     unknown = sorted(set(table) - set(KNOWN_KEYS))
     if unknown:
-        raise ConfigError(f"{path}: unknown configuration key `{unknown[0]}` (known: {', '.join(KNOWN_KEYS)})")
+        names = ", ".join(f"`{key}`" for key in unknown)
+        plural = "s" if len(unknown) > 1 else ""
+        raise ConfigError(f"{path}: unknown configuration key{plural} {names} (known: {', '.join(KNOWN_KEYS)})")
     config = Config(path=path)
     for key in _LIST_KEYS:
         if key in table:
             value = _string_list(path, key, table[key])
+            if key in _SELECTOR_KEYS:
+                value = parse_selectors(value, where=f"{path}: `{key}`")
             setattr(config, key.replace("-", "_"), value)
     for key in _STRING_KEYS:
         if key in table:
@@ -104,21 +109,32 @@ def parse_config(table: dict, path: Path) -> Config:
         raw = table["per-file-ignores"]
         if not isinstance(raw, dict):
             raise ConfigError(f"{path}: `per-file-ignores` must be a table of glob = [codes]")
-        config.per_file_ignores = {glob: _string_list(path, f"per-file-ignores.{glob}", codes) for glob, codes in raw.items()}
+        config.per_file_ignores = {}
+        for glob, codes in raw.items():
+            key = f"per-file-ignores.{glob}"
+            config.per_file_ignores[glob] = parse_selectors(_string_list(path, key, codes), where=f"{path}: `{key}`")
     if "max-registers" in table:
         value = table["max-registers"]
         if not isinstance(value, int) or isinstance(value, bool) or not 16 <= value <= 255:
             raise ConfigError(f"{path}: `max-registers` must be an integer between 16 and 255")
         config.max_registers = value
-    for selectors in (config.select or [], config.ignore, config.extend_select, *config.per_file_ignores.values()):
-        validate_selectors(selectors, where=str(path))
     return config
 
 
-def validate_selectors(selectors: list[str], where: str) -> None:
-    for selector in selectors:
-        if selector != "ALL" and not any(code.startswith(selector) for code in CATALOG):
-            raise ConfigError(f"{where}: unknown rule selector `{selector}` (use a code such as CL401, a prefix such as CL4, or ALL)")
+def parse_selectors(values: list[str], where: str) -> list[str]:
+    """Rule selectors in canonical form: split at commas, upper-cased, each checked against the catalog."""
+    selectors = []
+    for value in values:
+        for text in (part.strip() for part in value.split(",")):
+            if not text:
+                continue
+            selector = text.upper()
+            if selector != "ALL" and not any(code.startswith(selector) for code in CATALOG):
+                raise ConfigError(
+                    f"{where}: unknown rule selector `{text}` (use a code such as CL401, a prefix such as CL4, or ALL)"
+                )
+            selectors.append(selector)
+    return selectors
 
 
 def _match_length(code: str, selectors: list[str]) -> int:
@@ -132,14 +148,22 @@ def _match_length(code: str, selectors: list[str]) -> int:
     return best
 
 
-def enabled_rules(select: list[str] | None, extend_select: list[str], ignore: list[str]) -> list[str]:
-    """Registered codes enabled by the selectors; the more specific of select/ignore wins."""
-    chosen = (select if select is not None else ["ALL"]) + extend_select
+def enabled_rules(
+    select: list[str] | None, extend_select: list[str], ignore: list[str], inherited: list[str] | None = None
+) -> list[str]:
+    """Registered codes enabled by one layer of selectors on top of ``inherited`` (default: every rule).
+
+    Within a layer the more specific of select and ignore wins. A layer that sets
+    ``select`` starts afresh, so ``--select`` on the command line means exactly what
+    it says, while ``--ignore`` and ``--extend-select`` adjust the configured set.
+    """
+    base = set(REGISTRY if inherited is None else inherited) if select is None else set()
+    chosen = (select or []) + extend_select
     enabled = []
     for code in REGISTRY:
         selected = _match_length(code, chosen)
         ignored = _match_length(code, ignore)
-        if selected >= 0 and selected > ignored:
+        if selected > ignored or (ignored < 0 and code in base):
             enabled.append(code)
     return enabled
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -170,12 +171,30 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
         return RunResult(results)
     environment = frontend.build_environment(settings.frontend, search_from=_common_root(files))
     jobs = max(1, min(settings.jobs, len(files)))
-    if jobs == 1:
-        analyzed = [analyze_file(path, environment, settings) for path in files]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(settings, environment)) as pool:
-            analyzed = list(pool.map(_analyze_in_worker, files, chunksize=max(1, len(files) // (jobs * 4))))
-    return RunResult(results + analyzed, environment.header_mode.value)
+    return RunResult(results + _analyze_all(files, environment, settings, jobs), environment.header_mode.value)
+
+
+def _analyze_all(files: list[str], environment, settings: RunSettings, jobs: int) -> list[FileResult]:
+    """Analyze in worker processes, so that libclang aborting on one file cannot end the run."""
+    done: dict[str, FileResult] = {}
+    crashed: list[str] = []
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(settings, environment)) as pool:
+        futures = [(path, pool.submit(_analyze_in_worker, path)) for path in files]
+        for path, future in futures:
+            try:
+                done[path] = future.result()
+            except BrokenProcessPool:
+                crashed.append(path)
+    # A dead worker breaks the whole pool: re-run each affected file alone to find the culprit.
+    for path in crashed:
+        with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(settings, environment)) as pool:
+            try:
+                done[path] = pool.submit(_analyze_in_worker, path).result()
+            except BrokenProcessPool:
+                result = FileResult(path, internal_error=True)
+                result.notices.append(Notice(path, NoticeKind.ERROR, "internal error: the C++ parser crashed on this file"))
+                done[path] = result
+    return [done[path] for path in files]
 
 
 def _common_root(files: list[str]) -> str:

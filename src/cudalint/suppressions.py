@@ -13,9 +13,17 @@ from dataclasses import dataclass, field
 
 from cudalint import ir
 from cudalint.diagnostics import Finding
+from cudalint.rules import REGISTRY
 
-_CUDALINT = re.compile(r"cudalint:\s*(ignore-next-line|ignore-file|ignore)\b(?:\s*\[([^\]]*)\])?")
+# The lookahead keeps a misspelt directive (`ignore-nextline[...]`) from silently
+# acting as a blanket `ignore` on the wrong line.
+_CUDALINT = re.compile(r"cudalint:\s*(ignore-next-line|ignore-file|ignore)(?![\w-])(?:\s*\[([^\]]*)\])?")
 _NOLINT = re.compile(r"\bNOLINT(NEXTLINE)?\b(?:\(([^)]*)\))?")
+_SCOPES = {"ignore": "line", "ignore-next-line": "next-line", "ignore-file": "file"}
+# The rule reporting unused suppressions is silenced only by naming it: otherwise a
+# blanket `ignore` or `NOLINT(cudalint-*)` would hide the report that it is unused.
+_UNUSED_SUPPRESSION = "CL001"
+_GLOB_CHARACTERS = "*?["
 
 
 @dataclass
@@ -27,10 +35,14 @@ class Selector:
 
     def matches(self, code: str, name: str, is_glob: bool) -> bool:
         if is_glob:
-            return fnmatch.fnmatchcase(f"cudalint-{name}", self.text) or fnmatch.fnmatchcase(
-                f"cudalint-{code}", self.text
-            )
-        return self.text == "ALL" or code.startswith(self.text)
+            # clang-tidy check names are lower case; accept `cudalint-CL401` as well.
+            pattern = self.text.lower()
+            if code == _UNUSED_SUPPRESSION and any(char in pattern for char in _GLOB_CHARACTERS):
+                return False
+            return any(fnmatch.fnmatchcase(f"cudalint-{check}", pattern) for check in (name, code.lower()))
+        if self.text == "ALL":
+            return code != _UNUSED_SUPPRESSION
+        return code.startswith(self.text)
 
 
 @dataclass
@@ -51,6 +63,8 @@ class Suppression:
 
     def claim(self, code: str, name: str) -> bool:
         if not self.selectors:
+            if code == _UNUSED_SUPPRESSION:
+                return False
             self.blanket_used = True
             return True
         hit = False
@@ -65,8 +79,7 @@ def parse_suppressions(comments: tuple[ir.Comment, ...]) -> list[Suppression]:
     found = []
     for comment in comments:
         for match in _CUDALINT.finditer(comment.text):
-            scope = {"ignore": "line", "ignore-next-line": "next-line", "ignore-file": "file"}[match.group(1)]
-            suppression = Suppression(comment.line, comment.column, scope, "cudalint")
+            suppression = Suppression(comment.line, comment.column, _SCOPES[match.group(1)], "cudalint")
             if match.group(2) is not None:
                 suppression.selectors = [
                     Selector(code.strip().upper(), explicit=True) for code in match.group(2).split(",") if code.strip()
@@ -77,8 +90,10 @@ def parse_suppressions(comments: tuple[ir.Comment, ...]) -> list[Suppression]:
             suppression = Suppression(comment.line, comment.column, scope, "nolint")
             if match.group(2) is not None:
                 names = [n.strip() for n in match.group(2).split(",") if n.strip()]
-                suppression.selectors = [Selector(n, explicit=n.startswith("cudalint-")) for n in names]
-                if not any(fnmatch.fnmatchcase("cudalint-x", n) or n.startswith("cudalint-") for n in names):
+                suppression.selectors = [Selector(n, explicit=n.lower().startswith("cudalint-")) for n in names]
+                # NOLINT(bugprone-*) is another tool's business; NOLINT(*) is ours too.
+                if not any(s.explicit or fnmatch.fnmatchcase("cudalint-x", s.text.lower())
+                           for s in suppression.selectors):
                     continue
             found.append(suppression)
     return found
@@ -88,9 +103,12 @@ def parse_suppressions(comments: tuple[ir.Comment, ...]) -> list[Suppression]:
 class UnusedSuppression:
     line: int
     column: int
-    text: str
-    """What is unused: the whole comment, or one code in it."""
+    text: str | None
+    """The unused code or check name; None for a comment without a list."""
     style: str
+    scope: str
+    unknown: bool = False
+    """``text`` names no rule at all (a typo rather than a stale comment)."""
 
 
 def apply_suppressions(
@@ -116,21 +134,25 @@ def unused_suppressions(
     """Suppressions (or codes in them) that silenced nothing although their rules ran.
 
     ``enabled`` and ``known`` map codes to names: the rules that ran, and every code
-    in the catalog. A code whose rule did not run this time is not reported: a
-    narrower ``--select`` must not make valid comments look stale.
+    in the catalog. A suppression is judged only when every implemented rule it
+    covers ran: a narrower ``--select`` must not make valid comments look stale, and
+    neither may a code reserved for a rule that does not exist yet.
     """
     unused = []
     for suppression in suppressions:
+        where = (suppression.line, suppression.column)
         if not suppression.selectors:
-            if not suppression.blanket_used and suppression.style == "cudalint":
-                unused.append(UnusedSuppression(suppression.line, suppression.column, "ignore", suppression.style))
+            # A bare NOLINT also serves clang-tidy, so only cudalint's own comment is judged.
+            everything_ran = all(code in enabled for code in REGISTRY)
+            if suppression.style == "cudalint" and not suppression.blanket_used and everything_ran:
+                unused.append(UnusedSuppression(*where, None, suppression.style, suppression.scope))
             continue
         for selector in suppression.selectors:
             if selector.used or not selector.explicit:
                 continue
-            glob = suppression.style == "nolint"
-            targets = [c for c in known if selector.matches(c, known[c], glob)]
-            if targets and not any(c in enabled for c in targets):
+            targets = [code for code in known if selector.matches(code, known[code], suppression.style == "nolint")]
+            implemented = [code for code in targets if code in REGISTRY]
+            if targets and not (implemented and all(code in enabled for code in implemented)):
                 continue
-            unused.append(UnusedSuppression(suppression.line, suppression.column, selector.text, suppression.style))
+            unused.append(UnusedSuppression(*where, selector.text, suppression.style, suppression.scope, unknown=not targets))
     return unused

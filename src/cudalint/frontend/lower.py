@@ -29,6 +29,10 @@ _SIMPLE_KINDS = {
     TK.DEPENDENT: ir.TypeKind.DEPENDENT,
 }
 _ARRAY_KINDS = (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY)
+_LAYOUT_KINDS = frozenset((
+    *_INTEGER_KINDS, TK.BOOL, TK.HALF, TK.FLOAT, TK.DOUBLE, TK.LONGDOUBLE, TK.FLOAT128, TK.POINTER,
+    TK.LVALUEREFERENCE, TK.RVALUEREFERENCE, TK.CONSTANTARRAY, TK.RECORD, TK.ENUM, TK.VECTOR, TK.EXTVECTOR,
+))
 
 _CASTS = {
     CK.CSTYLE_CAST_EXPR: ir.CastKind.C_STYLE,
@@ -276,8 +280,11 @@ class Lowering:
     def _build_type(self, cx_type: cindex.Type) -> ir.CType:
         canonical = cx_type.get_canonical()
         kind = canonical.kind
-        size = canonical.get_size()
-        align = canonical.get_align()
+        size = align = -1
+        # Layout queries on dependent or error-recovery types abort inside libclang.
+        if kind in _LAYOUT_KINDS:
+            size = canonical.get_size()
+            align = canonical.get_align()
         common = dict(
             spelling=cx_type.spelling,
             size=size if size >= 0 else None,

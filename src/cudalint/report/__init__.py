@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from cudalint.diagnostics import Finding, Notice
 from cudalint.engine import RunResult
 
 FORMATS = ("full", "concise", "json", "sarif", "github")
@@ -15,6 +18,7 @@ FORMATS = ("full", "concise", "json", "sarif", "github")
 class ReportOptions:
     color: bool = False
     statistics: bool = False
+    """Counts per rule instead of the findings: JSON for ``json``, a table otherwise."""
     root: str = ""
     """Paths are shown relative to this directory (the repository root for SARIF)."""
 
@@ -24,7 +28,17 @@ def display_path(path: str, root: str) -> str:
         relative = os.path.relpath(path, root or os.getcwd())
     except ValueError:
         return path
-    return path if relative.startswith("..") else relative
+    outside = relative == os.pardir or relative.startswith(os.pardir + os.sep)
+    return path if outside else relative
+
+
+def notice_line(notice: Notice, root: str) -> str:
+    return dataclasses.replace(notice, path=display_path(notice.path, root)).one_line()
+
+
+def rule_counts(findings: list[Finding]) -> list[tuple[str, int]]:
+    """(code, number of findings), most frequent first."""
+    return sorted(Counter(f.code for f in findings).items(), key=lambda item: (-item[1], item[0]))
 
 
 def repository_root(start: str | None = None) -> str:
@@ -37,20 +51,20 @@ def repository_root(start: str | None = None) -> str:
 
 
 def render(result: RunResult, format: str, options: ReportOptions) -> str:
-    if format in ("full", "concise"):
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}")
+    if format == "json":
+        from cudalint.report.json_report import render_json, render_json_statistics
+
+        return render_json_statistics(result) if options.statistics else render_json(result, options)
+    if format in ("full", "concise") or options.statistics:
         from cudalint.report.text import render_text
 
         return render_text(result, options, concise=format == "concise")
-    if format == "json":
-        from cudalint.report.json_report import render_json
-
-        return render_json(result, options)
     if format == "sarif":
         from cudalint.report.sarif import render_sarif
 
         return render_sarif(result, options)
-    if format == "github":
-        from cudalint.report.github import render_github
+    from cudalint.report.github import render_github
 
-        return render_github(result, options)
-    raise ValueError(f"unknown format {format!r}")
+    return render_github(result, options)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cudalint.diagnostics import Level, NoticeKind
 from cudalint.engine import RunResult
-from cudalint.report import ReportOptions, display_path
+from cudalint.report import ReportOptions, display_path, notice_line
 from cudalint.rules import CATALOG
 
 _COMMAND = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
@@ -36,6 +36,6 @@ def render_github(result: RunResult, options: ReportOptions) -> str:
         command = "error" if notice.kind is NoticeKind.ERROR else "warning"
         location = f"file={_escape_property(display_path(notice.path, options.root))}"
         if notice.line:
-            location += f",line={notice.line}"
-        lines.append(f"::{command} {location},title=cudalint::{_escape_data(notice.one_line())}")
+            location += f",line={notice.line},col={notice.column or 1}"
+        lines.append(f"::{command} {location},title=cudalint::{_escape_data(notice_line(notice, options.root))}")
     return "\n".join(lines) + ("\n" if lines else "")

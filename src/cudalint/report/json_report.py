@@ -7,7 +7,7 @@ import json
 from cudalint import __version__
 from cudalint.diagnostics import Finding
 from cudalint.engine import RunResult
-from cudalint.report import ReportOptions, display_path
+from cudalint.report import ReportOptions, display_path, rule_counts
 from cudalint.rules import CATALOG
 
 
@@ -55,3 +55,8 @@ def render_json(result: RunResult, options: ReportOptions) -> str:
         ],
     }
     return json.dumps(document, indent=2) + "\n"
+
+
+def render_json_statistics(result: RunResult) -> str:
+    counts = [{"code": code, "name": CATALOG.get(code), "count": count} for code, count in rule_counts(result.findings)]
+    return json.dumps(counts, indent=2) + "\n"

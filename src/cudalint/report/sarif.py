@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -26,6 +27,11 @@ INFORMATION_URI = "https://github.com/cudalint/cudalint"
 SRCROOT = "%SRCROOT%"
 _ALWAYS_EMIT = {"level"}
 _PROBLEM_SEVERITY = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "recommendation"}
+# Descriptors for toolExecutionNotifications, listed in driver.notifications in this order.
+_NOTIFICATIONS = {
+    NoticeKind.ERROR: ("file-error", "A file could not be analyzed: missing, unreadable or not CUDA source."),
+    NoticeKind.INCOMPLETE: ("analysis-incomplete", "The C++ parser reported errors; findings cover only what it recovered."),
+}
 
 
 def to_json(value):
@@ -59,7 +65,8 @@ def _rule_descriptor(rule) -> sarif.ReportingDescriptor:
         help_uri=rule.help_uri(),
         default_configuration=sarif.ReportingConfiguration(level=rule.default_level.value),
         properties={
-            "tags": ["cuda", rule.category, *rule.tags],
+            # SARIF requires distinct tags; a rule's own tag may repeat its category.
+            "tags": list(dict.fromkeys(["cuda", rule.category, *rule.tags])),
             "precision": rule.precision,
             "problem.severity": _PROBLEM_SEVERITY[rule.default_level],
         },
@@ -125,6 +132,8 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str, fingerprint
 
 
 def build_log(result: RunResult, options: ReportOptions) -> sarif.SarifLog:
+    # %SRCROOT% must be an absolute URI; an unset root means the current directory.
+    root = os.path.abspath(options.root or os.getcwd())
     rules = list(REGISTRY.values())
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     cache: dict[str, list[str]] = {}
@@ -134,16 +143,19 @@ def build_log(result: RunResult, options: ReportOptions) -> sarif.SarifLog:
         line_text = _line_text(finding.span.file, finding.span.line, cache)
         key = (finding.span.file, finding.code, finding.function, " ".join(line_text.split()))
         occurrences[key] += 1
-        results.append(_result(finding, rule_index, options.root, _fingerprint(finding, occurrences[key], line_text)))
+        results.append(_result(finding, rule_index, root, _fingerprint(finding, occurrences[key], line_text)))
+    notification_index = {kind: index for index, kind in enumerate(_NOTIFICATIONS)}
     notifications = []
     for notice in result.notices:
         region = sarif.Region(start_line=notice.line, start_column=notice.column or 1) if notice.line else None
+        incomplete = notice.kind is NoticeKind.INCOMPLETE
         notifications.append(sarif.Notification(
-            level="error" if notice.kind is NoticeKind.ERROR else "warning",
-            message=sarif.Message(text=notice.message if notice.kind is NoticeKind.ERROR else f"analysis incomplete: {notice.message}"),
-            descriptor=sarif.ReportingDescriptorReference(id="file-error" if notice.kind is NoticeKind.ERROR else "analysis-incomplete"),
+            level="warning" if incomplete else "error",
+            message=sarif.Message(text=f"analysis incomplete: {notice.message}" if incomplete else notice.message),
+            descriptor=sarif.ReportingDescriptorReference(
+                id=_NOTIFICATIONS[notice.kind][0], index=notification_index[notice.kind]),
             locations=[sarif.Location(physical_location=sarif.PhysicalLocation(
-                artifact_location=_artifact(notice.path, options.root), region=region))],
+                artifact_location=_artifact(notice.path, root), region=region))],
         ))
     invocation = sarif.Invocation(
         execution_successful=not any(r.internal_error for r in result.files),
@@ -156,8 +168,12 @@ def build_log(result: RunResult, options: ReportOptions) -> sarif.SarifLog:
             semantic_version=__version__,
             information_uri=INFORMATION_URI,
             rules=[_rule_descriptor(rule) for rule in rules],
+            notifications=[
+                sarif.ReportingDescriptor(id=descriptor_id, short_description=sarif.MultiformatMessageString(text=text))
+                for descriptor_id, text in _NOTIFICATIONS.values()
+            ],
         )),
-        original_uri_base_ids={SRCROOT: sarif.ArtifactLocation(uri=Path(options.root).as_uri() + "/")},
+        original_uri_base_ids={SRCROOT: sarif.ArtifactLocation(uri=Path(root).as_uri() + "/")},
         invocations=[invocation],
         results=results,
         column_kind="unicodeCodePoints",

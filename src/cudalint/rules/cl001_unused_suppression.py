@@ -1,11 +1,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from cudalint import ir
 from cudalint.diagnostics import Finding, Level
 from cudalint.rules.base import Rule
-from cudalint.suppressions import UnusedSuppression as UnusedEntry
+
+if TYPE_CHECKING:
+    # Only a type: cudalint.suppressions imports the rule registry, which imports this module.
+    from cudalint.suppressions import UnusedSuppression as UnusedEntry
+
+_BLANKET_MESSAGES = {
+    "line": "unused suppression: no finding on this line",
+    "next-line": "unused suppression: no finding on the next line",
+    "file": "unused suppression: no finding in this file",
+}
 
 
 class UnusedSuppression(Rule):
@@ -15,6 +25,12 @@ class UnusedSuppression(Rule):
     Reports `// cudalint: ignore[...]`, `ignore-next-line`, `ignore-file` and
     `NOLINT(cudalint-...)` comments, or single codes inside them, that matched no
     finding although their rules ran. Unknown codes are reported too.
+
+    A comment is judged only when every rule it covers ran, so a narrower `--select`
+    does not make it look stale; a comment without a list (or with `ALL`) covers
+    every rule. A bare `NOLINT` also serves clang-tidy and is never reported. Only a
+    comment that names CL001 can silence this rule: a blanket `ignore` cannot hide
+    the report that it is itself unused.
 
     ## Why is this bad?
     Stale suppressions hide future regressions on that line and mislead readers into
@@ -46,13 +62,16 @@ class UnusedSuppression(Rule):
     runs_on_facts = False
 
     def report(self, path: str, unused: Iterable[UnusedEntry], known: dict[str, str]) -> list[Finding]:
+        """One finding per unused entry; ``known`` maps catalog codes to rule names for the messages."""
         findings = []
         for entry in unused:
             span = ir.Span(path, entry.line, entry.column, entry.line, entry.column)
-            if entry.text == "ignore":
-                message = "unused suppression: no finding on the line it covers"
-            elif entry.style == "cudalint" and not any(code.startswith(entry.text) or entry.text == "ALL" for code in known):
-                message = f"unused suppression: unknown rule code `{entry.text}`"
+            if entry.text is None:
+                message = _BLANKET_MESSAGES[entry.scope]
+            elif entry.unknown:
+                message = f"unused suppression: unknown rule `{entry.text}`"
+            elif entry.text in known:
+                message = f"unused suppression: `{entry.text}` ({known[entry.text]}) matched no finding"
             else:
                 message = f"unused suppression: `{entry.text}` matched no finding"
             findings.append(self.finding(message, span))

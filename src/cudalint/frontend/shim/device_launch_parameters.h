@@ -1,0 +1,2 @@
+/* cudalint shim: everything lives in cuda_runtime.h. */
+#include "cuda_runtime.h"

@@ -1,0 +1,73 @@
+"""Run-level behaviour: discovery, worker isolation, deterministic order."""
+
+from __future__ import annotations
+
+import os
+
+from cudalint import engine
+from cudalint.config import Config
+from cudalint.diagnostics import NoticeKind
+
+KERNEL = "__global__ void k{n}(float* a) {{ a[threadIdx.x] = a[threadIdx.x] * 0.1; }}\n"
+
+
+def _tree(tmp_path, count=6):
+    for n in range(count):
+        (tmp_path / f"k{n}.cu").write_text(KERNEL.format(n=n))
+    return tmp_path
+
+
+def _run(paths, jobs, exclude=()):
+    settings = engine.default_settings(Config(), header_mode="embedded")
+    settings.jobs = jobs
+    return engine.run([str(p) for p in paths], settings, list(exclude))
+
+
+def test_output_order_does_not_depend_on_jobs(tmp_path):
+    _tree(tmp_path)
+    serial = _run([tmp_path], jobs=1)
+    parallel = _run([tmp_path], jobs=4)
+    assert [(f.path, f.span.line, f.message) for f in serial.findings] == [
+        (f.path, f.span.line, f.message) for f in parallel.findings
+    ]
+    assert len(serial.findings) == 6
+
+
+def test_a_parser_crash_costs_only_that_file(tmp_path, monkeypatch):
+    _tree(tmp_path, count=3)
+    (tmp_path / "crash.cu").write_text(KERNEL.format(n=9))
+    original = engine.analyze_file
+
+    def crashing(path, environment, settings):
+        if path.endswith("crash.cu"):
+            os.abort()
+        return original(path, environment, settings)
+
+    # Workers are forked, so they inherit the patched function.
+    monkeypatch.setattr(engine, "analyze_file", crashing)
+    result = _run([tmp_path], jobs=2)
+    crashed = [r for r in result.files if r.path.endswith("crash.cu")]
+    assert crashed and crashed[0].internal_error
+    assert "crashed" in crashed[0].notices[0].message
+    assert sum(1 for r in result.files if r.analyzed) == 3
+
+
+def test_discovery_recurses_excludes_and_reports_missing_paths(tmp_path):
+    (tmp_path / "src" / "deep").mkdir(parents=True)
+    (tmp_path / "src" / "deep" / "a.cuh").write_text("__device__ float f(float x) { return x; }\n")
+    (tmp_path / "src" / "b.cu").write_text("__global__ void b() {}\n")
+    (tmp_path / "src" / "notes.txt").write_text("not cuda")
+    (tmp_path / "third_party").mkdir()
+    (tmp_path / "third_party" / "c.cu").write_text("__global__ void c() {}\n")
+    config = Config(path=tmp_path / "cudalint.toml")
+    files, notices = engine.discover([str(tmp_path), str(tmp_path / "missing.cu")], config, ["third_party"])
+    assert [os.path.relpath(f, tmp_path) for f in files] == ["src/b.cu", "src/deep/a.cuh"]
+    assert [(n.kind, n.message) for n in notices] == [(NoticeKind.ERROR, "no such file or directory")]
+
+
+def test_symlink_loops_do_not_hang_discovery(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "k.cu").write_text("__global__ void k() {}\n")
+    os.symlink(tmp_path, tmp_path / "a" / "loop")
+    files, _ = engine.discover([str(tmp_path)], Config(), [])
+    assert [os.path.basename(f) for f in files] == ["k.cu"]

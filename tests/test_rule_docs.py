@@ -1,0 +1,80 @@
+"""Rule documentation: every example does what its section says, and `cudalint rule` prints it."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import analyze
+from cudalint import __version__
+from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, app
+from cudalint.rules import CATALOG, REGISTRY
+
+# The embedded header set: fast, and needs no CUDA installation.
+HEADERS = "embedded"
+SECTIONS = ("Example", "Use instead")
+
+
+@pytest.fixture(scope="module")
+def documented(tmp_path_factory) -> dict:
+    """(code, section) -> the FileResult of analyzing that section's code block with every rule on."""
+    directory = tmp_path_factory.mktemp("rule_docs")
+    results = {}
+    for code, rule in REGISTRY.items():
+        for number, section in enumerate(SECTIONS):
+            path = directory / f"{code}_{number}.cu"
+            path.write_text(rule.doc.code_block(section), encoding="utf-8")
+            results[code, section] = analyze(path, HEADERS, select=list(REGISTRY))
+    return results
+
+
+@pytest.mark.parametrize("code", list(REGISTRY))
+def test_example_triggers_the_rule(documented, code):
+    result = documented[code, "Example"]
+    assert result.analyzed and not result.notices, [n.one_line() for n in result.notices]
+    assert code in {f.code for f in result.findings}
+
+
+@pytest.mark.parametrize("code", list(REGISTRY))
+def test_use_instead_does_not(documented, code):
+    result = documented[code, "Use instead"]
+    assert result.analyzed and not result.notices, [n.one_line() for n in result.notices]
+    assert code not in {f.code for f in result.findings}, [f.message for f in result.findings]
+
+
+def _invoke(*args: str):
+    return CliRunner().invoke(app, ["rule", *args])
+
+
+@pytest.mark.parametrize("code", list(REGISTRY))
+def test_rule_prints_the_documentation(code):
+    result = _invoke(code.lower())
+    assert result.exit_code == EXIT_CLEAN
+    rule = REGISTRY[code]
+    assert result.stdout == f"# {code} {rule.name}\n\n{rule.doc.markdown}"
+    for section in ("What it does", "Why is this bad?", *SECTIONS):
+        assert f"## {section}\n" in result.stdout
+
+
+def test_all_lists_every_registered_rule():
+    result = _invoke("--all")
+    assert result.exit_code == EXIT_CLEAN
+    titles = [line for line in result.stdout.splitlines() if line.startswith("# ")]
+    assert titles == [f"# {code} {rule.name}" for code, rule in REGISTRY.items()]
+
+
+def test_unknown_code_exits_2():
+    result = _invoke("CL999")
+    assert result.exit_code == EXIT_ERROR and "unknown rule CL999" in result.stderr
+
+
+def test_reserved_code_exits_2_and_says_so():
+    reserved = next(code for code in CATALOG if code not in REGISTRY)
+    result = _invoke(reserved)
+    assert result.exit_code == EXIT_ERROR
+    assert result.stderr == (f"cudalint: error: {reserved} ({CATALOG[reserved]}) is reserved for a rule "
+                             f"not implemented in cudalint {__version__}\n")
+
+
+def test_no_code_exits_2():
+    assert _invoke().exit_code == EXIT_ERROR
