@@ -216,9 +216,15 @@ class StmtKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Unroll:
-    """A ``#pragma unroll [N]`` on a loop; ``count`` None means full unrolling."""
+    """A ``#pragma unroll [N]`` on a loop."""
 
     count: int | None
+    argument: str = ""
+    """N as written; set with ``count`` None when N is not a constant we can evaluate."""
+
+    @property
+    def full(self) -> bool:
+        return self.count is None and not self.argument
 
 
 @dataclass(frozen=True, slots=True, eq=False)

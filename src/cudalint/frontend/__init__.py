@@ -33,8 +33,9 @@ __all__ = [
 ]
 
 # KeepGoing: a missing header or a hard error must not end the parse; we analyze
-# whatever the AST holds.
-_PARSE_OPTIONS = 0x200
+# whatever the AST holds. DetailedPreprocessingRecord: macro expansions, to tell code
+# written in a macro body from code written at the call site.
+_PARSE_OPTIONS = 0x200 | 0x01
 
 
 class SourceError(Exception):

@@ -36,17 +36,20 @@ class _Lib:
         lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
         lib.clang_getCursorUnaryOperatorKind.argtypes = [cindex.Cursor]
         lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
-        lib.clang_getSpellingLocation.argtypes = [
+        lib.clang_getFileLocation.argtypes = [
             cindex.SourceLocation,
             ctypes.POINTER(cindex.c_object_p),
             ctypes.POINTER(ctypes.c_uint),
             ctypes.POINTER(ctypes.c_uint),
             ctypes.POINTER(ctypes.c_uint),
         ]
-        lib.clang_getSpellingLocation.restype = None
+        lib.clang_getFileLocation.restype = None
         lib.clang_Cursor_getVarDeclInitializer.argtypes = [cindex.Cursor]
         lib.clang_Cursor_getVarDeclInitializer.restype = cindex.Cursor
         lib.clang_Cursor_getVarDeclInitializer.errcheck = cindex.Cursor.from_result
+        lib.clang_getSpecializedCursorTemplate.argtypes = [cindex.Cursor]
+        lib.clang_getSpecializedCursorTemplate.restype = cindex.Cursor
+        lib.clang_getSpecializedCursorTemplate.errcheck = cindex.Cursor.from_result
         lib.clang_Cursor_Evaluate.argtypes = [cindex.Cursor]
         lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
         lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
@@ -74,12 +77,13 @@ def unary_operator(cursor: cindex.Cursor) -> str | None:
     return _UNARY_OPERATORS[code] if 0 <= code < len(_UNARY_OPERATORS) else None
 
 
-def spelling_location(location: cindex.SourceLocation) -> tuple[str | None, int, int, int]:
-    """(file, line, column, offset) where the characters at ``location`` are written."""
+def file_location(location: cindex.SourceLocation) -> tuple[str | None, int, int, int]:
+    """(file, line, column, byte offset) of ``location`` in a real file: for code from a
+    macro body the invocation, for a macro argument where the argument is written."""
     lib = _Lib.get()
     file_handle = cindex.c_object_p()
     line, column, offset = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-    lib.clang_getSpellingLocation(
+    lib.clang_getFileLocation(
         location, ctypes.byref(file_handle), ctypes.byref(line), ctypes.byref(column), ctypes.byref(offset)
     )
     name = None
@@ -93,6 +97,14 @@ def var_initializer(cursor: cindex.Cursor) -> cindex.Cursor | None:
     if init is None or init.kind.is_invalid():
         return None
     return init
+
+
+def specialized_template(cursor: cindex.Cursor) -> cindex.Cursor | None:
+    """The template an instantiation was made from."""
+    pattern = _Lib.get().clang_getSpecializedCursorTemplate(cursor)
+    if pattern is None or pattern.kind.is_invalid():
+        return None
+    return pattern
 
 
 def evaluate(cursor: cindex.Cursor) -> int | float | None:

@@ -153,7 +153,12 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
     else:
         header_mode = HeaderMode.EMBEDDED
         shim = shim_dir()
-        base = [*common, "-nocudainc", "-nocudalib", "-isystem", shim, "-include", str(Path(shim) / "cuda_runtime.h")]
+        # Without a toolkit clang assumes an old CUDA and lowers <<<>>> differently; name a
+        # version it knows so launches have the same shape as with real headers.
+        base = [
+            *common, "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.3",
+            "-isystem", shim, "-include", str(Path(shim) / "cuda_runtime.h"),
+        ]
     user_args = [f"-I{d}" for d in options.include_dirs] + [f"-D{d}" for d in options.defines] + list(options.extra_args)
     compile_db = CompileDatabase.locate(options.compile_commands, search_from)
     return ParseEnvironment(
@@ -172,6 +177,7 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
 _PATH_FLAGS = {"-I": "-I", "--include-path": "-I", "-isystem": "-isystem", "--system-include": "-isystem",
                "-iquote": "-iquote", "-idirafter": "-idirafter", "-include": "-include", "--pre-include": "-include"}
 _MACRO_FLAGS = {"-D": "-D", "--define-macro": "-D", "-U": "-U", "--undefine-macro": "-U"}
+_JOINABLE = {"-I", "-D", "-U", "-isystem", "-iquote", "-idirafter"}
 _ARCH_FLAGS = ("-arch", "--gpu-architecture", "--cuda-gpu-arch", "--offload-arch", "-gencode", "--generate-code")
 _MAXRREG_FLAGS = ("-maxrregcount", "--maxrregcount")
 _STD_FLAGS = ("-std", "--std")
@@ -184,8 +190,9 @@ def _split_flag(arg: str, names) -> tuple[str, str | None] | None:
             return name, None
         if arg.startswith(name + "="):
             return name, arg[len(name) + 1:]
-        if len(name) == 2 and arg.startswith(name):
-            return name, arg[2:]
+        # clang also accepts single-dash path flags joined to their value (-isystem/dir).
+        if not name.startswith("--") and name in _JOINABLE and arg.startswith(name):
+            return name, arg[len(name):]
     return None
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import ast
-import operator
+import dataclasses
 import re
 from bisect import bisect_right
 from pathlib import Path
@@ -13,7 +12,8 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from cudalint import ir
-from cudalint.frontend import clang_ext
+from cudalint.frontend import clang_ext, literals
+from cudalint.frontend.macros import MacroMap
 
 _INTEGER_KINDS = {
     TK.CHAR_U: False, TK.UCHAR: False, TK.CHAR16: False, TK.CHAR32: False, TK.USHORT: False,
@@ -43,18 +43,14 @@ _CASTS = {
     CK.CXX_DYNAMIC_CAST_EXPR: ir.CastKind.DYNAMIC,
 }
 _BUILTIN_VARIABLES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+# What a `<<<...>>>` launch calls first (clang targeting CUDA >= 9.2).
+_TEMPLATE_PARAMETERS = (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER, CK.TEMPLATE_TEMPLATE_PARAMETER)
+_LAUNCH_CONFIGURATION = "__cudaPushCallConfiguration"
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
 
-_FLOAT_LITERAL = re.compile(
-    rb"(?:0[xX](?:[0-9a-fA-F']*\.?[0-9a-fA-F']+|[0-9a-fA-F']+\.?)[pP][+-]?\d+"
-    rb"|(?:\d[\d']*\.?[\d']*|\.\d[\d']*)(?:[eE][+-]?\d+)?)[fFlL]?(?:16|32|64|128)?"
-)
-_INT_LITERAL = re.compile(rb"(?:0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)[uUlLzZ]*")
-_PRAGMA_UNROLL = re.compile(r"^\s*#\s*pragma\s+unroll\b\s*\(?\s*([^)\s]*)")
-_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+(.+?)\s*(?://.*)?$")
-
 _UNSIGNED_INT = ir.CType(ir.TypeKind.INTEGER, "unsigned int", 4, 4, is_signed=False)
-_UNKNOWN_TYPE = ir.CType(ir.TypeKind.OTHER, "<unknown>")
+_NOWHERE = ir.Span("", 0, 0, 0, 0)
+"""Placeholder for nodes without a location until their parent anchors them."""
 
 
 class _Sources:
@@ -80,63 +76,6 @@ class _Sources:
         return match.group(0).decode("ascii") if match else None
 
 
-def _parse_int_literal(text: str) -> int | None:
-    digits = text.replace("'", "").rstrip("uUlLzZ")
-    try:
-        if digits[:2] in ("0x", "0X"):
-            return int(digits, 16)
-        if digits[:2] in ("0b", "0B"):
-            return int(digits, 2)
-        if len(digits) > 1 and digits.startswith("0"):
-            return int(digits, 8)
-        return int(digits)
-    except ValueError:
-        return None
-
-
-def _parse_float_literal(text: str) -> float | None:
-    body = re.sub(r"(?:[fFlL](?:16|32|64|128)?|[fF](?:16|32|64|128))$", "", text.replace("'", ""))
-    try:
-        return float.fromhex(body) if body[:2] in ("0x", "0X") else float(body)
-    except ValueError:
-        return None
-
-
-_SAFE_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-                ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.LShift: operator.lshift}
-
-
-def _evaluate_integer_text(text: str, macros: dict[str, str], depth: int = 0) -> int | None:
-    """Value of a small integer expression such as ``256``, ``BLOCK*2`` or ``(1 << 8)``."""
-    if depth > 8:
-        return None
-    expression = text.strip().replace("/", "//")
-    try:
-        tree = ast.parse(expression, mode="eval")
-    except SyntaxError:
-        return None
-
-    def value(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name) and node.id in macros:
-            return _evaluate_integer_text(macros[node.id], macros, depth + 1)
-        if isinstance(node, ast.BinOp) and type(node.op) in _SAFE_BINOPS:
-            left, right = value(node.left), value(node.right)
-            if left is None or right is None:
-                return None
-            try:
-                return _SAFE_BINOPS[type(node.op)](left, right)
-            except ZeroDivisionError:
-                return None
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            inner = value(node.operand)
-            return None if inner is None else -inner
-        return None
-
-    return value(tree.body)
-
-
 class Lowering:
     """Converts one parsed translation unit into ``ir.TranslationUnit``."""
 
@@ -157,7 +96,10 @@ class Lowering:
         self._token_offsets: list[int] = []
         self._tokens: list[tuple[int, int, str, cindex.TokenKind]] = []
         self._comments: list[ir.Comment] = []
-        self._scan_tokens()
+        self._main_file = self.tu.get_file(self.path)
+        identifiers = self._scan_tokens()
+        self._macro_map = MacroMap(self.tu, self._main_file, identifiers)
+        self._builtin_members_seen: dict[tuple[str | None, int], int] = {}
 
     # ------------------------------------------------------------------ entry point
 
@@ -203,17 +145,24 @@ class Lowering:
 
     # ------------------------------------------------------------------ tokens & text
 
-    def _scan_tokens(self) -> None:
-        main = self.tu.get_file(self.path)
+    def _scan_tokens(self) -> list[tuple[int, str]]:
+        """Index the main file's tokens; collect comments; return the identifiers."""
+        main = self._main_file
         start = cindex.SourceLocation.from_offset(self.tu, main, 0)
-        end = cindex.SourceLocation.from_offset(self.tu, main, len(self.text.encode("utf-8")))
+        end = cindex.SourceLocation.from_offset(self.tu, main, len(self.sources.data(self.path)))
+        identifiers = []
         for token in self.tu.get_tokens(extent=cindex.SourceRange.from_locations(start, end)):
             extent = token.extent
             begin_offset = extent.start.offset
-            if token.kind == cindex.TokenKind.COMMENT:
-                self._comments.append(ir.Comment(extent.start.line, extent.start.column, token.spelling))
-            self._tokens.append((begin_offset, extent.end.offset, token.spelling, token.kind))
+            kind = token.kind
+            if kind == cindex.TokenKind.COMMENT:
+                line = extent.start.line
+                self._comments.append(ir.Comment(line, self._character_column(self.path, line, extent.start.column), token.spelling))
+            elif kind == cindex.TokenKind.IDENTIFIER:
+                identifiers.append((begin_offset, token.spelling))
+            self._tokens.append((begin_offset, extent.end.offset, token.spelling, kind))
         self._token_offsets = [t[0] for t in self._tokens]
+        return identifiers
 
     def _tokens_between(self, start: int, end: int) -> list[str]:
         first = bisect_right(self._token_offsets, start - 1)
@@ -226,36 +175,43 @@ class Lowering:
         return result
 
     def _collect_macros(self) -> dict[str, str]:
+        """Integer-valued names for ``__launch_bounds__`` and ``#pragma unroll`` arguments."""
         macros = {}
         for line in self.lines:
-            match = _DEFINE.match(line)
+            match = literals.DEFINE.match(line) or literals.CONSTEXPR.match(line)
             if match:
                 macros[match.group(1)] = match.group(2)
         return macros
 
     # ------------------------------------------------------------------ spans & types
 
-    def _span(self, cursor: cindex.Cursor) -> ir.Span:
+    def _span(self, cursor: cindex.Cursor) -> ir.Span | None:
+        """Where the node is in the written source; None for nodes with no location
+        (defaulted arguments), which callers anchor to their parent."""
         extent = cursor.extent
-        start, end = extent.start, extent.end
-        file = start.file.name if start.file else self.path
-        if start.line == 0:
-            location = cursor.location
-            file = location.file.name if location.file else file
-            return ir.Span(file, location.line, location.column, location.line, location.column)
-        spelling = None
-        spelled_file, line, column, _ = clang_ext.spelling_location(cursor.location)
-        location = cursor.location
-        if spelled_file and (spelled_file, line, column) != (
-            location.file.name if location.file else None, location.line, location.column
-        ):
-            spelling = ir.Position(spelled_file, line, column)
-        end_line, end_column = end.line, end.column
-        if (end_line, end_column) < (start.line, start.column):
-            end_line, end_column = start.line, start.column
-        column = self._character_column(file, start.line, start.column)
-        end_column = self._character_column(file, end_line, end_column)
-        return ir.Span(file, start.line, column, end_line, end_column, spelling)
+        file, line, column, offset = clang_ext.file_location(extent.start)
+        if file is None or line == 0:
+            return None
+        end_file, end_line, end_column, end_offset = clang_ext.file_location(extent.end)
+        if file == self.path:
+            expansion = self._macro_map.expansion_at(offset)
+            if expansion is not None and offset == expansion.start:
+                # Spelled inside a macro body: report the whole invocation.
+                return self._offset_span(expansion.start, expansion.end, expansion.definition)
+        if end_file != file or (end_line, end_column) < (line, column):
+            end_line, end_column = line, column
+        return ir.Span(
+            file, line, self._character_column(file, line, column),
+            end_line, self._character_column(file, end_line, end_column),
+        )
+
+    def _offset_span(self, start: int, end: int, spelling: ir.Position | None) -> ir.Span:
+        _, line, column, _ = clang_ext.file_location(cindex.SourceLocation.from_offset(self.tu, self._main_file, start))
+        _, end_line, end_column, _ = clang_ext.file_location(cindex.SourceLocation.from_offset(self.tu, self._main_file, end))
+        return ir.Span(
+            self.path, line, self._character_column(self.path, line, column),
+            end_line, self._character_column(self.path, end_line, end_column), spelling,
+        )
 
     def _character_column(self, file: str, line: int, byte_column: int) -> int:
         """clang counts bytes; reports count characters (they differ after non-ASCII text)."""
@@ -271,15 +227,17 @@ class Lowering:
         cached = self._types.get(key)
         if cached is not None:
             return cached
-        # Placeholder breaks cycles through self-referential records.
-        self._types[key] = _UNKNOWN_TYPE
+        # Recursion through self-referential records stops at the record table.
         result = self._build_type(cx_type)
         self._types[key] = result
         return result
 
     def _build_type(self, cx_type: cindex.Type) -> ir.CType:
         canonical = cx_type.get_canonical()
-        kind = canonical.kind
+        try:
+            kind = canonical.kind
+        except ValueError:  # A type kind newer than the Python bindings (e.g. _Float16).
+            return ir.CType(ir.TypeKind.OTHER, cx_type.spelling)
         size = align = -1
         # Layout queries on dependent or error-recovery types abort inside libclang.
         if kind in _LAYOUT_KINDS:
@@ -350,6 +308,18 @@ class Lowering:
                 args.append(ir.TemplateArg("other", "?"))
         return tuple(args)
 
+    def _template_bindings(self, cursor: cindex.Cursor) -> dict[str, str]:
+        """Integral template arguments of an instantiation, by parameter name."""
+        pattern = clang_ext.specialized_template(cursor)
+        if pattern is None:
+            return {}
+        parameters = [c for c in pattern.get_children() if c.kind in _TEMPLATE_PARAMETERS]
+        return {
+            parameter.spelling: str(argument.value)
+            for parameter, argument in zip(parameters, self._template_args(cursor))
+            if argument.kind == "integral" and parameter.kind == CK.TEMPLATE_NON_TYPE_PARAMETER
+        }
+
     def _function_kind(self, cursor: cindex.Cursor) -> ir.FunctionKind:
         attrs = {child.kind for child in cursor.get_children() if child.kind.is_attribute()}
         if CK.CUDAGLOBAL_ATTR in attrs:
@@ -366,19 +336,22 @@ class Lowering:
             parent = parent.semantic_parent
         return "::".join(reversed(parts))
 
-    def _attribute_calls(self, cursor: cindex.Cursor) -> dict[str, list[str]]:
-        """``__launch_bounds__(...)``/``__maxnreg__(...)`` arguments, read from the tokens."""
+    def _declaration_tokens(self, cursor: cindex.Cursor) -> list[str]:
+        """The tokens of a declaration up to its body, with attributes written before it on its line
+        (clang's extent starts at the type, after ``__managed__`` or ``__launch_bounds__``)."""
         extent = cursor.extent
         if extent.start.file is None or extent.start.file.name != self.path:
-            return {}
-        body_start = extent.end.offset
+            return [t.spelling for t in cursor.get_tokens()]
+        end = extent.end.offset
         for child in cursor.get_children():
             if child.kind == CK.COMPOUND_STMT:
-                body_start = child.extent.start.offset
-        tokens = self._tokens_between(extent.start.offset, body_start)
-        # The attribute may precede the extent clang reports (it starts at the return type).
-        line_start = self.sources.data(self.path).rfind(b"\n", 0, max(extent.start.offset - 1, 0))
-        tokens = self._tokens_between(max(line_start, 0), extent.start.offset) + tokens
+                end = child.extent.start.offset
+        line_start = self.sources.data(self.path).rfind(b"\n", 0, extent.start.offset)
+        return self._tokens_between(max(line_start, 0), end)
+
+    def _attribute_calls(self, cursor: cindex.Cursor) -> dict[str, list[str]]:
+        """``__launch_bounds__(...)``/``__maxnreg__(...)`` arguments, read from the tokens."""
+        tokens = self._declaration_tokens(cursor)
         found: dict[str, list[str]] = {}
         for index, token in enumerate(tokens):
             if token in ("__launch_bounds__", "__maxnreg__") and index + 1 < len(tokens) and tokens[index + 1] == "(":
@@ -410,19 +383,20 @@ class Lowering:
         attributes = self._attribute_calls(cursor)
         if not attributes and cursor.canonical != cursor:
             attributes = self._attribute_calls(cursor.canonical)
+        names = self._macros
+        if instantiation:
+            names = {**self._macros, **self._template_bindings(cursor)}
         bounds = None
         if "__launch_bounds__" in attributes:
-            values = [_evaluate_integer_text(a, self._macros) for a in attributes["__launch_bounds__"]]
+            values = [literals.evaluate_integer_text(a, names) for a in attributes["__launch_bounds__"]]
             values += [None] * (3 - len(values))
             bounds = ir.LaunchBounds(values[0], values[1], values[2], ", ".join(attributes["__launch_bounds__"]))
         max_registers = None
         if attributes.get("__maxnreg__"):
-            max_registers = _evaluate_integer_text(attributes["__maxnreg__"][0], self._macros)
+            max_registers = literals.evaluate_integer_text(attributes["__maxnreg__"][0], names)
         previous = self._current_function
         self._current_function = function_id
-        params = tuple(
-            self._var_decl(child, parameter=True) for child in cursor.get_children() if child.kind == CK.PARM_DECL
-        )
+        params = tuple(self._var_decl(child, parameter=True) for child in cursor.get_children() if child.kind == CK.PARM_DECL)
         body = None
         for child in cursor.get_children():
             if child.kind == CK.COMPOUND_STMT:
@@ -436,7 +410,7 @@ class Lowering:
             kind=kind,
             return_type=self.ctype(cursor.result_type),
             params=params,
-            span=self._span(cursor),
+            span=self._span(cursor) or _NOWHERE,
             body=body,
             launch_bounds=bounds,
             max_registers=max_registers,
@@ -454,21 +428,23 @@ class Lowering:
         if CK.CUDACONSTANT_ATTR in attrs:
             return ir.StorageClass.CONSTANT
         if CK.CUDADEVICE_ATTR in attrs:
+            # libclang exposes __managed__ only as its implied device attribute.
+            if "__managed__" in self._declaration_tokens(cursor):
+                return ir.StorageClass.MANAGED
             return ir.StorageClass.DEVICE
-        if any(child.kind == CK.UNEXPOSED_ATTR and "managed" in (child.spelling or "") for child in cursor.get_children()):
-            return ir.StorageClass.MANAGED
         if cursor.storage_class == cindex.StorageClass.STATIC:
             return ir.StorageClass.STATIC
         return ir.StorageClass.GLOBAL if at_namespace_scope else ir.StorageClass.LOCAL
 
     def _var_decl(self, cursor: cindex.Cursor, parameter: bool = False, at_namespace_scope: bool = False) -> ir.VarDecl:
         init_cursor = None if parameter else clang_ext.var_initializer(cursor)
+        declared = self.ctype(cursor.type)
         return ir.VarDecl(
             name=cursor.spelling,
             decl=self._decl_id(cursor),
-            type=self.ctype(cursor.type),
+            type=_decayed(declared) if parameter else declared,
             storage=self._storage(cursor, parameter, at_namespace_scope),
-            span=self._span(cursor),
+            span=self._span(cursor) or _NOWHERE,
             init=self.expr(init_cursor) if init_cursor is not None else None,
             is_extern=cursor.storage_class == cindex.StorageClass.EXTERN,
         )
@@ -479,10 +455,11 @@ class Lowering:
         index = line - 2
         while index >= 0:
             text = self.lines[index].strip() if index < len(self.lines) else ""
-            match = _PRAGMA_UNROLL.match(text)
+            match = literals.PRAGMA_UNROLL.match(text)
             if match:
-                count = _evaluate_integer_text(match.group(1), self._macros) if match.group(1) else None
-                return ir.Unroll(count)
+                argument = match.group(1)
+                count = literals.evaluate_integer_text(argument, self._macros) if argument else None
+                return ir.Unroll(count, "" if count is not None else argument)
             if text and not text.startswith(("//", "#pragma", "/*", "*")):
                 return None
             index -= 1
@@ -500,7 +477,7 @@ class Lowering:
 
     def _stmt(self, cursor: cindex.Cursor) -> ir.Stmt:
         kind = cursor.kind
-        span = self._span(cursor)
+        span = self._span(cursor) or _NOWHERE
         children = self._children(cursor)
         if kind.is_expression():
             return self._stmt_or_expr(cursor)
@@ -652,26 +629,33 @@ class Lowering:
         return self._unknown(cursor)
 
     def _node(self, cursor: cindex.Cursor, kind: ir.ExprKind, children=(), **fields) -> ir.Expr:
-        return ir.Expr(kind=kind, type=self.ctype(cursor.type), span=self._span(cursor), children=tuple(children), **fields)
+        return ir.Expr(kind=kind, type=self.ctype(cursor.type), span=self._span(cursor) or _NOWHERE,
+                       children=tuple(children), **fields)
 
     def _unknown(self, cursor: cindex.Cursor) -> ir.Expr:
         return self._node(cursor, ir.ExprKind.UNKNOWN, [self.expr(c) for c in self._expr_children(cursor)],
                           name=cursor.kind.name.lower())
 
-    def _literal_text(self, cursor: cindex.Cursor, pattern: re.Pattern) -> str | None:
-        file, _, _, offset = clang_ext.spelling_location(cursor.location)
-        return self.sources.literal_at(file, offset, pattern)
+    def _literal_text(self, cursor: cindex.Cursor, pattern: re.Pattern, parse) -> str | None:
+        file, _, _, offset = clang_ext.file_location(cursor.location)
+        expansion = self._macro_map.expansion_at(offset) if file == self.path else None
+        if expansion is None or offset != expansion.start:
+            return self.sources.literal_at(file, offset, pattern)
+        # From a macro body: the definition's literal with the value clang computed.
+        value = clang_ext.evaluate(cursor)
+        candidates = {t for t in expansion.body if pattern.fullmatch(t.encode()) and parse(t) == value}
+        return candidates.pop() if len(candidates) == 1 else None
 
     def _integer_literal(self, cursor: cindex.Cursor) -> ir.Expr:
-        text = self._literal_text(cursor, _INT_LITERAL)
-        value = _parse_int_literal(text) if text else None
+        text = self._literal_text(cursor, literals.INT_LITERAL, literals.parse_int_literal)
+        value = literals.parse_int_literal(text) if text else None
         if value is None:
             value = clang_ext.evaluate(cursor)
         return self._node(cursor, ir.ExprKind.INT_LITERAL, value=value, text=text)
 
     def _floating_literal(self, cursor: cindex.Cursor) -> ir.Expr:
-        text = self._literal_text(cursor, _FLOAT_LITERAL)
-        value = _parse_float_literal(text) if text else None
+        text = self._literal_text(cursor, literals.FLOAT_LITERAL, literals.parse_float_literal)
+        value = literals.parse_float_literal(text) if text else None
         if value is None:
             value = clang_ext.evaluate(cursor)
         return self._node(cursor, ir.ExprKind.FLOAT_LITERAL, value=value, text=text)
@@ -697,16 +681,34 @@ class Lowering:
     def _member(self, cursor: cindex.Cursor) -> ir.Expr:
         inner = self._expr_children(cursor)
         if len(inner) == 1 and inner[0].kind == CK.DECL_REF_EXPR and inner[0].spelling in _BUILTIN_VARIABLES:
-            tokens = [t.spelling for t in cursor.get_tokens()]
-            member = tokens[-1] if tokens else cursor.spelling
-            if member in ("x", "y", "z") or cursor.spelling in ("x", "y", "z"):
-                return ir.Expr(ir.ExprKind.BUILTIN_INDEX, _UNSIGNED_INT, self._span(cursor),
-                               name=inner[0].spelling, member=cursor.spelling or member)
+            variable = inner[0].spelling
+            return ir.Expr(ir.ExprKind.BUILTIN_INDEX, _UNSIGNED_INT, self._span(cursor) or _NOWHERE,
+                           name=variable, member=self._builtin_member(cursor, variable))
         base = [self.expr(c) for c in inner]
         arrow = bool(base) and base[0].type.kind is ir.TypeKind.POINTER
         referenced = cursor.referenced
         return self._node(cursor, ir.ExprKind.MEMBER, base, op="->" if arrow else ".", name=cursor.spelling,
                           decl=self._decl_id(referenced) if referenced is not None else None)
+
+    def _builtin_member(self, cursor: cindex.Cursor, variable: str) -> str | None:
+        """``x``/``y``/``z`` of a builtin access; the AST leaves the member name unspelled."""
+        if cursor.spelling in ("x", "y", "z"):
+            return cursor.spelling
+        _, _, _, offset = clang_ext.file_location(cursor.extent.start)
+        expansion = self._macro_map.expansion_at(offset)
+        if expansion is None or offset != expansion.start:
+            tokens = self._tokens_between(offset, clang_ext.file_location(cursor.extent.end)[3])
+            return tokens[-1] if tokens and tokens[-1] in ("x", "y", "z") else None
+        # Inside a macro body the accesses appear in definition order: take the next
+        # `variable . member` of the definition not yet used by this function.
+        key = (self._current_function, expansion.start)
+        position = self._builtin_members_seen.get(key, 0)
+        body = expansion.body
+        for index in range(position, len(body) - 2):
+            if body[index] == variable and body[index + 1] == "." and body[index + 2] in ("x", "y", "z"):
+                self._builtin_members_seen[key] = index + 3
+                return body[index + 2]
+        return None
 
     def _subscript(self, cursor: cindex.Cursor) -> ir.Expr:
         return self._node(cursor, ir.ExprKind.SUBSCRIPT, [self.expr(c) for c in self._expr_children(cursor)])
@@ -729,27 +731,30 @@ class Lowering:
 
     def _call(self, cursor: cindex.Cursor) -> ir.Expr:
         referenced = cursor.referenced
-        children = list(cursor.get_children())
-        config = next((c for c in children if c.kind == CK.CALL_EXPR and c.spelling == "__cudaPushCallConfiguration"), None)
-        arguments = [self.expr(a) for a in cursor.get_arguments()]
+        config = next((c for c in cursor.get_children() if c.kind == CK.CALL_EXPR and c.spelling == _LAUNCH_CONFIGURATION), None)
         decl = None
         if referenced is not None:
             decl = self._function_id(referenced)
-            if referenced.get_num_template_arguments() > 0 and referenced.is_definition() is False:
-                definition = referenced.get_definition()
-                if definition is not None:
-                    referenced = definition
+            if referenced.get_num_template_arguments() > 0 and not referenced.is_definition():
+                referenced = referenced.get_definition() or referenced
             if (referenced.get_num_template_arguments() > 0 and referenced.kind in (CK.FUNCTION_DECL, CK.CXX_METHOD)
-                    and decl not in self._functions):
+                    and referenced.is_definition() and self._in_user_code(referenced) and decl not in self._functions):
                 self._pending_instantiations.append(referenced)
         op = "construct" if referenced is not None and referenced.kind == CK.CONSTRUCTOR else None
-        node = self._node(cursor, ir.ExprKind.CALL, arguments, name=cursor.spelling, decl=decl, op=op)
+        span = self._span(cursor) or _NOWHERE
+        arguments = self._anchored([self.expr(a) for a in cursor.get_arguments()], span)
+        node = ir.Expr(ir.ExprKind.CALL, self.ctype(cursor.type), span, tuple(arguments), name=cursor.spelling, decl=decl, op=op)
         if config is not None:
-            self._launch(cursor, node, config)
+            self._launch(node, config)
         return node
 
-    def _launch(self, cursor: cindex.Cursor, call: ir.Expr, config: cindex.Cursor) -> None:
-        config_args = [self.expr(a) for a in config.get_arguments()]
+    @staticmethod
+    def _anchored(expressions: list[ir.Expr], span: ir.Span) -> list[ir.Expr]:
+        """Give location-less nodes (defaulted arguments) their call's span."""
+        return [dataclasses.replace(e, span=span) if e.span is _NOWHERE else e for e in expressions]
+
+    def _launch(self, call: ir.Expr, config: cindex.Cursor) -> None:
+        config_args: list[ir.Expr | None] = list(self._anchored([self.expr(a) for a in config.get_arguments()], call.span))
         config_args += [None] * (4 - len(config_args))
         self.launches.append(ir.LaunchSite(
             kernel=call.decl or call.name or "",
@@ -764,7 +769,11 @@ class Lowering:
     def _cast(self, cursor: cindex.Cursor) -> ir.Expr:
         operands = self._expr_children(cursor)
         children = [self.expr(operands[-1])] if operands else []
-        return self._node(cursor, ir.ExprKind.CAST, children, cast=_CASTS[cursor.kind])
+        own = self.ctype(cursor.type)
+        # clang nests the conversion itself as an implicit cast inside the explicit one.
+        if children and children[0].cast is ir.CastKind.IMPLICIT and children[0].type == own:
+            children = list(children[0].children)
+        return ir.Expr(ir.ExprKind.CAST, own, self._span(cursor) or _NOWHERE, tuple(children), cast=_CASTS[cursor.kind])
 
     def _unexposed(self, cursor: cindex.Cursor) -> ir.Expr:
         inner = self._expr_children(cursor)
@@ -776,7 +785,7 @@ class Lowering:
                 own.kind is child.type.kind and own.size == child.type.size and own.is_signed == child.type.is_signed
             ):
                 return child
-            return ir.Expr(ir.ExprKind.CAST, own, self._span(cursor), (child,), cast=ir.CastKind.IMPLICIT)
+            return ir.Expr(ir.ExprKind.CAST, own, self._span(cursor) or child.span, (child,), cast=ir.CastKind.IMPLICIT)
         if not inner:
             value = clang_ext.evaluate(cursor)
             if isinstance(value, int):
@@ -807,6 +816,18 @@ class Lowering:
                 span = ir.Span(location.file.name, location.line, location.column, location.line, location.column)
             result.append(ir.ParseDiagnostic(ir.Severity.ERROR, diagnostic.spelling, span))
         return tuple(result)
+
+
+def _decayed(parameter_type: ir.CType) -> ir.CType:
+    """A parameter written as an array is a pointer to its element (``float g[2][3]`` is ``float (*)[3]``)."""
+    element = parameter_type.pointee
+    if parameter_type.kind is not ir.TypeKind.ARRAY or element is None:
+        return parameter_type
+    if element.kind is ir.TypeKind.ARRAY:
+        spelling = re.sub(r"\s*\[[^\]]*\]", " (*)", parameter_type.spelling, count=1)
+    else:
+        spelling = f"{element.spelling} *"
+    return ir.CType(ir.TypeKind.POINTER, spelling, 8, 8, pointee=element)
 
 
 def _token_literal(kind: ir.ExprKind):

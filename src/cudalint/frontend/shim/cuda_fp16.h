@@ -9,8 +9,9 @@
 #include "cuda_runtime.h"
 
 /* Operators and functions whose names are shared by __half and
-   __nv_bfloat16 (H scalar, H2 pair). */
-#define __CUDALINT_F16_OPS(H, H2)                                              \
+   __nv_bfloat16, so both headers declare them from one list (H scalar, H2
+   pair). */
+#define __CUDALINT_F16_OPS(H)                                                  \
   __CUDALINT_HD H operator+(const H &, const H &);                             \
   __CUDALINT_HD H operator-(const H &, const H &);                             \
   __CUDALINT_HD H operator*(const H &, const H &);                             \
@@ -33,8 +34,8 @@
   __CUDALINT_HD bool operator<=(const H &, const H &);
 
 #define __CUDALINT_F16_API(H, H2)                                              \
-  __CUDALINT_F16_OPS(H, H2)                                                    \
-  __CUDALINT_F16_OPS(H2, H2)                                                   \
+  __CUDALINT_F16_OPS(H)                                                        \
+  __CUDALINT_F16_OPS(H2)                                                       \
   __CUDALINT_HD float __low2float(const H2);                                   \
   __CUDALINT_HD float __high2float(const H2);                                  \
   __CUDALINT_HD H2 __lowhigh2highlow(const H2);                                \

@@ -1,7 +1,6 @@
 /* cudalint shim: the cuRAND device API for the XORWOW (default), Philox and
-   MRG32k3a generators.  The CUDA 13 install used as reference ships no
-   cuRAND, so these declarations follow the documented API rather than a
-   parsed reference. */
+   MRG32k3a generators, as documented; other generators and the host API are
+   not modelled. */
 #ifndef __CUDALINT_SHIM_CURAND_KERNEL_H__
 #define __CUDALINT_SHIM_CURAND_KERNEL_H__
 #define CURAND_KERNEL_H_
