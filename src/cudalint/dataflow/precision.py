@@ -16,6 +16,7 @@ promoted to double, a double math function) runs on the fp64 units.
 from __future__ import annotations
 
 import math
+import re
 import struct
 from dataclasses import dataclass, field
 
@@ -61,7 +62,13 @@ class Fp64Region:
     promoted: list[ir.Expr] = field(default_factory=list)
     """Float or integer values the language converted to double (the converted operand)."""
     math_calls: list[ir.Expr] = field(default_factory=list)
-    """Double math functions called with float arguments (``pow(float, double)``)."""
+    """Double math functions called with float arguments (``pow(float, double)``), and
+    ``pow(float, int)``, which nvcc's headers resolve to the double ``pow``."""
+    branch_constants: list[ir.Expr] = field(default_factory=list)
+    """Literals that form a whole arm of a ternary: NVVM folds them to float."""
+    conversions: list[ir.Expr] = field(default_factory=list)
+    """Run-time conversions of the double result to ``__half``/``__nv_bfloat16`` (their
+    constructors and ``operator=`` take double)."""
     intentional: list[ir.Expr] = field(default_factory=list)
     """Values the author declared or cast as double."""
     consumer: str = "double"
@@ -72,16 +79,27 @@ class Fp64Region:
     @property
     def is_implicit(self) -> bool:
         """Double precision nobody asked for: no double data, no double destination."""
-        return not self.intentional and bool(self.promoted) and bool(self.operations) and self.consumer != "double"
+        if self.intentional or self.consumer == "double":
+            return False
+        return bool(self.operations) and bool(self.promoted or self.conversions)
+
+    @property
+    def operation_count(self) -> int:
+        return len(self.operations) + len(self.conversions)
 
     @property
     def compiler_narrows(self) -> bool:
         """NVVM computes this region in fp32: one simple op, a promoted float, a float-exact constant."""
-        if len(self.operations) != 1 or self.consumer != "float" or self.math_calls:
+        if len(self.operations) != 1 or self.consumer != "float" or self.math_calls or self.conversions:
             return False
-        if len(self.promoted) != 1 or self.promoted[0].type.kind not in _FLOAT_KINDS:
+        if len(self.promoted) != 1:
             return False
         operation = self.operations[0]
+        if operation.op in _COMPARISONS and self.promoted[0].type.kind is ir.TypeKind.INTEGER:
+            # An integer compared with a constant becomes an integer comparison.
+            return len(self.literals) == 1
+        if self.promoted[0].type.kind not in _FLOAT_KINDS:
+            return False
         if operation.kind is ir.ExprKind.CALL:
             return operation.name in ("sqrt", "std::sqrt") and not self.literals
         if len(self.literals) != 1 or not isinstance(self.literals[0].value, float):
@@ -118,6 +136,18 @@ class _RegionFinder:
                 self._gather(expr, region)
             self.regions.append(region)
             return
+        if expr.kind is ir.ExprKind.CALL and _converts_to_low_precision(expr):
+            self._low_precision_conversion(expr)
+            return
+        if expr.kind is ir.ExprKind.CALL and _is_pow_float_int(expr):
+            region = Fp64Region(root=expr, function=self.function, consumer="float")
+            region.operations.append(expr)
+            region.math_calls.append(expr)
+            region.promoted.extend(c for c in expr.children if c.type.kind in _FLOAT_KINDS)
+            self.regions.append(region)
+            for child in expr.children:
+                self.visit(child)
+            return
         consumer = "double"
         if expr.kind is ir.ExprKind.CAST and expr.children and is_double(expr.children[0]):
             if expr.type.kind in _FLOAT_KINDS:
@@ -127,11 +157,32 @@ class _RegionFinder:
         for child in expr.children:
             self.visit(child, consumer)
 
+    def _low_precision_conversion(self, call: ir.Expr) -> None:
+        """``__half h = x * 0.5`` / ``h = 0.5``: the double reaches ``__double2half`` at run time."""
+        for argument in call.children:
+            if not is_double(argument):
+                self.visit(argument)
+                continue
+            if argument.kind is ir.ExprKind.FLOAT_LITERAL:
+                region = Fp64Region(root=argument, function=self.function, consumer="other")
+                region.literals.append(argument)
+            elif self._starts_region(argument):
+                region = Fp64Region(root=argument, function=self.function, consumer="other")
+                self._gather(argument, region)
+            else:
+                self.visit(argument)
+                continue
+            region.conversions.append(call)
+            if not region.operations:
+                region.operations.append(call)
+            self.regions.append(region)
+
     def _starts_region(self, expr: ir.Expr) -> bool:
         if expr.kind is ir.ExprKind.BINARY and expr.op in _COMPARISONS:
             return any(is_double(c) for c in expr.children)
         if expr.kind is ir.ExprKind.ASSIGN and expr.op in _COMPOUND_ARITHMETIC and len(expr.children) == 2:
-            return is_double(expr.children[1]) and expr.children[0].type.kind in _FLOAT_KINDS
+            target = expr.children[0].type.kind
+            return is_double(expr.children[1]) and (target in _FLOAT_KINDS or target is ir.TypeKind.INTEGER)
         return is_double(expr) and self._is_operation(expr)
 
     @staticmethod
@@ -167,7 +218,11 @@ class _RegionFinder:
             condition, *branches = expr.children
             self.visit(condition)
             for branch in branches:
-                self._gather(branch, region)
+                constant = _literal_operand(branch)
+                if constant is not None:
+                    region.branch_constants.append(constant)
+                else:
+                    self._gather(branch, region)
         else:
             self._leaf(expr, region, promoted=False)
 
@@ -190,6 +245,33 @@ class _RegionFinder:
             if is_double(expr):
                 region.intentional.append(expr)
             self.visit(expr)
+
+
+_LOW_PRECISION_RECORD = re.compile(r"(?:const\s+)?(?:__)?(?:half|nv_bfloat16)2?")
+
+
+def _converts_to_low_precision(call: ir.Expr) -> bool:
+    """A ``__half``/``__nv_bfloat16`` constructor or assignment fed a double."""
+    if call.op != "construct" and not (call.name or "").startswith("operator"):
+        return False
+    if call.type.kind is not ir.TypeKind.RECORD or not _LOW_PRECISION_RECORD.fullmatch(call.type.spelling):
+        return False
+    return any(is_double(argument) for argument in call.children)
+
+
+def _is_pow_float_int(call: ir.Expr) -> bool:
+    """nvcc's headers send ``pow(float, int)`` to the double ``pow`` (clang's pick the float one)."""
+    if (call.name or "").removeprefix("std::") != "pow" or call.type.kind not in _FLOAT_KINDS or len(call.children) != 2:
+        return False
+    base, exponent = call.children
+    return base.type.kind in _FLOAT_KINDS and exponent.type.kind is ir.TypeKind.INTEGER
+
+
+def _literal_operand(expr: ir.Expr) -> ir.Expr | None:
+    """The literal behind an expression that is only a literal (possibly converted)."""
+    while expr.kind is ir.ExprKind.CAST and expr.cast is ir.CastKind.IMPLICIT and expr.children:
+        expr = expr.children[0]
+    return expr if expr.kind in (ir.ExprKind.FLOAT_LITERAL, ir.ExprKind.INT_LITERAL) else None
 
 
 def _math_name(call: ir.Expr) -> str | None:

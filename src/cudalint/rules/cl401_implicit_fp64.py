@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from cudalint import ir
 from cudalint.dataflow import Facts, Fp64Region
-from cudalint.dataflow.precision import exactly_float
+from cudalint.dataflow.precision import exactly_float, is_double
 from cudalint.diagnostics import Edit, Finding, Fix, Level
 from cudalint.rules.base import Rule
 
@@ -65,7 +65,7 @@ class ImplicitFp64(Rule):
 
     def _finding(self, facts: Facts, region: Fp64Region) -> Finding:
         narrows = region.compiler_narrows
-        count = len(region.operations)
+        count = region.operation_count
         fixes = _edits(region)
         suggestion = " and ".join(f"`{e.replacement}`" for e in fixes) if fixes else None
         cause, anchor = _cause(facts, region)
@@ -94,7 +94,14 @@ class ImplicitFp64(Rule):
 def _cause(facts: Facts, region: Fp64Region) -> tuple[str, ir.Expr]:
     if region.math_calls:
         call = region.math_calls[0]
+        if not is_double(call):
+            return f"nvcc resolves `{call.name}(float, int)` to the double-precision `{call.name}`", call
         return f"`{call.name}` on float arguments returns double", call
+    if region.conversions:
+        target = region.conversions[0].type.spelling.removeprefix("const ")
+        literal = (region.literals or [None])[0]
+        what = f"literal `{literal.text}`" if literal is not None and literal.text else "a double value"
+        return f"{what} is converted to `{target}` from double at run time", literal or region.root
     inexact = [lit for lit in region.literals if isinstance(lit.value, float) and not _exact(lit)]
     literal = (inexact or region.literals or [None])[0]
     if literal is not None and literal.text:
@@ -111,7 +118,7 @@ def _exact(literal: ir.Expr) -> bool:
 
 def _edits(region: Fp64Region) -> list[Edit]:
     edits = []
-    for literal in region.literals:
+    for literal in region.literals + region.branch_constants:
         if literal.kind is ir.ExprKind.FLOAT_LITERAL and literal.text and not literal.span.from_macro:
             if literal.text[-1] not in "fFlL":
                 edits.append(Edit(literal.span, literal.text + "f"))
