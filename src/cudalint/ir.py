@@ -346,15 +346,10 @@ class Comment:
     text: str
 
 
-class Severity(enum.Enum):
-    ERROR = "error"
-    WARNING = "warning"
-    NOTE = "note"
-
-
 @dataclass(frozen=True, slots=True)
-class ParseDiagnostic:
-    severity: Severity
+class ParseError:
+    """An error clang reported; the translation unit holds whatever it could still build."""
+
     message: str
     span: Span | None
 
@@ -373,12 +368,8 @@ class TranslationUnit:
     launches: tuple[LaunchSite, ...]
     records: dict[str, Record]
     comments: tuple[Comment, ...]
-    diagnostics: tuple[ParseDiagnostic, ...]
+    errors: tuple[ParseError, ...]
     source_lines: tuple[str, ...] = field(default=())
-
-    @property
-    def errors(self) -> tuple[ParseDiagnostic, ...]:
-        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
 
     def device_functions(self):
         return (f for f in self.functions if f.kind.runs_on_device and f.body is not None)

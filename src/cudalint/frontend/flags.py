@@ -202,42 +202,34 @@ def translate_build_flags(arguments: list[str], directory: str) -> FileFlags:
     arch = None
     max_registers = None
     index = 0
+    tables = (_PATH_FLAGS, _MACRO_FLAGS, _ARCH_FLAGS, _MAXRREG_FLAGS, _STD_FLAGS)
     while index < len(arguments):
         arg = arguments[index]
         index += 1
-        for table, resolve_path in ((_PATH_FLAGS, True), (_MACRO_FLAGS, False)):
-            hit = _split_flag(arg, table)
-            if hit:
-                name, value = hit
-                if value is None and index < len(arguments):
-                    value = arguments[index]
-                    index += 1
-                if value is None:
-                    break
-                if resolve_path and not os.path.isabs(value):
-                    value = os.path.normpath(os.path.join(directory, value))
-                canonical = table[name]
-                kept.extend([canonical, value] if canonical in ("-isystem", "-iquote", "-idirafter", "-include") else [canonical + value])
-                break
+        table, hit = next(((t, h) for t in tables if (h := _split_flag(arg, t))), (None, None))
+        if hit is None:
+            continue
+        name, value = hit
+        if value is None and index < len(arguments):
+            value = arguments[index]
+            index += 1
+        if value is None:
+            continue
+        if table is _PATH_FLAGS:
+            path = value if os.path.isabs(value) else os.path.normpath(os.path.join(directory, value))
+            canonical = _PATH_FLAGS[name]
+            kept.extend([canonical, path] if canonical != "-I" else [f"-I{path}"])
+        elif table is _MACRO_FLAGS:
+            kept.append(_MACRO_FLAGS[name] + value)
+        elif table is _STD_FLAGS:
+            kept.append(f"-std={value}")
+        elif table is _MAXRREG_FLAGS:
+            if value.isdigit():
+                max_registers = int(value)
         else:
-            hit = _split_flag(arg, _ARCH_FLAGS) or _split_flag(arg, _MAXRREG_FLAGS) or _split_flag(arg, _STD_FLAGS)
-            if not hit:
-                continue
-            name, value = hit
-            if value is None and index < len(arguments):
-                value = arguments[index]
-                index += 1
-            if value is None:
-                continue
-            if name in _STD_FLAGS:
-                kept.append(f"-std={value}")
-            elif name in _MAXRREG_FLAGS:
-                if value.isdigit():
-                    max_registers = int(value)
-            else:
-                archs = [int(m.group(1)) for m in _ARCH_PATTERN.finditer(value.lower())]
-                if archs:
-                    arch = max(archs) if arch is None else max(arch, *archs)
+            archs = [int(m.group(1)) for m in _ARCH_PATTERN.finditer(value.lower())]
+            if archs:
+                arch = max(archs) if arch is None else max(arch, *archs)
     return FileFlags(args=tuple(kept), arch=arch, max_registers=max_registers, source="compile_commands.json")
 
 

@@ -118,7 +118,7 @@ class Lowering:
             launches=tuple(self.launches),
             records=self.records,
             comments=tuple(self._comments),
-            diagnostics=self._diagnostics(),
+            errors=self._errors(),
             source_lines=self.lines,
         )
 
@@ -646,19 +646,12 @@ class Lowering:
         candidates = {t for t in expansion.body if pattern.fullmatch(t.encode()) and parse(t) == value}
         return candidates.pop() if len(candidates) == 1 else None
 
-    def _integer_literal(self, cursor: cindex.Cursor) -> ir.Expr:
-        text = self._literal_text(cursor, literals.INT_LITERAL, literals.parse_int_literal)
-        value = literals.parse_int_literal(text) if text else None
+    def _numeric_literal_node(self, cursor: cindex.Cursor, kind: ir.ExprKind, pattern: re.Pattern, parse) -> ir.Expr:
+        text = self._literal_text(cursor, pattern, parse)
+        value = parse(text) if text else None
         if value is None:
             value = clang_ext.evaluate(cursor)
-        return self._node(cursor, ir.ExprKind.INT_LITERAL, value=value, text=text)
-
-    def _floating_literal(self, cursor: cindex.Cursor) -> ir.Expr:
-        text = self._literal_text(cursor, literals.FLOAT_LITERAL, literals.parse_float_literal)
-        value = literals.parse_float_literal(text) if text else None
-        if value is None:
-            value = clang_ext.evaluate(cursor)
-        return self._node(cursor, ir.ExprKind.FLOAT_LITERAL, value=value, text=text)
+        return self._node(cursor, kind, value=value, text=text)
 
     def _bool_literal(self, cursor: cindex.Cursor) -> ir.Expr:
         tokens = [t.spelling for t in cursor.get_tokens()]
@@ -805,7 +798,7 @@ class Lowering:
 
     # ------------------------------------------------------------------ diagnostics
 
-    def _diagnostics(self) -> tuple[ir.ParseDiagnostic, ...]:
+    def _errors(self) -> tuple[ir.ParseError, ...]:
         result = []
         for diagnostic in self.tu.diagnostics:
             if diagnostic.severity < cindex.Diagnostic.Error:
@@ -814,7 +807,7 @@ class Lowering:
             span = None
             if location.file is not None:
                 span = ir.Span(location.file.name, location.line, location.column, location.line, location.column)
-            result.append(ir.ParseDiagnostic(ir.Severity.ERROR, diagnostic.spelling, span))
+            result.append(ir.ParseError(diagnostic.spelling, span))
         return tuple(result)
 
 
@@ -830,6 +823,12 @@ def _decayed(parameter_type: ir.CType) -> ir.CType:
     return ir.CType(ir.TypeKind.POINTER, spelling, 8, 8, pointee=element)
 
 
+def _numeric_literal(kind: ir.ExprKind, pattern: re.Pattern, parse):
+    def handler(self: Lowering, cursor: cindex.Cursor) -> ir.Expr:
+        return self._numeric_literal_node(cursor, kind, pattern, parse)
+    return handler
+
+
 def _token_literal(kind: ir.ExprKind):
     def handler(self: Lowering, cursor: cindex.Cursor) -> ir.Expr:
         tokens = [t.spelling for t in cursor.get_tokens()]
@@ -839,8 +838,8 @@ def _token_literal(kind: ir.ExprKind):
 
 
 _EXPR_HANDLERS = {
-    CK.INTEGER_LITERAL: Lowering._integer_literal,
-    CK.FLOATING_LITERAL: Lowering._floating_literal,
+    CK.INTEGER_LITERAL: _numeric_literal(ir.ExprKind.INT_LITERAL, literals.INT_LITERAL, literals.parse_int_literal),
+    CK.FLOATING_LITERAL: _numeric_literal(ir.ExprKind.FLOAT_LITERAL, literals.FLOAT_LITERAL, literals.parse_float_literal),
     CK.CXX_BOOL_LITERAL_EXPR: Lowering._bool_literal,
     CK.CHARACTER_LITERAL: _token_literal(ir.ExprKind.CHAR_LITERAL),
     CK.STRING_LITERAL: _token_literal(ir.ExprKind.STRING_LITERAL),
