@@ -2,12 +2,61 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 
 from cudalint import ir
+from cudalint.dataflow.interpret import Access, Barrier, Branch, KernelTrace, MemorySpace, trace_kernel
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
+from cudalint.dataflow.shapes import block_shape
+from cudalint.dataflow.threads import BlockShape
+from cudalint.dataflow.warps import AccessPattern, BranchPattern, Confidence, access_pattern, branch_pattern
 
-__all__ = ["Facts", "Fp64Region"]
+__all__ = [
+    "Access", "AccessPattern", "Barrier", "BlockShape", "Branch", "BranchPattern", "Confidence", "Facts",
+    "Fp64Region", "KernelFacts", "MemorySpace",
+]
+
+
+@dataclass
+class KernelFacts:
+    """One analyzed entry point: a kernel, or a device function no kernel here calls."""
+
+    function: ir.Function
+    shape: BlockShape
+    trace: KernelTrace
+
+    @cached_property
+    def accesses(self) -> list[tuple[Access, AccessPattern]]:
+        return [(access, access_pattern(access, self.shape)) for access in self.trace.accesses]
+
+    @cached_property
+    def branches(self) -> list[tuple[Branch, BranchPattern]]:
+        return [(branch, branch_pattern(branch, self.shape)) for branch in self.trace.branches]
+
+    @property
+    def barriers(self) -> list[Barrier]:
+        return self.trace.barriers
+
+
+def _entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:
+    called: set[str] = set()
+    instantiated: set[str] = set()
+    for function in tu.functions:
+        if function.template_args:
+            instantiated.add(function.name)
+        if function.body is None:
+            continue
+        for stmt in function.body.walk():
+            for expr in stmt.expressions():
+                called.update(node.decl for node in expr.walk() if node.kind is ir.ExprKind.CALL and node.decl)
+    entries = []
+    for function in tu.device_functions():
+        if function.is_template_pattern and function.name in instantiated:
+            continue  # Its instantiations carry the concrete types and constants.
+        if function.kind is ir.FunctionKind.KERNEL or function.decl not in called:
+            entries.append(function)
+    return entries
 
 
 class Facts:
@@ -19,6 +68,13 @@ class Facts:
     @cached_property
     def fp64_regions(self) -> tuple[Fp64Region, ...]:
         return tuple(find_fp64_regions(self.tu))
+
+    @cached_property
+    def kernels(self) -> tuple[KernelFacts, ...]:
+        return tuple(
+            KernelFacts(function, block_shape(self.tu, function), trace_kernel(self.tu, function))
+            for function in _entry_points(self.tu)
+        )
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
         """The source of a one-line span, shortened for messages."""

@@ -1,0 +1,900 @@
+#!/usr/bin/env python3
+"""Measure memory-access and control-flow metrics of corpus kernels with Nsight Compute.
+
+The hardware truth behind the access corpus (tests/corpus/access): every kernel there
+is preceded, in the comment block right above it, by one line per launch
+
+    // launch: [kernel=<name<targs>>] grid=<gx>[,<gy>[,<gz>]] block=<bx>[,<by>[,<bz>]] [bytes=<n>] [args: <param>=<value> ...]
+
+and, under each launch line, the line this script writes (``--write``):
+
+    // measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 ... (ncu <version>, <GPU>)
+
+Launch line:
+
+* ``kernel=`` names the instantiation of a kernel template (``k<8>``; the file must
+  instantiate it, e.g. ``template __global__ void k<8>(float*, const float*);``); a
+  plain kernel needs none: the launch belongs to the next ``__global__`` definition.
+* ``grid=`` / ``block=``: the launch geometry (1 to 3 dimensions).
+* ``bytes=``: the size of each pointer parameter's buffer (default 256 MiB).
+* ``args:`` ``name=value`` pairs for scalar parameters (int, unsigned, float, size_t
+  ...); a scalar without a value gets 0.
+
+The harness gives every pointer parameter its own device buffer, zeroed once (the
+i-th pointer parameter of every kernel gets the i-th buffer). For each file it writes
+a host driver that ``#include``s the corpus file and launches every listed kernel
+once to warm up, then once more for measuring, builds it with
+``nvcc -arch=sm_90 -lineinfo``, and runs ``ncu --csv --metrics ... --launch-skip N``
+on it so that only the second round is profiled.
+
+Measured keys (kernel-wide; "-" where the kernel has no access of that class):
+
+==============================  =========================================================
+gld_sectors_per_request         l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum /
+                                l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+gst_sectors_per_request         the same for ``_op_st``
+shld_wavefronts_per_request     l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum /
+                                smsp__inst_executed_op_shared_ld.sum
+shst_wavefronts_per_request     the same for ``_st``
+bank_conflicts_ld / _st         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+                                / ``_st`` (totals over the launch)
+branch_divergent_targets        smsp__sass_branch_targets_threads_divergent.sum (total)
+pred_on_ratio                   smsp__thread_inst_executed_pred_on_per_inst_executed.ratio
+                                (mean threads active and predicated on per warp
+                                instruction, 32 at most)
+gld_requests_per_warp ...       requests (global) or instructions (shared) per launched
+                                warp, for gld, gst, shld, shst: how many times each warp
+                                executed an access of that class
+==============================  =========================================================
+
+Usage:
+    scripts/measure_gpu.py FILE_OR_DIR...                     # build, profile, print a table
+    scripts/measure_gpu.py --write FILE_OR_DIR...             # ... and rewrite the measured lines
+    scripts/measure_gpu.py --check [CSV] FILE_OR_DIR...       # exit 1 when a record differs
+    scripts/measure_gpu.py --from-csv CSV [--write] FILE...   # use a saved measurement, no GPU
+    scripts/measure_gpu.py --save-csv CSV FILE...             # keep the measurement for later
+    scripts/measure_gpu.py --generate-only DIR FILE...        # write the drivers, no GPU
+
+A saved CSV (``--save-csv``) has the columns file,kernel,key,value: the raw ncu
+metrics by their ncu names, ``warps``, ``sass`` (the kernel's memory instructions as
+cuobjdump shows them) and ``provenance``. ``--check CSV`` compares the measured lines
+with it; ``--check`` alone measures afresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import csv
+import io
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_ARCH = "sm_90"
+DEFAULT_BYTES = 256 << 20
+
+LAUNCH = re.compile(r"^(?P<indent>\s*)//\s*launch:\s*(?P<body>.*?)\s*$")
+MEASURED = re.compile(r"^(?P<indent>\s*)//\s*measured:\s*(?P<body>.*?)\s*$")
+PROVENANCE = re.compile(r"\((?P<prov>[^()]*)\)\s*$")
+GLOBAL = re.compile(r"\b__global__\b")
+EXPLICIT_INSTANTIATION = re.compile(r"^\s*(?:extern\s+)?template\s+(?!<)")
+NUMBER = re.compile(r"^[-+]?(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[uUlLfF]*$")
+IDENT = re.compile(r"[A-Za-z_]\w*")
+
+# Raw ncu metrics (Hopper names), by a short key.
+METRICS: dict[str, str] = {
+    "gld_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "gld_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "gst_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "gst_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "shld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "shld_insts": "smsp__inst_executed_op_shared_ld.sum",
+    "shst_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "shst_insts": "smsp__inst_executed_op_shared_st.sum",
+    "bank_conflicts_ld": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "bank_conflicts_st": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "branch_divergent_targets": "smsp__sass_branch_targets_threads_divergent.sum",
+    "pred_on_ratio": "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
+    # Context, and a fallback for pred_on_ratio.
+    "branch_targets": "smsp__sass_branch_targets.sum",
+    "inst_executed": "smsp__inst_executed.sum",
+    "thread_inst_pred_on": "smsp__thread_inst_executed_pred_on.sum",
+}
+# Other spellings tried when `ncu --query-metrics` does not list a name.
+ALTERNATIVES: dict[str, list[str]] = {
+    "branch_divergent_targets": ["smsp__branch_targets_threads_divergent.sum"],
+    "shld_insts": ["smsp__sass_inst_executed_op_shared_ld.sum"],
+    "shst_insts": ["smsp__sass_inst_executed_op_shared_st.sum"],
+    "gld_requests": ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"],
+}
+
+# The measured line, in this order.
+KEYS = (
+    "gld_sectors_per_request",
+    "gst_sectors_per_request",
+    "shld_wavefronts_per_request",
+    "shst_wavefronts_per_request",
+    "bank_conflicts_ld",
+    "bank_conflicts_st",
+    "branch_divergent_targets",
+    "pred_on_ratio",
+    "gld_requests_per_warp",
+    "gst_requests_per_warp",
+    "shld_requests_per_warp",
+    "shst_requests_per_warp",
+)
+COUNT_KEYS = ("bank_conflicts_ld", "bank_conflicts_st", "branch_divergent_targets")
+
+
+class HarnessError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------- corpus
+
+
+@dataclass
+class Param:
+    name: str
+    spelling: str
+    is_pointer: bool
+
+
+@dataclass
+class Launch:
+    path: Path
+    line: int
+    """0-based index of the launch line."""
+    indent: str
+    kernel: str
+    """The launched function as written in C++: ``name`` or ``name<targs>``."""
+    base: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    bytes: int
+    args: dict[str, str]
+    params: list[Param] = field(default_factory=list)
+    measured: dict[str, float | None] | None = None
+    provenance: str | None = None
+
+    @property
+    def threads(self) -> int:
+        return math.prod(self.grid) * math.prod(self.block)
+
+    @property
+    def warps(self) -> int:
+        per_block = -(-math.prod(self.block) // 32)
+        return math.prod(self.grid) * per_block
+
+
+def _dims(text: str, what: str) -> tuple[int, int, int]:
+    parts = [p for p in text.split(",") if p]
+    if not 1 <= len(parts) <= 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise HarnessError(f"bad {what}={text!r}")
+    values = [int(p) for p in parts] + [1] * (3 - len(parts))
+    return values[0], values[1], values[2]
+
+
+def parse_launch(body: str) -> dict:
+    """``kernel=... grid=... block=... bytes=... args: a=1 b=2`` -> a dict of its fields."""
+    head, _, tail = body.partition("args:")
+    fields: dict = {"kernel": None, "grid": None, "block": None, "bytes": DEFAULT_BYTES, "args": {}}
+    for word in head.split():
+        key, eq, value = word.partition("=")
+        if not eq or key not in ("kernel", "grid", "block", "bytes"):
+            raise HarnessError(f"bad launch field {word!r}")
+        if key == "grid" or key == "block":
+            fields[key] = _dims(value, key)
+        elif key == "bytes":
+            if not value.isdigit():
+                raise HarnessError(f"bad bytes={value!r}")
+            fields[key] = int(value)
+        else:
+            fields[key] = value
+    for word in tail.split():
+        name, eq, value = word.partition("=")
+        if not eq or not IDENT.fullmatch(name) or not NUMBER.match(value):
+            raise HarnessError(f"bad launch argument {word!r}")
+        fields["args"][name] = value
+    if fields["grid"] is None or fields["block"] is None:
+        raise HarnessError(f"launch line without grid= and block=: {body!r}")
+    return fields
+
+
+def parse_measured(body: str) -> tuple[dict[str, float | None], str | None]:
+    """``k=v ... (provenance)`` -> ({k: float or None for "-"}, provenance)."""
+    provenance = None
+    match = PROVENANCE.search(body)
+    if match:
+        provenance = match.group("prov").strip()
+        body = body[: match.start()]
+    values: dict[str, float | None] = {}
+    for word in body.split():
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise HarnessError(f"bad measured field {word!r}")
+        values[key] = None if value in ("-", "n/a") else float(value)
+    return values, provenance
+
+
+def _split_params(text: str) -> list[str]:
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char in "<([":
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip() and p.strip() != "void"]
+
+
+def _param_from_text(text: str) -> Param:
+    text = text.split("=", 1)[0].strip()
+    names = IDENT.findall(text)
+    if not names:
+        raise HarnessError(f"cannot read parameter {text!r}")
+    name = names[-1]
+    spelling = text[: text.rfind(name)].strip()
+    is_pointer = "*" in spelling or "[" in text
+    if "&" in spelling:
+        raise HarnessError(f"reference parameter {text!r} cannot be launched")
+    return Param(name, spelling, is_pointer)
+
+
+def _kernel_definitions(lines: list[str]) -> list[tuple[int, str, list[Param]]]:
+    """(line index, name, params) of every ``__global__`` function definition."""
+    code = [re.sub(r"//.*", "", line) for line in lines]
+    found = []
+    for index, line in enumerate(code):
+        if not GLOBAL.search(line) or EXPLICIT_INSTANTIATION.match(line):
+            continue
+        text = " ".join(code[index:index + 20])
+        text = text[GLOBAL.search(text).end():]
+        paren = text.find("(")
+        brace, semicolon = text.find("{"), text.find(";")
+        if paren < 0 or brace < 0 or (0 <= semicolon < brace):
+            continue  # a declaration
+        name = IDENT.findall(text[:paren])[-1]
+        depth, end = 0, paren
+        for end in range(paren, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        params = [_param_from_text(p) for p in _split_params(text[paren + 1:end])]
+        found.append((index, name, params))
+    return found
+
+
+def _frontend_params(path: Path) -> dict[str, list[Param]] | None:
+    """Kernel parameters through cudalint's own frontend; None where it is not installed."""
+    try:
+        from cudalint import frontend, ir
+    except ImportError:
+        return None
+    env = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
+    tu = frontend.parse_file(str(path), env)
+    kernels: dict[str, list[Param]] = {}
+    for function in tu.functions:
+        if function.kind is not ir.FunctionKind.KERNEL or not function.in_main_file:
+            continue
+        params = [
+            Param(p.name, p.type.spelling, p.type.kind in (ir.TypeKind.POINTER, ir.TypeKind.ARRAY))
+            for p in function.params
+        ]
+        kernels.setdefault(function.display_name.replace(" ", ""), params)
+        kernels.setdefault(function.name, params)
+    return kernels
+
+
+def collect(path: Path, use_frontend: bool = True) -> list[Launch]:
+    """The launches of one corpus file, with their recorded measurements."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    definitions = _kernel_definitions(lines)
+    frontend_params = _frontend_params(path) if use_frontend else None
+    launches: list[Launch] = []
+    pending: list[Launch] = []
+    next_definition = 0
+    for index, line in enumerate(lines):
+        while next_definition < len(definitions) and definitions[next_definition][0] < index:
+            next_definition += 1
+        if next_definition < len(definitions) and definitions[next_definition][0] == index:
+            _, name, params = definitions[next_definition]
+            for launch in pending:
+                if launch.base and launch.base != name:
+                    raise HarnessError(f"{path}:{launch.line + 1}: kernel={launch.kernel} above {name}")
+                launch.base = name
+                launch.kernel = launch.kernel or name
+                launch.params = params
+                if frontend_params is not None:
+                    key = launch.kernel.replace(" ", "")
+                    if key not in frontend_params and name not in frontend_params:
+                        raise HarnessError(f"{path}:{launch.line + 1}: cudalint sees no kernel {launch.kernel}")
+                    launch.params = frontend_params.get(key) or frontend_params[name]
+            launches.extend(pending)
+            pending = []
+        match = LAUNCH.match(line)
+        if match:
+            try:
+                fields = parse_launch(match.group("body"))
+            except HarnessError as error:
+                raise HarnessError(f"{path}:{index + 1}: {error}") from None
+            kernel = fields["kernel"] or ""
+            launch = Launch(
+                path=path, line=index, indent=match.group("indent"), kernel=kernel,
+                base=kernel.split("<", 1)[0].strip(), grid=fields["grid"], block=fields["block"],
+                bytes=fields["bytes"], args=fields["args"],
+            )
+            if index + 1 < len(lines):
+                recorded = MEASURED.match(lines[index + 1])
+                if recorded:
+                    launch.measured, launch.provenance = parse_measured(recorded.group("body"))
+            pending.append(launch)
+        elif MEASURED.match(line) and not (index and LAUNCH.match(lines[index - 1])):
+            raise HarnessError(f"{path}:{index + 1}: a measured line not right under a launch line")
+    if pending:
+        raise HarnessError(f"{path}:{pending[0].line + 1}: launch line without a kernel below it")
+    seen = set()
+    for launch in launches:
+        if launch.kernel in seen:
+            raise HarnessError(f"{path}: {launch.kernel} launched twice")
+        seen.add(launch.kernel)
+        names = {p.name for p in launch.params}
+        for name in launch.args:
+            if name not in names:
+                raise HarnessError(f"{path}:{launch.line + 1}: {launch.kernel} has no parameter {name}")
+    return launches
+
+
+def corpus_files(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for item in paths:
+        path = Path(item)
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.cu")))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise HarnessError(f"no such file or directory: {item}")
+    return files
+
+
+def file_key(path: Path) -> str:
+    """The file's name in saved CSVs: relative to the repository where it is inside it."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(ROOT).as_posix()
+    except ValueError:
+        return resolved.as_posix()
+
+
+# ---------------------------------------------------------------------------- driver
+
+
+def driver_source(path: Path, launches: list[Launch]) -> str:
+    pointers = max([sum(p.is_pointer for p in launch.params) for launch in launches] + [1])
+    size = max([launch.bytes for launch in launches] + [1])
+    out = [
+        "// Generated by scripts/measure_gpu.py; do not edit.",
+        "#include <cstdio>",
+        "#include <cstdlib>",
+        "#include <cuda_runtime.h>",
+        f'#include "{path.resolve().as_posix()}"',
+        "",
+        "#define MG_CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \\",
+        '    fprintf(stderr, "measure_gpu: %s failed: %s\\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)',
+        "",
+        f"static void* mg_buffers[{pointers}];",
+        "",
+    ]
+    for number, launch in enumerate(launches):
+        out.append(f"static void mg_launch_{number}() {{  // {launch.kernel}")
+        names = []
+        pointer = 0
+        for index, param in enumerate(launch.params):
+            local = f"mg_p{index}"
+            if param.is_pointer:
+                out.append(f"    void* {local} = mg_buffers[{pointer}];")
+                pointer += 1
+            else:
+                spelling = re.sub(r"\b(const|volatile|__restrict__|__restrict)\b", "", param.spelling).strip()
+                value = launch.args.get(param.name, "0")
+                out.append(f"    {spelling} {local} = ({spelling})({value});")
+            names.append(f"&{local}")
+        if not names:
+            out.append("    void** mg_args = nullptr;")
+        else:
+            out.append(f"    void* mg_args[] = {{{', '.join(names)}}};")
+        grid = ", ".join(map(str, launch.grid))
+        block = ", ".join(map(str, launch.block))
+        out.append(
+            f"    MG_CHECK(cudaLaunchKernel((const void*)&{launch.kernel}, dim3({grid}), dim3({block}), mg_args, 0, 0));"
+        )
+        out.append("    MG_CHECK(cudaDeviceSynchronize());")
+        out.append("}")
+        out.append("")
+    out += [
+        "int main() {",
+        "    cudaDeviceProp prop;",
+        "    MG_CHECK(cudaGetDeviceProperties(&prop, 0));",
+        '    printf("measure_gpu device: %s\\n", prop.name);',
+        f"    for (int b = 0; b < {pointers}; ++b) {{",
+        f"        MG_CHECK(cudaMalloc(&mg_buffers[b], (size_t){size}ull));",
+        f"        MG_CHECK(cudaMemset(mg_buffers[b], 0, (size_t){size}ull));",
+        "    }",
+        "    MG_CHECK(cudaDeviceSynchronize());",
+        "    for (int round = 0; round < 2; ++round) {  // warm-up, then the profiled round",
+    ]
+    out += [f"        mg_launch_{number}();" for number in range(len(launches))]
+    out += [
+        "    }",
+        '    printf("measure_gpu done\\n");',
+        "    return 0;",
+        "}",
+        "",
+    ]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------- tools
+
+
+def run(command: list[str], timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+
+
+def tool(name: str, explicit: str | None) -> str:
+    found = explicit or shutil.which(name)
+    if not found:
+        for folder in ("/usr/local/cuda/bin", "/opt/nvidia/nsight-compute"):
+            candidate = Path(folder) / name
+            if candidate.exists():
+                return str(candidate)
+        raise HarnessError(f"{name} not found (PATH, or --{name})")
+    return found
+
+
+def ncu_version(ncu: str) -> str:
+    result = run([ncu, "--version"], timeout=60)
+    match = re.search(r"Version\s+(\S+)", result.stdout)
+    return match.group(1) if match else "unknown"
+
+
+def query_metrics(ncu: str, save: Path | None) -> set[str] | None:
+    """Metric names the attached GPU offers (full names and base names); None if unknown."""
+    result = run([ncu, "--query-metrics", "--query-metrics-mode", "all"], timeout=120)
+    text = result.stdout + result.stderr
+    if save:
+        save.write_text(text)
+    names = set()
+    for line in text.splitlines():
+        word = line.split(None, 1)[0] if line.strip() else ""
+        if "__" in word:
+            names.add(word)
+            names.add(word.rsplit(".", 1)[0])
+    return names or None
+
+
+def choose_metrics(available: set[str] | None) -> tuple[dict[str, str], list[str]]:
+    """Short key -> ncu name for the metrics to collect, and notes on substitutions."""
+    chosen, notes = {}, []
+    for key, name in METRICS.items():
+        candidates = [name] + ALTERNATIVES.get(key, [])
+        if available is None:
+            chosen[key] = name
+            continue
+        for candidate in candidates:
+            if candidate in available:
+                chosen[key] = candidate
+                if candidate != name:
+                    notes.append(f"{name} not offered, using {candidate}")
+                break
+        else:
+            notes.append(f"{name} not offered by this ncu/GPU: dropped")
+    return chosen, notes
+
+
+SASS_MEMORY = re.compile(r"\b((?:LDG|STG|LDS|STS|LDSM|LD|ST|ATOMS|ATOMG|ATOM|RED|LDGSTS|LDC)(?:\.[A-Z0-9_]+)*)\b")
+
+
+def sass_summary(text: str, demangle) -> dict[str, str]:
+    """Kernel (demangled name without parameters) -> 'LDG.E:1 STG.E:1' from cuobjdump -sass."""
+    summary: dict[str, dict[str, int]] = {}
+    current = None
+    for line in text.splitlines():
+        header = re.search(r"Function\s*:\s*(\S+)", line)
+        if header:
+            current = demangle(header.group(1))
+            summary.setdefault(current, {})
+            continue
+        if current is None or "/*" not in line:
+            continue
+        instruction = line.split("*/", 1)[-1] if line.strip().startswith("/*") else line
+        instruction = re.sub(r"/\*.*?\*/", "", instruction).strip().rstrip(";")
+        if not instruction:
+            continue
+        words = instruction.split()
+        if words[0].startswith("@"):
+            words = words[1:]
+        if not words:
+            continue
+        opcode = words[0]
+        if SASS_MEMORY.fullmatch(opcode) and not opcode.startswith("LDC"):
+            summary[current][opcode] = summary[current].get(opcode, 0) + 1
+    return {name: " ".join(f"{op}:{n}" for op, n in sorted(ops.items())) for name, ops in summary.items()}
+
+
+def make_demangler(cufilt: str | None):
+    cache: dict[str, str] = {}
+
+    def demangle(symbol: str) -> str:
+        if symbol not in cache:
+            name = symbol
+            if cufilt:
+                result = run([cufilt, symbol], timeout=30)
+                if result.returncode == 0 and result.stdout.strip():
+                    name = result.stdout.strip()
+            name = re.sub(r"^void\s+", "", name)
+            cache[symbol] = name.split("(", 1)[0].replace(" ", "")
+        return cache[symbol]
+
+    return demangle
+
+
+def parse_ncu_csv(text: str) -> list[dict[str, object]]:
+    """ncu --csv (details page) -> one dict per profiled launch: ID, name, metric values."""
+    rows = [line for line in text.splitlines() if line.startswith('"')]
+    if not rows:
+        return []
+    reader = csv.DictReader(io.StringIO("\n".join(rows)))
+    launches: dict[str, dict[str, object]] = {}
+    order: list[str] = []
+    for row in reader:
+        launch_id = row.get("ID")
+        if launch_id is None or launch_id == "ID":
+            continue
+        if launch_id not in launches:
+            launches[launch_id] = {"name": row.get("Kernel Name", ""), "device": row.get("Device", ""), "metrics": {}}
+            order.append(launch_id)
+        metric = row.get("Metric Name")
+        if metric:
+            value = (row.get("Metric Value") or "").replace(",", "").strip()
+            try:
+                launches[launch_id]["metrics"][metric] = float(value)
+            except ValueError:
+                launches[launch_id]["metrics"][metric] = None
+    return [launches[i] for i in sorted(order, key=lambda x: int(x) if x.isdigit() else x)]
+
+
+# ---------------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Result:
+    raw: dict[str, float | None]
+    """ncu metric name -> value."""
+    warps: int
+    sass: str = ""
+    provenance: str = ""
+    error: str | None = None
+
+
+def measure(
+    plan: dict[Path, list[Launch]], args: argparse.Namespace
+) -> dict[tuple[str, str], Result]:
+    nvcc = tool("nvcc", args.nvcc)
+    ncu = tool("ncu", args.ncu)
+    cuobjdump = shutil.which("cuobjdump")
+    cufilt = shutil.which("cu++filt")
+    demangle = make_demangler(cufilt)
+    version = ncu_version(ncu)
+    available = query_metrics(ncu, Path(args.query_out) if args.query_out else None)
+    chosen, notes = choose_metrics(available)
+    for note in notes:
+        print(f"measure_gpu: {note}", file=sys.stderr)
+    build = Path(args.build_dir) if args.build_dir else Path(tempfile.mkdtemp(prefix="measure_gpu_"))
+    build.mkdir(parents=True, exist_ok=True)
+
+    def compile_one(item):
+        number, (path, launches) = item
+        source = build / f"driver_{number}_{path.stem}.cu"
+        binary = build / f"driver_{number}_{path.stem}"
+        source.write_text(driver_source(path, launches))
+        command = [nvcc, f"-arch={args.arch}", "-lineinfo", "-O3", "-o", str(binary), str(source)]
+        result = run(command)
+        if result.returncode != 0:
+            return path, None, f"nvcc failed:\n{result.stdout}{result.stderr}"
+        return path, binary, None
+
+    items = list(enumerate(plan.items()))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        built = list(pool.map(compile_one, items))
+
+    results: dict[tuple[str, str], Result] = {}
+    sass_log, raw_log = [], []
+    for path, binary, error in built:
+        launches = plan[path]
+        if binary is None:
+            print(f"measure_gpu: {path}: {error}", file=sys.stderr)
+            for launch in launches:
+                results[(file_key(path), launch.kernel)] = Result({}, launch.warps, error=error)
+            continue
+        sass = {}
+        if cuobjdump:
+            dump = run([cuobjdump, "-sass", str(binary)])
+            sass_log.append(f"===== {file_key(path)}\n{dump.stdout}")
+            sass = sass_summary(dump.stdout, demangle)
+        n = len(launches)
+        command = [
+            ncu, "--csv", "--metrics", ",".join(chosen.values()),
+            "--launch-skip", str(n), "--launch-count", str(n), str(binary),
+        ]
+        result = run(command, timeout=args.ncu_timeout)
+        raw_log.append(f"===== {file_key(path)}\n$ {' '.join(command)}\n{result.stdout}\n{result.stderr}")
+        device = re.search(r"measure_gpu device: (.*)", result.stdout)
+        gpu = device.group(1).strip() if device else "unknown GPU"
+        profiled = parse_ncu_csv(result.stdout)
+        problem = None
+        if result.returncode != 0 or len(profiled) != n:
+            problem = f"ncu exit {result.returncode}, {len(profiled)} of {n} launches profiled:\n{result.stderr[-2000:]}"
+            print(f"measure_gpu: {path}: {problem}", file=sys.stderr)
+        for launch, row in zip(launches, profiled + [None] * (n - len(profiled))):
+            key = (file_key(path), launch.kernel)
+            if row is None:
+                results[key] = Result({}, launch.warps, error=problem or "not profiled")
+                continue
+            name = str(row["name"])
+            if launch.base not in name:
+                results[key] = Result({}, launch.warps, error=f"profiled launch is {name!r}")
+                continue
+            results[key] = Result(
+                dict(row["metrics"]), launch.warps,
+                sass=sass.get(launch.kernel.replace(" ", ""), ""),
+                provenance=f"ncu {version}, {gpu}",
+            )
+    if args.sass_out:
+        Path(args.sass_out).write_text("\n".join(sass_log))
+    if args.raw_out:
+        Path(args.raw_out).write_text("\n".join(raw_log))
+    return results
+
+
+def _raw(result: Result, key: str) -> float | None:
+    for name in [METRICS[key]] + ALTERNATIVES.get(key, []):
+        if result.raw.get(name) is not None:
+            return result.raw[name]
+    return None
+
+
+def derive(result: Result) -> dict[str, float | None]:
+    """The measured-line values of one launch."""
+    def ratio(numerator: str, denominator: str) -> float | None:
+        top, bottom = _raw(result, numerator), _raw(result, denominator)
+        if top is None or not bottom:
+            return None
+        return top / bottom
+
+    def per_warp(key: str) -> float | None:
+        value = _raw(result, key)
+        return None if value is None or not value or not result.warps else value / result.warps
+
+    pred_on = _raw(result, "pred_on_ratio")
+    if pred_on is None:
+        pred_on = ratio("thread_inst_pred_on", "inst_executed")
+    return {
+        "gld_sectors_per_request": ratio("gld_sectors", "gld_requests"),
+        "gst_sectors_per_request": ratio("gst_sectors", "gst_requests"),
+        "shld_wavefronts_per_request": ratio("shld_wavefronts", "shld_insts"),
+        "shst_wavefronts_per_request": ratio("shst_wavefronts", "shst_insts"),
+        "bank_conflicts_ld": _raw(result, "bank_conflicts_ld"),
+        "bank_conflicts_st": _raw(result, "bank_conflicts_st"),
+        "branch_divergent_targets": _raw(result, "branch_divergent_targets"),
+        "pred_on_ratio": pred_on,
+        "gld_requests_per_warp": per_warp("gld_requests"),
+        "gst_requests_per_warp": per_warp("gst_requests"),
+        "shld_requests_per_warp": per_warp("shld_insts"),
+        "shst_requests_per_warp": per_warp("shst_insts"),
+    }
+
+
+def format_value(key: str, value: float | None) -> str:
+    if value is None:
+        return "-"
+    if key in COUNT_KEYS:
+        return str(int(round(value)))
+    return f"{value:.2f}"
+
+
+def measured_body(result: Result) -> str:
+    values = derive(result)
+    text = " ".join(f"{key}={format_value(key, values[key])}" for key in KEYS)
+    return f"{text} ({result.provenance})"
+
+
+# ---------------------------------------------------------------------------- CSV
+
+
+def save_csv(results: dict[tuple[str, str], Result], target: Path) -> None:
+    with target.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["file", "kernel", "key", "value"])
+        for (path, kernel), result in sorted(results.items()):
+            if result.error:
+                writer.writerow([path, kernel, "error", result.error])
+                continue
+            writer.writerow([path, kernel, "provenance", result.provenance])
+            writer.writerow([path, kernel, "warps", result.warps])
+            writer.writerow([path, kernel, "sass", result.sass])
+            for name, value in sorted(result.raw.items()):
+                writer.writerow([path, kernel, name, "" if value is None else repr(value)])
+
+
+def load_csv(source: Path) -> dict[tuple[str, str], Result]:
+    results: dict[tuple[str, str], Result] = {}
+    with source.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            key = (row["file"], row["kernel"])
+            result = results.setdefault(key, Result({}, 0))
+            name, value = row["key"], row["value"]
+            if name == "provenance":
+                result.provenance = value
+            elif name == "warps":
+                result.warps = int(value)
+            elif name == "sass":
+                result.sass = value
+            elif name == "error":
+                result.error = value
+            else:
+                result.raw[name] = float(value) if value else None
+    return results
+
+
+# ---------------------------------------------------------------------------- write / check
+
+
+def write_records(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], Result]) -> int:
+    written = 0
+    for path, launches in plan.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for launch in sorted(launches, key=lambda l: l.line, reverse=True):
+            result = results.get((file_key(path), launch.kernel))
+            if result is None or result.error:
+                continue
+            text = f"{launch.indent}// measured: {measured_body(result)}"
+            following = launch.line + 1
+            if following < len(lines) and MEASURED.match(lines[following]):
+                lines[following] = text
+            else:
+                lines.insert(following, text)
+            written += 1
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return written
+
+
+def close(recorded: float | None, measured: float | None, tolerance: float) -> bool:
+    if recorded is None or measured is None:
+        return recorded is None and measured is None
+    return abs(recorded - measured) <= max(0.01, tolerance * abs(measured))
+
+
+def check_records(
+    plan: dict[Path, list[Launch]], results: dict[tuple[str, str], Result], tolerance: float
+) -> list[str]:
+    problems = []
+    for path, launches in plan.items():
+        for launch in launches:
+            where = f"{file_key(path)}:{launch.line + 1} {launch.kernel}"
+            result = results.get((file_key(path), launch.kernel))
+            if result is None or result.error:
+                problems.append(f"{where}: no measurement ({result.error if result else 'missing'})")
+                continue
+            if launch.measured is None:
+                problems.append(f"{where}: no measured line")
+                continue
+            values = derive(result)
+            for key in KEYS:
+                if key not in launch.measured:
+                    problems.append(f"{where}: {key} not recorded")
+                elif not close(launch.measured[key], values[key], tolerance):
+                    problems.append(
+                        f"{where}: {key} recorded {format_value(key, launch.measured[key])}, "
+                        f"measured {format_value(key, values[key])}"
+                    )
+    return problems
+
+
+def print_table(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], Result]) -> None:
+    short = {
+        "gld_sectors_per_request": "gld_s/r", "gst_sectors_per_request": "gst_s/r",
+        "shld_wavefronts_per_request": "shld_w/r", "shst_wavefronts_per_request": "shst_w/r",
+        "bank_conflicts_ld": "bc_ld", "bank_conflicts_st": "bc_st",
+        "branch_divergent_targets": "div", "pred_on_ratio": "pred_on",
+        "gld_requests_per_warp": "gld_r/w", "gst_requests_per_warp": "gst_r/w",
+        "shld_requests_per_warp": "shld_r/w", "shst_requests_per_warp": "shst_r/w",
+    }
+    width = max([len(l.kernel) for ls in plan.values() for l in ls] + [6])
+    print(f"{'kernel':<{width}}  " + " ".join(f"{short[k]:>8}" for k in KEYS) + "  sass")
+    for path, launches in plan.items():
+        print(f"# {file_key(path)}")
+        for launch in launches:
+            result = results.get((file_key(path), launch.kernel))
+            if result is None or result.error:
+                print(f"{launch.kernel:<{width}}  ERROR {result.error if result else 'missing'}")
+                continue
+            values = derive(result)
+            cells = " ".join(f"{format_value(k, values[k]):>8}" for k in KEYS)
+            print(f"{launch.kernel:<{width}}  {cells}  {result.sass}")
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("paths", nargs="+", help="corpus .cu files or folders")
+    parser.add_argument("--write", action="store_true", help="rewrite (or add) the measured lines")
+    parser.add_argument("--check", nargs="?", const="", default=None, metavar="CSV",
+                        help="exit 1 when a recorded value differs (from CSV, or measured afresh)")
+    parser.add_argument("--from-csv", metavar="CSV", help="take the measurement from a saved CSV")
+    parser.add_argument("--save-csv", metavar="CSV", help="save the measurement")
+    parser.add_argument("--raw-out", metavar="FILE", help="save ncu's own output")
+    parser.add_argument("--sass-out", metavar="FILE", help="save cuobjdump -sass of the drivers")
+    parser.add_argument("--query-out", metavar="FILE", help="save ncu --query-metrics")
+    parser.add_argument("--generate-only", metavar="DIR", help="write the driver sources and stop")
+    parser.add_argument("--build-dir", metavar="DIR", help="where drivers are built (default: a temp dir)")
+    parser.add_argument("--no-frontend", action="store_true", help="read kernel parameters without cudalint")
+    parser.add_argument("--arch", default=DEFAULT_ARCH)
+    parser.add_argument("--nvcc")
+    parser.add_argument("--ncu")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
+    parser.add_argument("--ncu-timeout", type=float, default=400)
+    parser.add_argument("--tolerance", type=float, default=0.02, help="relative tolerance of --check")
+    args = parser.parse_args(argv)
+
+    try:
+        plan = {path: collect(path, not args.no_frontend) for path in corpus_files(args.paths)}
+        plan = {path: launches for path, launches in plan.items() if launches}
+        if args.generate_only:
+            target = Path(args.generate_only)
+            target.mkdir(parents=True, exist_ok=True)
+            for number, (path, launches) in enumerate(plan.items()):
+                (target / f"driver_{number}_{path.stem}.cu").write_text(driver_source(path, launches))
+            print(f"{sum(map(len, plan.values()))} launches in {len(plan)} drivers under {target}")
+            return 0
+        if args.check:
+            results = load_csv(Path(args.check))
+        elif args.from_csv:
+            results = load_csv(Path(args.from_csv))
+        else:
+            results = measure(plan, args)
+        if args.save_csv:
+            save_csv(results, Path(args.save_csv))
+        print_table(plan, results)
+        if args.check is not None:
+            problems = check_records(plan, results, args.tolerance)
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            return 1 if problems else 0
+        if args.write:
+            print(f"wrote {write_records(plan, results)} measured lines", file=sys.stderr)
+        failed = sum(1 for result in results.values() if result.error)
+        return 1 if failed else 0
+    except HarnessError as error:
+        print(f"measure_gpu: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,315 @@
+"""Control flow and control dependence inside one function.
+
+The graph has one node per *basic statement* (EXPR, DECL, RETURN, BREAK, CONTINUE,
+GOTO, ASM, NULL, UNKNOWN), one per *decision* (IF, FOR, WHILE, DO, SWITCH: the node
+stands for evaluating the condition), one per for-loop step clause (the ``ir.Expr``
+itself, since the IR has no statement for it), and the two terminals ``ENTRY`` and
+``EXIT``. Every ``return`` and the end of the body lead to ``EXIT``. Statements are
+keyed by identity (``ir.Stmt`` compares by identity).
+
+COMPOUND, LABEL, CASE and DEFAULT get no node of their own: control entering them
+enters the first node inside them.
+
+Control dependence comes from post-dominance, so it follows the paths code really
+takes rather than its nesting: code after ``if (c) return;`` depends on that ``if``,
+while code after a loop left through ``if (c) break;`` does not depend on ``c``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from cudalint import ir
+
+__all__ = ["ENTRY", "EXIT", "ControlFlow", "Node", "Terminal"]
+
+S = ir.StmtKind
+
+
+class Terminal(enum.Enum):
+    ENTRY = "entry"
+    EXIT = "exit"
+
+
+ENTRY = Terminal.ENTRY
+EXIT = Terminal.EXIT
+
+Node = ir.Stmt | ir.Expr | Terminal
+"""A graph node: a statement, a for-loop step expression, or a terminal."""
+
+DECISION_KINDS = frozenset({S.IF, S.FOR, S.WHILE, S.DO, S.SWITCH})
+LOOP_KINDS = frozenset({S.FOR, S.WHILE, S.DO})
+_REGION_KINDS = frozenset({S.COMPOUND, S.LABEL, S.CASE, S.DEFAULT})
+
+
+class ControlFlow:
+    """The control-flow graph of one function and the control dependence derived from it.
+
+    ``graph`` is a ``networkx.DiGraph`` over ``Node``. Edges added only so that code
+    which never terminates still reaches ``EXIT`` (one per endless loop, from a node
+    inside it) carry ``virtual=True``; they make the post-dominator tree exist but
+    never make their source a decision.
+
+    ``decisions`` holds every IF, FOR, WHILE, DO and SWITCH statement, in source order.
+    """
+
+    def __init__(self, function: ir.Function):
+        self.function = function
+        builder = _Builder()
+        self.graph: nx.DiGraph = builder.build(function.body)
+        self._order = {node: index for index, node in enumerate(_source_order(function.body))}
+        self._region_entries = builder.region_entries
+        self._enclosing_loop = builder.enclosing_loop
+        self.decisions: tuple[ir.Stmt, ...] = tuple(
+            node for node in self._order if isinstance(node, ir.Stmt) and node.kind in DECISION_KINDS
+        )
+        _connect_endless_loops(self.graph, self._order)
+        self._deciders = _control_dependence(self.graph)
+        self._branching = {node for node in self.graph if len(_real_successors(self.graph, node)) > 1}
+
+    def controlling(self, stmt: ir.Stmt) -> tuple[ir.Stmt, ...]:
+        """The decisions that decide whether ``stmt`` runs, or how often, in source order.
+
+        Transitive: a statement in a loop nested in an ``if`` depends on the loop's
+        condition and on the ``if``. A loop statement stands for its condition, which is
+        evaluated once per iteration and so depends on itself. A loop whose condition
+        is a literal (``for (;;)``, ``while (1)``, ``do ... while (0)``), or a decision
+        whose outcomes all lead to the same place, controls nothing. Code that cannot
+        be reached from ``ENTRY`` (after a ``return``, in ``while (0)``) depends only
+        on decisions inside that dead code.
+
+        COMPOUND, LABEL, CASE and DEFAULT answer for the point where control enters
+        them: the decisions controlling their first node, less those inside them.
+        Raises ``ValueError`` for one that holds no node (``{}``) and ``KeyError`` for
+        a statement not in this function.
+        """
+        self._require_member(stmt)
+        entry: Node = stmt
+        inside: set[ir.Stmt] = set()
+        if stmt.kind in _REGION_KINDS:
+            entry = self._region_entries[stmt]
+            inside = set(stmt.walk())
+            if entry not in inside:
+                raise ValueError(f"{stmt.kind.value} statement at line {stmt.span.line} holds no statement to control")
+        found: set[Node] = set()
+        pending: list[Node] = [entry]
+        while pending:
+            for decider in self._deciders.get(pending.pop(), ()):
+                if decider not in found:
+                    found.add(decider)
+                    pending.append(decider)
+        decisions = (node for node in found if node in self._branching and node not in inside)
+        return tuple(sorted(decisions, key=self._order.__getitem__))
+
+    def loop_of(self, stmt: ir.Stmt) -> ir.Stmt | None:
+        """The innermost FOR, WHILE or DO whose body holds ``stmt``, or None.
+
+        A loop's own init clause and the loop statement itself belong to the loop
+        around it. Raises ``KeyError`` for a statement not in this function.
+        """
+        self._require_member(stmt)
+        return self._enclosing_loop[stmt]
+
+    def _require_member(self, stmt: ir.Stmt) -> None:
+        if stmt not in self._enclosing_loop:
+            raise KeyError(f"{stmt.kind.value} statement at line {stmt.span.line} is not in {self.function.name}")
+
+
+@dataclass
+class _OpenSwitch:
+    targets: list[Node] = field(default_factory=list)
+    has_default: bool = False
+
+
+class _Builder:
+    """Lowers a statement tree back to front: each statement learns its successor first."""
+
+    def __init__(self) -> None:
+        self.graph = nx.DiGraph()
+        self.region_entries: dict[ir.Stmt, Node] = {}
+        self.enclosing_loop: dict[ir.Stmt, ir.Stmt | None] = {}
+        self._labels: dict[str, Node] = {}
+        self._gotos: list[ir.Stmt] = []
+        self._loops: list[ir.Stmt] = []
+        self._break_targets: list[Node] = []
+        self._continue_targets: list[Node] = []
+        self._switches: list[_OpenSwitch] = []
+
+    def build(self, body: ir.Stmt | None) -> nx.DiGraph:
+        self.graph.add_node(EXIT)
+        self.graph.add_edge(ENTRY, self._lower(body, EXIT) if body is not None else EXIT)
+        # Labels are known only once the whole body is lowered, and a goto may jump back.
+        for goto in self._gotos:
+            self.graph.add_edge(goto, self._labels.get(goto.label or "", EXIT))
+        return self.graph
+
+    def _sequence(self, statements: tuple[ir.Stmt, ...], successor: Node) -> Node:
+        for stmt in reversed(statements):
+            successor = self._lower(stmt, successor)
+        return successor
+
+    def _lower(self, stmt: ir.Stmt, successor: Node) -> Node:
+        """Adds ``stmt``'s nodes and edges; returns the node where control enters it."""
+        self.enclosing_loop[stmt] = self._loops[-1] if self._loops else None
+        kind = stmt.kind
+        if kind in _REGION_KINDS:
+            return self._region(stmt, successor)
+        if kind is S.IF:
+            return self._if(stmt, successor)
+        if kind is S.FOR:
+            return self._for(stmt, successor)
+        if kind is S.WHILE:
+            self.graph.add_node(stmt)
+            body = self._loop_body(stmt, successor, continue_to=stmt)
+            self._branch(stmt, body, successor, _literal_truth(stmt.cond))
+            return stmt
+        if kind is S.DO:
+            self.graph.add_node(stmt)
+            body = self._loop_body(stmt, successor, continue_to=stmt)
+            self._branch(stmt, body, successor, _literal_truth(stmt.cond))
+            return body
+        if kind is S.SWITCH:
+            return self._switch(stmt, successor)
+        return self._basic(stmt, successor)
+
+    def _basic(self, stmt: ir.Stmt, successor: Node) -> Node:
+        self.graph.add_node(stmt)
+        kind = stmt.kind
+        if kind is S.RETURN:
+            self.graph.add_edge(stmt, EXIT)
+        elif kind is S.BREAK:
+            # Outside any loop or switch the code does not compile; fall through.
+            self.graph.add_edge(stmt, self._break_targets[-1] if self._break_targets else successor)
+        elif kind is S.CONTINUE:
+            self.graph.add_edge(stmt, self._continue_targets[-1] if self._continue_targets else successor)
+        elif kind is S.GOTO:
+            self._gotos.append(stmt)
+        elif kind is S.UNKNOWN:
+            # Best effort for statements the IR does not model (try blocks, ...):
+            # the statement, then what it holds, in order.
+            self.graph.add_edge(stmt, self._sequence(stmt.body, successor))
+        else:
+            self.graph.add_edge(stmt, successor)
+        return stmt
+
+    def _region(self, stmt: ir.Stmt, successor: Node) -> Node:
+        entry = self._sequence(stmt.body, successor)
+        self.region_entries[stmt] = entry
+        if stmt.kind is S.LABEL and stmt.label:
+            self._labels[stmt.label] = entry
+        elif stmt.kind in (S.CASE, S.DEFAULT) and self._switches:
+            self._switches[-1].targets.append(entry)
+            self._switches[-1].has_default |= stmt.kind is S.DEFAULT
+        return entry
+
+    def _if(self, stmt: ir.Stmt, successor: Node) -> Node:
+        self.graph.add_node(stmt)
+        then = self._sequence(stmt.body, successor)
+        orelse = self._lower(stmt.orelse, successor) if stmt.orelse is not None else successor
+        # Not folded on a literal condition: dead code under ``if (0)`` keeps its ``if``.
+        self._branch(stmt, then, orelse, None)
+        return self._lower(stmt.init, stmt) if stmt.init is not None else stmt
+
+    def _for(self, loop: ir.Stmt, successor: Node) -> Node:
+        self.graph.add_node(loop)
+        continue_to: Node = loop
+        if loop.step is not None:
+            self.graph.add_edge(loop.step, loop)
+            continue_to = loop.step
+        body = self._loop_body(loop, successor, continue_to)
+        self._branch(loop, body, successor, True if loop.cond is None else _literal_truth(loop.cond))
+        return self._lower(loop.init, loop) if loop.init is not None else loop
+
+    def _loop_body(self, loop: ir.Stmt, successor: Node, continue_to: Node) -> Node:
+        self._loops.append(loop)
+        self._break_targets.append(successor)
+        self._continue_targets.append(continue_to)
+        entry = self._sequence(loop.body, continue_to)
+        self._loops.pop()
+        self._break_targets.pop()
+        self._continue_targets.pop()
+        return entry
+
+    def _switch(self, stmt: ir.Stmt, successor: Node) -> Node:
+        self.graph.add_node(stmt)
+        self._break_targets.append(successor)
+        self._switches.append(_OpenSwitch())
+        # Code before the first case label is unreachable; its entry is not needed.
+        self._sequence(stmt.body, successor)
+        switch = self._switches.pop()
+        self._break_targets.pop()
+        for target in switch.targets:
+            self.graph.add_edge(stmt, target)
+        if not switch.has_default:
+            self.graph.add_edge(stmt, successor)
+        return stmt
+
+    def _branch(self, decision: ir.Stmt, when_true: Node, when_false: Node, always: bool | None) -> None:
+        if always is not False:
+            self.graph.add_edge(decision, when_true)
+        if always is not True:
+            self.graph.add_edge(decision, when_false)
+
+
+def _literal_truth(cond: ir.Expr | None) -> bool | None:
+    """The value of a literal condition (``true``, ``1``, ``0``), None for anything else."""
+    while cond is not None and cond.kind is ir.ExprKind.CAST and cond.children:
+        cond = cond.children[0]
+    if cond is not None and cond.kind in (ir.ExprKind.INT_LITERAL, ir.ExprKind.BOOL_LITERAL) and cond.value is not None:
+        return bool(cond.value)
+    return None
+
+
+def _source_order(body: ir.Stmt | None) -> Iterator[Node]:
+    yield ENTRY
+    for stmt in body.walk() if body is not None else ():
+        yield stmt
+        if stmt.kind is S.FOR and stmt.step is not None:
+            yield stmt.step
+    yield EXIT
+
+
+def _real_successors(graph: nx.DiGraph, node: Node) -> list[Node]:
+    return [target for _, target, virtual in graph.out_edges(node, data="virtual") if not virtual]
+
+
+def _connect_endless_loops(graph: nx.DiGraph, order: dict[Node, int]) -> None:
+    """Gives every region that never reaches EXIT one virtual edge to it.
+
+    The edge leaves from a node with a single successor where there is one (the
+    condition of ``for (;;)``, a ``goto``), so no real decision gains an outcome.
+    """
+    stuck = set(graph) - nx.ancestors(graph, EXIT) - {EXIT}
+    if not stuck:
+        return
+    components = nx.condensation(graph.subgraph(stuck))
+    for component in components:
+        if components.out_degree(component) == 0:
+            members = components.nodes[component]["members"]
+            source = min(members, key=lambda node: (len(_real_successors(graph, node)) != 1, order[node]))
+            graph.add_edge(source, EXIT, virtual=True)
+
+
+def _control_dependence(graph: nx.DiGraph) -> dict[Node, set[Node]]:
+    """For each node, the nodes with several successors it is directly control dependent on.
+
+    A node depends on a branching node when one of its successors leads to the node
+    without passing the branching node's immediate post-dominator (Ferrante et al.).
+    Virtual edges count here: their sources decide nothing, but dependence must pass
+    through them (an endless loop under ``if (c)`` depends on ``c``).
+    """
+    post_dominator = nx.immediate_dominators(graph.reverse(copy=False), EXIT)
+    deciders: dict[Node, set[Node]] = {}
+    for branching in graph:
+        if graph.out_degree(branching) < 2:
+            continue
+        joins_at = post_dominator[branching]
+        for node in graph.successors(branching):
+            while node is not joins_at:
+                deciders.setdefault(node, set()).add(branching)
+                node = post_dominator[node]
+    return deciders

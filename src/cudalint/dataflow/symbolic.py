@@ -1,0 +1,338 @@
+"""Symbolic integer values: what an index or address is, per thread, as a formula.
+
+A value is a polynomial with integer coefficients over *atoms*. Atoms are the things
+a CUDA index is made of: ``threadIdx.x`` and the other builtins, kernel parameters,
+loop iteration counters, warp-uniform unknowns, data-dependent unknowns, and the
+non-polynomial operators CUDA code uses (``/``, ``%``, shifts, bitwise ops, min/max,
+select), which are atoms whose arguments are themselves symbolic values.
+
+Polynomials keep affine code exact (``blockIdx.x * blockDim.x + threadIdx.x``,
+``row * n + col``) and products of symbols (``threadIdx.x * stride``) symbolic. The
+operator atoms keep everything else exact enough to evaluate for each lane of a warp.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+
+class Variance(enum.IntEnum):
+    """How a value differs between threads, from least to most varying."""
+
+    UNIFORM = 0
+    """The same in every thread of the launch, or of the block (parameters, blockIdx)."""
+    WARP_UNIFORM = 1
+    """The same within a warp, different between warps (``threadIdx.x / 32``, ballots)."""
+    THREAD = 2
+    """Different between lanes of a warp, computed from thread indices."""
+    DATA = 3
+    """Different between lanes, depending on data read at run time."""
+
+
+class AtomKind(enum.Enum):
+    THREAD_INDEX = "threadIdx"
+    BLOCK_INDEX = "blockIdx"
+    BLOCK_DIM = "blockDim"
+    GRID_DIM = "gridDim"
+    PARAMETER = "param"
+    ITERATION = "iteration"
+    """How many times a loop has gone round (0, 1, ...): the same in all threads at a time."""
+    UNIFORM = "uniform"
+    """A value we cannot compute that is the same in all threads (a uniform load)."""
+    WARP_UNIFORM = "warp-uniform"
+    VARYING = "varying"
+    """A value we cannot compute that differs between lanes (data-dependent)."""
+    OPERATION = "op"
+
+
+_UNIFORM_KINDS = {AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM, AtomKind.PARAMETER,
+                  AtomKind.ITERATION, AtomKind.UNIFORM}
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    kind: AtomKind
+    name: str
+    """Component (``x``) for builtins, variable name for parameters and unknowns, operator for OPERATION."""
+    args: tuple[Sym, ...] = ()
+    """Operands of an OPERATION atom."""
+    key: int = 0
+    """Distinguishes unknowns that share a name (two different loads)."""
+
+    def __str__(self) -> str:
+        if self.kind is AtomKind.OPERATION:
+            return _format_operation(self.name, self.args)
+        if self.kind in (AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM):
+            return f"{self.kind.value}.{self.name}"
+        if self.kind is AtomKind.ITERATION:
+            return f"iter({self.name})"
+        if self.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.VARYING):
+            return f"?{self.name}"
+        return self.name
+
+    def sort_key(self):
+        return (self.kind.value, self.name, self.key, tuple(str(a) for a in self.args))
+
+
+Monomial = tuple[Atom, ...]
+
+
+def _monomial_key(monomial: Monomial):
+    return tuple(a.sort_key() for a in monomial)
+
+
+@dataclass(frozen=True)
+class Sym:
+    """A polynomial: ``terms`` maps a sorted tuple of atoms (empty for the constant) to its coefficient."""
+
+    terms: tuple[tuple[Monomial, int], ...]
+
+    # ---------------------------------------------------------------- construction
+
+    @staticmethod
+    def const(value: int) -> Sym:
+        return Sym((((), int(value)),)) if value else ZERO
+
+    @staticmethod
+    def atom(atom: Atom) -> Sym:
+        return Sym((((atom,), 1),))
+
+    @staticmethod
+    def _from(terms: Mapping[Monomial, int]) -> Sym:
+        cleaned = [(m, c) for m, c in terms.items() if c]
+        cleaned.sort(key=lambda item: _monomial_key(item[0]))
+        return Sym(tuple(cleaned))
+
+    # ---------------------------------------------------------------- inspection
+
+    @property
+    def constant(self) -> int | None:
+        """The value when the polynomial is a plain integer."""
+        if not self.terms:
+            return 0
+        if len(self.terms) == 1 and self.terms[0][0] == ():
+            return self.terms[0][1]
+        return None
+
+    @property
+    def offset(self) -> int:
+        """The constant term."""
+        for monomial, coefficient in self.terms:
+            if monomial == ():
+                return coefficient
+        return 0
+
+    def atoms(self):
+        """Every atom, including those nested inside operation atoms."""
+        for monomial, _ in self.terms:
+            for atom in monomial:
+                yield atom
+                for argument in atom.args:
+                    yield from argument.atoms()
+
+    @cached_property
+    def variance(self) -> Variance:
+        """An upper bound from the atoms alone; lane evaluation refines THREAD to WARP_UNIFORM."""
+        worst = Variance.UNIFORM
+        for atom in self.atoms():
+            if atom.kind is AtomKind.VARYING:
+                return Variance.DATA
+            if atom.kind is AtomKind.THREAD_INDEX:
+                worst = max(worst, Variance.THREAD)
+            elif atom.kind is AtomKind.WARP_UNIFORM:
+                worst = max(worst, Variance.WARP_UNIFORM)
+        return worst
+
+    @property
+    def is_affine(self) -> bool:
+        """No products of symbols and no operation atoms."""
+        return all(len(m) <= 1 and all(a.kind is not AtomKind.OPERATION for a in m) for m, _ in self.terms)
+
+    def coefficient_of(self, atom: Atom) -> Sym:
+        """The factor multiplying ``atom`` (e.g. ``stride`` in ``threadIdx.x * stride + 1``)."""
+        result: dict[Monomial, int] = {}
+        for monomial, coefficient in self.terms:
+            if atom in monomial:
+                rest = list(monomial)
+                rest.remove(atom)
+                key = tuple(rest)
+                result[key] = result.get(key, 0) + coefficient
+        return Sym._from(result)
+
+    # ---------------------------------------------------------------- arithmetic
+
+    def __add__(self, other: Sym | int) -> Sym:
+        other = _lift(other)
+        terms = dict(self.terms)
+        for monomial, coefficient in other.terms:
+            terms[monomial] = terms.get(monomial, 0) + coefficient
+        return Sym._from(terms)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Sym:
+        return Sym(tuple((m, -c) for m, c in self.terms))
+
+    def __sub__(self, other: Sym | int) -> Sym:
+        return self + (-_lift(other))
+
+    def __rsub__(self, other: Sym | int) -> Sym:
+        return _lift(other) - self
+
+    def __mul__(self, other: Sym | int) -> Sym:
+        other = _lift(other)
+        terms: dict[Monomial, int] = {}
+        for (m1, c1), (m2, c2) in itertools.product(self.terms, other.terms):
+            monomial = tuple(sorted(m1 + m2, key=Atom.sort_key))
+            terms[monomial] = terms.get(monomial, 0) + c1 * c2
+        return Sym._from(terms)
+
+    __rmul__ = __mul__
+
+    def __str__(self) -> str:
+        if not self.terms:
+            return "0"
+        parts = []
+        for monomial, coefficient in self.terms:
+            factors = [str(a) for a in monomial]
+            if not factors:
+                parts.append(str(coefficient))
+            elif coefficient == 1:
+                parts.append("*".join(factors))
+            elif coefficient == -1:
+                parts.append("-" + "*".join(factors))
+            else:
+                parts.append(f"{coefficient}*" + "*".join(factors))
+        return " + ".join(parts).replace("+ -", "- ")
+
+    # ---------------------------------------------------------------- evaluation
+
+    def evaluate(self, values: Callable[[Atom], int | None]) -> int | None:
+        """The integer value given a value for each leaf atom; None if any is unknown."""
+        total = 0
+        for monomial, coefficient in self.terms:
+            product = coefficient
+            for atom in monomial:
+                value = _atom_value(atom, values)
+                if value is None:
+                    return None
+                product *= value
+            total += product
+        return total
+
+
+ZERO = Sym(())
+
+
+def _lift(value: Sym | int) -> Sym:
+    return value if isinstance(value, Sym) else Sym.const(value)
+
+
+def _c_divide(a: int, b: int) -> int | None:
+    if b == 0:
+        return None
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b > 0) else -quotient
+
+
+def _c_remainder(a: int, b: int) -> int | None:
+    quotient = _c_divide(a, b)
+    return None if quotient is None else a - b * quotient
+
+
+_EVALUATORS: dict[str, Callable[..., int | None]] = {
+    "/": _c_divide,
+    "%": _c_remainder,
+    ">>": lambda a, b: a >> b if 0 <= b < 64 else None,
+    "<<": lambda a, b: a << b if 0 <= b < 64 else None,
+    "&": lambda a, b: a & b,
+    "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b,
+    "min": min,
+    "max": max,
+    "select": lambda c, a, b: a if c else b,
+    "<": lambda a, b: int(a < b),
+    ">": lambda a, b: int(a > b),
+    "<=": lambda a, b: int(a <= b),
+    ">=": lambda a, b: int(a >= b),
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    "&&": lambda a, b: int(bool(a) and bool(b)),
+    "||": lambda a, b: int(bool(a) or bool(b)),
+    "!": lambda a: int(not a),
+    "~": lambda a: ~a,
+}
+OPERATORS = frozenset(_EVALUATORS)
+
+
+def _atom_value(atom: Atom, values: Callable[[Atom], int | None]) -> int | None:
+    if atom.kind is not AtomKind.OPERATION:
+        return values(atom)
+    arguments = []
+    for argument in atom.args:
+        value = argument.evaluate(values)
+        if value is None:
+            return None
+        arguments.append(value)
+    return _EVALUATORS[atom.name](*arguments)
+
+
+def _format_operation(name: str, args: tuple[Sym, ...]) -> str:
+    if name in ("min", "max"):
+        return f"{name}({', '.join(map(str, args))})"
+    if name == "select":
+        return f"({args[0]} ? {args[1]} : {args[2]})"
+    if len(args) == 1:
+        return f"{name}({args[0]})"
+    return f"({args[0]} {name} {args[1]})"
+
+
+def operation(name: str, *args: Sym) -> Sym:
+    """``name`` applied to ``args``, folded when every argument is a known integer."""
+    constants = [a.constant for a in args]
+    if all(c is not None for c in constants):
+        value = _EVALUATORS[name](*constants)
+        if value is not None:
+            return Sym.const(value)
+    if name == "<<" and constants[1] is not None and 0 <= constants[1] < 64:
+        return args[0] * (1 << constants[1])
+    if name in ("/", ">>") and constants[1] is not None:
+        divisor = constants[1] if name == "/" else 1 << constants[1] if 0 <= constants[1] < 64 else None
+        # Exact division of every coefficient keeps the polynomial (e.g. (32*w) / 32 = w).
+        if divisor and all(c % divisor == 0 for _, c in args[0].terms):
+            return Sym(tuple((m, c // divisor) for m, c in args[0].terms))
+    if name == "select" and args[1] == args[2]:
+        return args[1]
+    return Sym.atom(Atom(AtomKind.OPERATION, name, tuple(args)))
+
+
+_unknown_counter = itertools.count(1)
+
+
+def unknown(name: str, variance: Variance) -> Sym:
+    """A fresh value we cannot compute, with the variance we know it has."""
+    kind = {
+        Variance.UNIFORM: AtomKind.UNIFORM,
+        Variance.WARP_UNIFORM: AtomKind.WARP_UNIFORM,
+    }.get(variance, AtomKind.VARYING)
+    return Sym.atom(Atom(kind, name, key=next(_unknown_counter)))
+
+
+def builtin(variable: str, component: str) -> Sym:
+    return Sym.atom(Atom(AtomKind(variable), component))
+
+
+def parameter(name: str) -> Sym:
+    return Sym.atom(Atom(AtomKind.PARAMETER, name))
+
+
+def iteration(loop_name: str, key: int) -> Sym:
+    return Sym.atom(Atom(AtomKind.ITERATION, loop_name, key=key))
+
+
+def is_uniform_leaf(atom: Atom) -> bool:
+    return atom.kind in _UNIFORM_KINDS

@@ -1,0 +1,129 @@
+"""Threads of a block: its shape, the lanes of a warp, and evaluating a value in each lane."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
+
+WARP_SIZE = 32
+_COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
+# blockDim.x used when nothing says how blocks are shaped: a multiple of 32, so that
+# threadIdx.y/z and threadIdx.x / 32 are the same across a warp, as in most kernels.
+ASSUMED_BLOCK_X = 128
+# Values tried for parameters and other uniform unknowns: a mix of 1, powers of two and
+# odd numbers, so that results that depend on the value show up as different.
+SAMPLE_VALUES = (1027, 1, 2, 64, 3, 1024, 8, 33)
+SAMPLE_ROUNDS = len(SAMPLE_VALUES)  # every unknown takes every sample value once
+
+
+@dataclass(frozen=True)
+class BlockShape:
+    x: int
+    y: int = 1
+    z: int = 1
+    source: str = "assumed"
+    """Where the shape comes from: a launch, ``__launch_bounds__``, or an assumption."""
+
+    @property
+    def assumed(self) -> bool:
+        return self.source == "assumed"
+
+    @property
+    def threads(self) -> int:
+        return self.x * self.y * self.z
+
+    def lane_coordinates(self, warp: int) -> list[tuple[int, int, int]]:
+        """(threadIdx.x, .y, .z) of each lane of warp ``warp``; lanes are consecutive linear ids."""
+        coordinates = []
+        for lane in range(WARP_SIZE):
+            linear = warp * WARP_SIZE + lane
+            if linear >= self.threads:
+                break
+            coordinates.append((linear % self.x, (linear // self.x) % self.y, linear // (self.x * self.y)))
+        return coordinates
+
+    def warps(self) -> int:
+        return max(1, -(-self.threads // WARP_SIZE))
+
+    def describe(self) -> str:
+        dims = f"({self.x}, {self.y}, {self.z})" if (self.y, self.z) != (1, 1) else f"{self.x}"
+        return f"blockDim {dims} ({self.source})"
+
+
+ASSUMED_SHAPE = BlockShape(ASSUMED_BLOCK_X, 1, 1, "assumed")
+
+
+def _stable_index(atom: Atom, round_: int) -> int:
+    return (zlib.crc32(str(atom).encode()) + round_) % len(SAMPLE_VALUES)
+
+
+class LaneEvaluator:
+    """Evaluates symbolic values for the lanes of a warp under one set of uniform values."""
+
+    def __init__(self, shape: BlockShape, round_: int = 0,
+                 block: tuple[int, int, int] = (3, 2, 1), grid: tuple[int, int, int] = (64, 8, 4)):
+        self.shape = shape
+        self.round = round_
+        """Selects the loop iteration and the sample value of each parameter and uniform unknown."""
+        self.block = block
+        self.grid = grid
+
+    def _uniform(self, atom: Atom) -> int | None:
+        component = "xyz".index(atom.name) if atom.name in ("x", "y", "z") else 0
+        if atom.kind is AtomKind.BLOCK_INDEX:
+            return self.block[component]
+        if atom.kind is AtomKind.GRID_DIM:
+            return self.grid[component]
+        if atom.kind is AtomKind.BLOCK_DIM:
+            return (self.shape.x, self.shape.y, self.shape.z)[component]
+        if atom.kind is AtomKind.ITERATION:
+            return self.round
+        if atom.kind in (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM):
+            return SAMPLE_VALUES[_stable_index(atom, self.round)]
+        return None
+
+    def lanes(self, value: Sym, warp: int = 0) -> list[int | None]:
+        """The value in each lane of ``warp`` (None where it cannot be computed)."""
+        results = []
+        for tx, ty, tz in self.shape.lane_coordinates(warp):
+            thread = (tx, ty, tz)
+
+            def values(atom: Atom, thread=thread) -> int | None:
+                if atom.kind is AtomKind.THREAD_INDEX:
+                    return thread["xyz".index(atom.name)] if atom.name in ("x", "y", "z") else None
+                return self._uniform(atom)
+
+            results.append(value.evaluate(values))
+        return results
+
+
+def evaluators(shape: BlockShape) -> list[LaneEvaluator]:
+    """Several assignments of the uniform unknowns, to tell exact results from value-dependent ones."""
+    return [LaneEvaluator(shape, round_) for round_ in range(SAMPLE_ROUNDS)]
+
+
+def _differs_between_lanes(value: Sym, shape: BlockShape) -> bool:
+    for evaluator in evaluators(shape):
+        for warp in range(min(shape.warps(), 4)):
+            lanes = evaluator.lanes(value, warp)
+            if None in lanes or len(set(lanes)) > 1:
+                return True
+    return False
+
+
+def refine_variance(value: Sym, shape: BlockShape) -> Variance:
+    """THREAD refined by evaluation: a thread-index value equal in all lanes of every warp is
+    warp-uniform. A comparison of a lane-varying value with a uniform one (``i < n``) stays
+    THREAD even when the sampled values happen not to split a warp: some value of n does."""
+    variance = value.variance
+    if variance is not Variance.THREAD:
+        return variance
+    if _differs_between_lanes(value, shape):
+        return Variance.THREAD
+    for atom in value.atoms():
+        if atom.kind is AtomKind.OPERATION and atom.name in _COMPARISONS:
+            if any(a.variance is Variance.THREAD and _differs_between_lanes(a, shape) for a in atom.args):
+                return Variance.THREAD
+    return Variance.WARP_UNIFORM

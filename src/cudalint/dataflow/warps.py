@@ -1,0 +1,192 @@
+"""What one warp's execution of an access or a branch costs, from the per-lane values.
+
+Global memory moves 32-byte sectors: a request costs the number of distinct sectors
+its active lanes touch. Shared memory has 32 banks of 4-byte words: a request takes
+one wavefront per distinct word in its busiest bank (equal addresses broadcast), and
+8- and 16-byte accesses are split into half- and quarter-warp phases.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from cudalint.dataflow.interpret import Access, Branch, Guard, MemorySpace
+from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
+from cudalint.dataflow.threads import WARP_SIZE, BlockShape, LaneEvaluator, evaluators, refine_variance
+
+SECTOR_BYTES = 32
+BANKS = 32
+BANK_BYTES = 4
+
+
+class Confidence(enum.Enum):
+    EXACT = "exact"
+    """Follows from the source alone."""
+    SYMBOLIC = "symbolic"
+    """Depends on a uniform value we do not know (a runtime stride, a template constant)."""
+    UNKNOWN = "unknown"
+    """Depends on data read at run time (a gather through an index array)."""
+
+
+@dataclass(frozen=True)
+class AccessPattern:
+    confidence: Confidence
+    active_lanes: int
+    sectors: int | None
+    """32-byte sectors per warp request (the worst over the values tried when symbolic)."""
+    ideal_sectors: int | None
+    """Sectors the bytes actually used would need if they were contiguous."""
+    best_sectors: int | None
+    """The fewest sectors over the values tried (equal to ``sectors`` when exact)."""
+    lane_stride: Sym | None
+    """Bytes between the addresses of consecutive lanes (threadIdx.x + 1), when affine."""
+    wavefronts: int | None = None
+    """Shared memory: wavefronts per request (bank conflicts serialize into extra ones)."""
+    ideal_wavefronts: int | None = None
+    depends_on: tuple[str, ...] = ()
+    """The uniform unknowns (parameters, template constants) the cost depends on."""
+
+    @property
+    def single_lane(self) -> bool:
+        return self.active_lanes == 1
+
+    @property
+    def efficiency(self) -> float | None:
+        if not self.sectors or self.ideal_sectors is None:
+            return None
+        return self.ideal_sectors / self.sectors
+
+    @property
+    def conflict_degree(self) -> int | None:
+        """n-way bank conflict: wavefronts over the conflict-free minimum."""
+        if self.wavefronts is None or not self.ideal_wavefronts:
+            return None
+        return -(-self.wavefronts // self.ideal_wavefronts)
+
+
+_DECIDABLE = {AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM,
+              AtomKind.ITERATION, AtomKind.OPERATION}
+
+
+def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> list[bool]:
+    """Lanes that satisfy ``guard``. A guard that depends on parameters or loaded values
+    (``i < n``) is not decided here: every lane counts as running."""
+    count = len(evaluator.shape.lane_coordinates(warp))
+    if any(atom.kind not in _DECIDABLE for atom in guard.condition.atoms()):
+        return [True] * count
+    values = evaluator.lanes(guard.condition, warp)
+    return [True if v is None else (v != 0) == guard.holds for v in values]
+
+
+def active_lanes(guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int = 0) -> list[bool]:
+    """Which lanes of the warp run code under ``guards`` (lanes we cannot decide count as active)."""
+    count = len(evaluator.shape.lane_coordinates(warp))
+    active = [True] * count
+    for guard in guards:
+        active = [a and h for a, h in zip(active, _guard_holds(guard, evaluator, warp))]
+    return active
+
+
+def _sectors(addresses: list[int], size: int) -> tuple[int, int]:
+    touched: set[int] = set()
+    used: set[tuple[int, int]] = set()
+    for address in addresses:
+        touched.update(range(address // SECTOR_BYTES, (address + size - 1) // SECTOR_BYTES + 1))
+        used.add((address, size))
+    distinct_bytes = len({byte for start, length in used for byte in range(start, start + length)})
+    return len(touched), max(1, -(-distinct_bytes // SECTOR_BYTES))
+
+
+def _wavefronts(addresses: list[int], size: int) -> tuple[int, int]:
+    """Shared-memory wavefronts for one request, and the conflict-free minimum."""
+    lanes_per_phase = WARP_SIZE if size <= BANK_BYTES else WARP_SIZE * BANK_BYTES // size
+    total = 0
+    phases = 0
+    for start in range(0, len(addresses), lanes_per_phase):
+        phase = addresses[start:start + lanes_per_phase]
+        words_by_bank: dict[int, set[int]] = {}
+        for address in phase:
+            for word in range(address // BANK_BYTES, (address + max(size, 1) - 1) // BANK_BYTES + 1):
+                words_by_bank.setdefault(word % BANKS, set()).add(word)
+        total += max((len(words) for words in words_by_bank.values()), default=1)
+        phases += 1
+    return total, max(phases, 1)
+
+
+def _depends_on(offset: Sym) -> tuple[str, ...]:
+    names = {str(atom) for atom in offset.atoms()
+             if atom.kind in (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.ITERATION)}
+    return tuple(sorted(names))
+
+
+def access_pattern(access: Access, shape: BlockShape) -> AccessPattern:
+    size = access.size or 0
+    offset = access.location.offset
+    stride = offset.coefficient_of(Atom(AtomKind.THREAD_INDEX, "x"))
+    results = []
+    lanes_active = 0
+    for evaluator in evaluators(shape):
+        active = active_lanes(access.guards, evaluator)
+        addresses = evaluator.lanes(offset)
+        chosen = [a for a, on in zip(addresses, active) if on]
+        lanes_active = max(lanes_active, len(chosen))
+        if not chosen:
+            continue  # These values leave the access unexecuted in this warp; they say nothing.
+        if None in chosen or size <= 0:
+            results.append(None)
+            continue
+        if access.space is MemorySpace.SHARED:
+            results.append(_sectors(chosen, size) + _wavefronts(chosen, size))
+        else:
+            results.append(_sectors(chosen, size) + (None, None))
+    known = [r for r in results if r is not None]
+    if not known or len(known) < len(results):
+        return AccessPattern(Confidence.UNKNOWN, lanes_active, None, None, None, stride, depends_on=_depends_on(offset))
+    worst = max(known, key=lambda r: (r[0], r[2] or 0))
+    best = min(known, key=lambda r: (r[0], r[2] or 0))
+    exact = all(r == known[0] for r in known)
+    confidence = Confidence.EXACT if exact else Confidence.SYMBOLIC
+    return AccessPattern(
+        confidence=confidence,
+        active_lanes=lanes_active,
+        sectors=worst[0],
+        ideal_sectors=worst[1],
+        best_sectors=best[0],
+        lane_stride=stride,
+        wavefronts=worst[2],
+        ideal_wavefronts=worst[3],
+        depends_on=() if exact else _depends_on(offset),
+    )
+
+
+@dataclass(frozen=True)
+class BranchPattern:
+    variance: Variance
+    taken_lanes: int | None
+    """Lanes of the first warp that take the branch, when it can be computed."""
+    active_lanes: int
+    bounds_guard: bool
+    """A comparison of a thread index against a uniform limit: only the last warp splits."""
+
+
+def branch_pattern(branch: Branch, shape: BlockShape) -> BranchPattern:
+    condition = branch.condition
+    variance = refine_variance(condition, shape)
+    evaluator = LaneEvaluator(shape)
+    active = active_lanes(branch.guards, evaluator)
+    values = evaluator.lanes(condition)
+    taken = None if None in values else sum(1 for v, on in zip(values, active) if on and v)
+    return BranchPattern(variance, taken, sum(active), _is_bounds_guard(condition))
+
+
+def _is_bounds_guard(condition: Sym) -> bool:
+    if len(condition.terms) != 1 or condition.terms[0][1] != 1 or len(condition.terms[0][0]) != 1:
+        return False
+    atom = condition.terms[0][0][0]
+    if atom.kind is not AtomKind.OPERATION or atom.name not in ("<", ">", "<=", ">=", "&&"):
+        return False
+    if atom.name == "&&":
+        return all(_is_bounds_guard(argument) for argument in atom.args)
+    left, right = atom.args
+    return {left.variance, right.variance} == {Variance.UNIFORM, Variance.THREAD}
