@@ -50,15 +50,16 @@ gld_requests_per_warp ...       requests (global) or instructions (shared) per l
 Usage:
     scripts/measure_gpu.py FILE_OR_DIR...                     # build, profile, print a table
     scripts/measure_gpu.py --write FILE_OR_DIR...             # ... and rewrite the measured lines
-    scripts/measure_gpu.py --check [CSV] FILE_OR_DIR...       # exit 1 when a record differs
-    scripts/measure_gpu.py --from-csv CSV [--write] FILE...   # use a saved measurement, no GPU
+    scripts/measure_gpu.py --check FILE_OR_DIR...             # exit 1 when a record differs
+    scripts/measure_gpu.py --from-csv CSV [--write|--check] FILE...  # a saved measurement, no GPU
     scripts/measure_gpu.py --save-csv CSV FILE...             # keep the measurement for later
     scripts/measure_gpu.py --generate-only DIR FILE...        # write the drivers, no GPU
 
 A saved CSV (``--save-csv``) has the columns file,kernel,key,value: the raw ncu
 metrics by their ncu names, ``warps``, ``sass`` (the kernel's memory instructions as
-cuobjdump shows them) and ``provenance``. ``--check CSV`` compares the measured lines
-with it; ``--check`` alone measures afresh.
+cuobjdump shows them) and ``provenance``. ``--check --from-csv CSV`` compares the
+measured lines with it; ``--check`` alone measures afresh (tolerance: --tolerance
+relative, at least 0.01 absolute).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -496,7 +498,7 @@ def choose_metrics(available: set[str] | None) -> tuple[dict[str, str], list[str
             chosen[key] = name
             continue
         for candidate in candidates:
-            if candidate in available:
+            if candidate in available or candidate.rsplit(".", 1)[0] in available:
                 chosen[key] = candidate
                 if candidate != name:
                     notes.append(f"{name} not offered, using {candidate}")
@@ -506,7 +508,7 @@ def choose_metrics(available: set[str] | None) -> tuple[dict[str, str], list[str
     return chosen, notes
 
 
-SASS_MEMORY = re.compile(r"\b((?:LDG|STG|LDS|STS|LDSM|LD|ST|ATOMS|ATOMG|ATOM|RED|LDGSTS|LDC)(?:\.[A-Z0-9_]+)*)\b")
+SASS_MEMORY = re.compile(r"\b((?:LDG|STG|LDS|STS|LDSM|LDL|STL|LD|ST|ATOMS|ATOMG|ATOM|RED|LDGSTS|LDC)(?:\.[A-Z0-9_]+)*)\b")
 
 
 def sass_summary(text: str, demangle) -> dict[str, str]:
@@ -637,15 +639,27 @@ def measure(
             sass_log.append(f"===== {file_key(path)}\n{dump.stdout}")
             sass = sass_summary(dump.stdout, demangle)
         n = len(launches)
-        command = [
-            ncu, "--csv", "--metrics", ",".join(chosen.values()),
-            "--launch-skip", str(n), "--launch-count", str(n), str(binary),
-        ]
-        result = run(command, timeout=args.ncu_timeout)
-        raw_log.append(f"===== {file_key(path)}\n$ {' '.join(command)}\n{result.stdout}\n{result.stderr}")
+        metrics = dict(chosen)
+        for _attempt in range(4):
+            command = [ncu, "--csv", "--metrics", ",".join(metrics.values()), "--launch-skip", str(n), str(binary)]
+            started = time.monotonic()
+            result = run(command, timeout=args.ncu_timeout)
+            raw_log.append(
+                f"===== {file_key(path)} ({time.monotonic() - started:.1f} s)\n$ {' '.join(command)}\n"
+                f"{result.stdout}\n{result.stderr}"
+            )
+            rejected = [k for k, name in metrics.items() if result.returncode != 0 and name in result.stderr
+                        and re.search(r"(?i)(fail|invalid|not found|unknown)", result.stderr)]
+            if not rejected:
+                break
+            for k in rejected:
+                print(f"measure_gpu: ncu rejected {metrics.pop(k)}; retrying without it", file=sys.stderr)
+            chosen = metrics
         device = re.search(r"measure_gpu device: (.*)", result.stdout)
         gpu = device.group(1).strip() if device else "unknown GPU"
-        profiled = parse_ncu_csv(result.stdout)
+        # The warm-up round is skipped; should ncu count other launches (memsets), the
+        # profiled round is still the last n.
+        profiled = parse_ncu_csv(result.stdout)[-n:]
         problem = None
         if result.returncode != 0 or len(profiled) != n:
             problem = f"ncu exit {result.returncode}, {len(profiled)} of {n} launches profiled:\n{result.stderr[-2000:]}"
@@ -845,8 +859,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("paths", nargs="+", help="corpus .cu files or folders")
     parser.add_argument("--write", action="store_true", help="rewrite (or add) the measured lines")
-    parser.add_argument("--check", nargs="?", const="", default=None, metavar="CSV",
-                        help="exit 1 when a recorded value differs (from CSV, or measured afresh)")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 when a recorded value differs from the measurement")
     parser.add_argument("--from-csv", metavar="CSV", help="take the measurement from a saved CSV")
     parser.add_argument("--save-csv", metavar="CSV", help="save the measurement")
     parser.add_argument("--raw-out", metavar="FILE", help="save ncu's own output")
@@ -873,16 +887,14 @@ def main(argv: list[str] | None = None) -> int:
                 (target / f"driver_{number}_{path.stem}.cu").write_text(driver_source(path, launches))
             print(f"{sum(map(len, plan.values()))} launches in {len(plan)} drivers under {target}")
             return 0
-        if args.check:
-            results = load_csv(Path(args.check))
-        elif args.from_csv:
+        if args.from_csv:
             results = load_csv(Path(args.from_csv))
         else:
             results = measure(plan, args)
         if args.save_csv:
             save_csv(results, Path(args.save_csv))
         print_table(plan, results)
-        if args.check is not None:
+        if args.check:
             problems = check_records(plan, results, args.tolerance)
             for problem in problems:
                 print(problem, file=sys.stderr)

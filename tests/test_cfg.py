@@ -1,12 +1,11 @@
 """Control flow and control dependence (``cudalint.dataflow.cfg``) on small kernels.
 
-Each snippet marks statements with calls ``s(N);`` and names decisions by the
-condition as written, so assertions read like the source.
+Each snippet defines a kernel ``k``, marks statements with calls ``s(N);`` and is
+checked by the names of the decisions as written, so assertions read like the
+source. All snippets are parsed together, once, each in a namespace of its own.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -15,26 +14,31 @@ from cudalint import frontend, ir
 from cudalint.dataflow.cfg import ENTRY, EXIT, ControlFlow
 
 S = ir.StmtKind
-PRELUDE = "__device__ void s(int);\n"
-
-_ENVIRONMENT: list[frontend.ParseEnvironment] = []
+_SNIPPETS: list[str] = []
 
 
-def environment() -> frontend.ParseEnvironment:
-    if not _ENVIRONMENT:
-        _ENVIRONMENT.append(frontend.build_environment(frontend.FrontendOptions(header_mode="embedded")))
-    return _ENVIRONMENT[0]
+def snippet(source: str) -> str:
+    """Registers a snippet; returns the namespace its kernel ``k`` will live in."""
+    _SNIPPETS.append(source)
+    return f"snippet{len(_SNIPPETS)}"
+
+
+@pytest.fixture(scope="module")
+def translation_unit(tmp_path_factory) -> ir.TranslationUnit:
+    path = tmp_path_factory.mktemp("cfg") / "snippets.cu"
+    namespaces = (f"namespace snippet{number} {{\n{source}\n}}\n" for number, source in enumerate(_SNIPPETS, 1))
+    path.write_text("__device__ void s(int);\n" + "".join(namespaces), encoding="utf-8")
+    tu = frontend.parse_file(str(path), frontend.build_environment(frontend.FrontendOptions(header_mode="embedded")))
+    assert not tu.errors, tu.errors
+    return tu
 
 
 class Kernel:
-    """The control flow of kernel ``k`` in a snippet, with lookups by marker and condition."""
+    """The control flow of one snippet's kernel, with lookups by marker and by condition."""
 
-    def __init__(self, tmp_path: Path, source: str):
-        path = tmp_path / "snippet.cu"
-        path.write_text(PRELUDE + source, encoding="utf-8")
-        self.tu = frontend.parse_file(str(path), environment())
-        assert not self.tu.errors, self.tu.errors
-        (self.function,) = [f for f in self.tu.functions if f.name == "k"]
+    def __init__(self, tu: ir.TranslationUnit, namespace: str):
+        self.tu = tu
+        (self.function,) = [f for f in tu.functions if f.qualified_name == f"{namespace}::k"]
         self.flow = ControlFlow(self.function)
         self.statements = list(self.function.body.walk())
         # Whatever the snippet does, every node must have an immediate post-dominator.
@@ -73,15 +77,18 @@ class Kernel:
 
 
 @pytest.fixture
-def kernel(tmp_path):
-    return lambda source: Kernel(tmp_path, source)
+def kernel(translation_unit):
+    return lambda namespace: Kernel(translation_unit, namespace)
 
 
 # ------------------------------------------------------------------ straight line and branches
 
 
+STRAIGHT_LINE = snippet("__global__ void k(int n) { s(1); int x = n; s(2); asm(\"nop;\"); ; }")
+
+
 def test_straight_line_has_no_control_dependence(kernel):
-    k = kernel("__global__ void k(int n) { s(1); int x = n; s(2); asm(\"nop;\"); ; }")
+    k = kernel(STRAIGHT_LINE)
     assert k.flow.decisions == ()
     for stmt in k.statements[1:]:
         assert k.flow.controlling(stmt) == ()
@@ -94,8 +101,11 @@ def test_function_without_body_goes_from_entry_to_exit():
     assert list(ControlFlow(declaration).graph.edges) == [(ENTRY, EXIT)]
 
 
+IF_ELSE = snippet("__global__ void k(bool c) { s(1); if (c) s(2); else s(3); s(4); }")
+
+
 def test_if_else_branches_depend_on_the_condition(kernel):
-    k = kernel("__global__ void k(bool c) { s(1); if (c) s(2); else s(3); s(4); }")
+    k = kernel(IF_ELSE)
     assert k.controllers(1) == []
     assert k.controllers(2) == ["c"]
     assert k.controllers(3) == ["c"]
@@ -103,45 +113,57 @@ def test_if_else_branches_depend_on_the_condition(kernel):
     assert k.controllers(k.decision("c")) == []
 
 
+NESTED_IF = snippet("""
+__global__ void k(bool a, bool b) {
+    if (a) {
+        if (b) { s(1); }
+        s(2);
+    }
+    s(3);
+}""")
+
+
 def test_nested_if_depends_on_both_conditions(kernel):
-    k = kernel("""
-    __global__ void k(bool a, bool b) {
-        if (a) {
-            if (b) { s(1); }
-            s(2);
-        }
-        s(3);
-    }""")
+    k = kernel(NESTED_IF)
     assert k.controllers(1) == ["a", "b"]
     assert k.controllers(2) == ["a"]
     assert k.controllers(k.decision("b")) == ["a"]
     assert k.controllers(3) == []
 
 
+IF_WITH_INIT = snippet("__global__ void k(int n) { if (int x = n) s(1); }")
+
+
 def test_if_with_init_runs_the_init_unconditionally(kernel):
-    k = kernel("__global__ void k(int n) { if (int x = n) s(1); }")
+    k = kernel(IF_WITH_INIT)
     init = k.decision("n").init
     assert init.kind is S.DECL and k.flow.controlling(init) == ()
     assert k.controllers(1) == ["n"]
 
 
+EMPTY_THEN = snippet("__global__ void k(bool c) { if (c) {} s(1); }")
+
+
 def test_branches_that_rejoin_at_once_control_nothing(kernel):
-    k = kernel("__global__ void k(bool c) { if (c) {} s(1); }")
+    k = kernel(EMPTY_THEN)
     assert k.controllers(1) == []
 
 
 # ------------------------------------------------------------------ return
 
 
+EARLY_RETURN = snippet("""
+__global__ void k(int n) {
+    s(1);
+    if (threadIdx.x >= n) return;
+    s(2);
+    if (n > 4) s(3);
+    s(4);
+}""")
+
+
 def test_code_after_early_return_depends_on_its_if(kernel):
-    k = kernel("""
-    __global__ void k(int n) {
-        s(1);
-        if (threadIdx.x >= n) return;
-        s(2);
-        if (n > 4) s(3);
-        s(4);
-    }""")
+    k = kernel(EARLY_RETURN)
     assert k.controllers(1) == []
     assert k.controllers(k.first(S.RETURN)) == ["threadIdx.x >= n"]
     assert k.controllers(2) == ["threadIdx.x >= n"]
@@ -149,12 +171,15 @@ def test_code_after_early_return_depends_on_its_if(kernel):
     assert k.controllers(4) == ["threadIdx.x >= n"]
 
 
+RETURN_IN_BOTH_BRANCHES = snippet("""
+__global__ void k(bool c) {
+    if (c) { s(1); return; } else { s(2); return; }
+    s(3);
+}""")
+
+
 def test_return_in_both_branches_leaves_the_rest_unreachable(kernel):
-    k = kernel("""
-    __global__ void k(bool c) {
-        if (c) { s(1); return; } else { s(2); return; }
-        s(3);
-    }""")
+    k = kernel(RETURN_IN_BOTH_BRANCHES)
     assert k.controllers(1) == ["c"]
     assert k.controllers(2) == ["c"]
     assert k.s(3) not in nx.descendants(k.flow.graph, ENTRY)
@@ -164,13 +189,16 @@ def test_return_in_both_branches_leaves_the_rest_unreachable(kernel):
 # ------------------------------------------------------------------ loops
 
 
+FOR_AND_WHILE = snippet("""
+__global__ void k(int n) {
+    for (int i = 0; i < n; ++i) { s(1); }
+    s(2);
+    while (n > 0) { s(3); }
+}""")
+
+
 def test_loop_body_depends_on_the_condition_and_code_after_does_not(kernel):
-    k = kernel("""
-    __global__ void k(int n) {
-        for (int i = 0; i < n; ++i) { s(1); }
-        s(2);
-        while (n > 0) { s(3); }
-    }""")
+    k = kernel(FOR_AND_WHILE)
     loop = k.decision("i < n")
     assert k.controllers(1) == ["i < n"]
     assert k.controllers(loop) == ["i < n"]  # evaluated once more per iteration
@@ -182,31 +210,37 @@ def test_loop_body_depends_on_the_condition_and_code_after_does_not(kernel):
     assert k.flow.graph.has_edge(loop.step, loop)
 
 
+CONDITIONAL_BREAK = snippet("""
+__global__ void k(int n, bool c) {
+    for (int i = 0; i < n; ++i) {
+        s(1);
+        if (c) break;
+        s(2);
+    }
+    s(3);
+}""")
+
+
 def test_conditional_break_does_not_control_code_after_the_loop(kernel):
-    k = kernel("""
-    __global__ void k(int n, bool c) {
-        for (int i = 0; i < n; ++i) {
-            s(1);
-            if (c) break;
-            s(2);
-        }
-        s(3);
-    }""")
+    k = kernel(CONDITIONAL_BREAK)
     assert k.controllers(1) == ["i < n", "c"]  # c decides how often it runs
     assert k.controllers(2) == ["i < n", "c"]
     assert k.controllers(3) == []
 
 
+CONDITIONAL_CONTINUE = snippet("""
+__global__ void k(int n, bool c) {
+    for (int i = 0; i < n; ++i) {
+        s(1);
+        if (c) continue;
+        s(2);
+    }
+    s(3);
+}""")
+
+
 def test_conditional_continue_controls_the_rest_of_the_body_only(kernel):
-    k = kernel("""
-    __global__ void k(int n, bool c) {
-        for (int i = 0; i < n; ++i) {
-            s(1);
-            if (c) continue;
-            s(2);
-        }
-        s(3);
-    }""")
+    k = kernel(CONDITIONAL_CONTINUE)
     loop = k.decision("i < n")
     assert k.flow.graph.has_edge(k.first(S.CONTINUE), loop.step)
     assert k.controllers(1) == ["i < n"]
@@ -214,31 +248,37 @@ def test_conditional_continue_controls_the_rest_of_the_body_only(kernel):
     assert k.controllers(3) == []
 
 
+WHILE_TRUE_WITH_BREAK = snippet("""
+__global__ void k(bool c) {
+    while (true) {
+        s(1);
+        if (c) break;
+        s(2);
+    }
+    s(3);
+}""")
+
+
 def test_while_true_with_break(kernel):
-    k = kernel("""
-    __global__ void k(bool c) {
-        while (true) {
-            s(1);
-            if (c) break;
-            s(2);
-        }
-        s(3);
-    }""")
+    k = kernel(WHILE_TRUE_WITH_BREAK)
     assert k.virtual_edges() == []
     assert k.controllers(1) == ["c"]  # the literal condition decides nothing
     assert k.controllers(2) == ["c"]
     assert k.controllers(3) == []
 
 
+ENDLESS_FOR = snippet("""
+__global__ void k(bool c) {
+    s(1);
+    for (;;) {
+        s(2);
+        if (c) s(3);
+    }
+}""")
+
+
 def test_endless_for_without_break_still_reaches_exit(kernel):
-    k = kernel("""
-    __global__ void k(bool c) {
-        s(1);
-        for (;;) {
-            s(2);
-            if (c) s(3);
-        }
-    }""")
+    k = kernel(ENDLESS_FOR)
     loop = k.first(S.FOR)
     assert k.virtual_edges() == [(loop, EXIT)]
     assert k.controllers(1) == []
@@ -247,28 +287,35 @@ def test_endless_for_without_break_still_reaches_exit(kernel):
     assert k.controllers(loop) == []
 
 
+ENDLESS_WHILE_AND_GOTO_LOOP = snippet("""
+__global__ void k(bool a, bool b) {
+    if (a) { while (1) { s(1); } }
+again:
+    s(2);
+    if (b) s(3);
+    goto again;
+}""")
+
+
 def test_endless_while_one_and_goto_loop(kernel):
-    k = kernel("""
-    __global__ void k(bool c) {
-        if (c) { while (1) { s(1); } }
-    again:
-        s(2);
-        if (c) s(3);
-        goto again;
-    }""")
+    k = kernel(ENDLESS_WHILE_AND_GOTO_LOOP)
     assert len(k.virtual_edges()) == 2
-    assert k.controllers(1) == ["c"]
-    assert k.controllers(2) == []
-    assert k.controllers(3) == ["c"]
+    assert k.controllers(1) == ["a"]
+    assert k.controllers(2) == ["a"]  # a thread that took the endless loop never gets here
+    assert k.controllers(3) == ["a", "b"]
+    assert k.controllers(k.first(S.GOTO)) == ["a"]
+
+
+DO_WHILE = snippet("""
+__global__ void k(bool c) {
+    do { s(1); if (c) continue; s(2); } while (c);
+    s(3);
+    do { s(4); } while (0);
+}""")
 
 
 def test_do_while_runs_its_body_at_least_once(kernel):
-    k = kernel("""
-    __global__ void k(bool c) {
-        do { s(1); if (c) continue; s(2); } while (c);
-        s(3);
-        do { s(4); } while (0);
-    }""")
+    k = kernel(DO_WHILE)
     (loop,) = [d for d in k.flow.decisions if d.kind is S.DO and k.text(d) == "c"]
     assert k.controllers(1) == ["c"]
     assert [d.kind for d in k.flow.controlling(k.s(2))] == [S.DO, S.IF]
@@ -278,26 +325,29 @@ def test_do_while_runs_its_body_at_least_once(kernel):
     assert not k.flow.graph.has_edge(k.decision("0"), k.s(4))
 
 
-def test_three_nested_loops(kernel):
-    k = kernel("""
-    __global__ void k(float *out, const float *a, int n, int m, int p) {
-        __shared__ float tile[32];
-        if (threadIdx.x >= n) return;
-        for (int i = 0; i < n; ++i) {
-            s(1);
-            for (int j = 0; j < m; ++j) {
-                float acc = 0.0f;
-                for (int l = 0; l < p; ++l) {
-                    acc += a[l];
-                    s(2);
-                }
-                __syncthreads();
-                out[j] = acc;
+THREE_NESTED_LOOPS = snippet("""
+__global__ void k(float *out, const float *a, int n, int m, int p) {
+    __shared__ float tile[32];
+    if (threadIdx.x >= n) return;
+    for (int i = 0; i < n; ++i) {
+        s(1);
+        for (int j = 0; j < m; ++j) {
+            float acc = 0.0f;
+            for (int l = 0; l < p; ++l) {
+                acc += a[l];
+                s(2);
             }
-            s(3);
+            __syncthreads();
+            out[j] = acc;
         }
-        s(4);
-    }""")
+        s(3);
+    }
+    s(4);
+}""")
+
+
+def test_three_nested_loops(kernel):
+    k = kernel(THREE_NESTED_LOOPS)
     guard = "threadIdx.x >= n"
     outer, middle, inner = k.decision("i < n"), k.decision("j < m"), k.decision("l < p")
     assert k.controllers(1) == [guard, "i < n"]
@@ -318,21 +368,24 @@ def test_three_nested_loops(kernel):
 # ------------------------------------------------------------------ switch and goto
 
 
+SWITCH_FALLTHROUGH = snippet("""
+__global__ void k(int n) {
+    switch (n) {
+    case 0:
+        s(1);
+    case 1:
+    case 2:
+        s(2);
+        break;
+    default:
+        s(3);
+    }
+    s(4);
+}""")
+
+
 def test_switch_with_fallthrough_and_default(kernel):
-    k = kernel("""
-    __global__ void k(int n) {
-        switch (n) {
-        case 0:
-            s(1);
-        case 1:
-        case 2:
-            s(2);
-            break;
-        default:
-            s(3);
-        }
-        s(4);
-    }""")
+    k = kernel(SWITCH_FALLTHROUGH)
     graph = k.flow.graph
     switch = k.decision("n")
     assert set(graph.successors(switch)) == {k.s(1), k.s(2), k.s(3)}
@@ -343,14 +396,17 @@ def test_switch_with_fallthrough_and_default(kernel):
     assert k.controllers(4) == []
 
 
+SWITCH_WITHOUT_DEFAULT = snippet("""
+__global__ void k(int n, bool c) {
+    for (int i = 0; i < n; ++i) {
+        switch (n) { case 0: if (c) continue; s(1); }
+        s(2);
+    }
+}""")
+
+
 def test_switch_without_default_can_skip_every_case(kernel):
-    k = kernel("""
-    __global__ void k(int n, bool c) {
-        for (int i = 0; i < n; ++i) {
-            switch (n) { case 0: if (c) continue; s(1); }
-            s(2);
-        }
-    }""")
+    k = kernel(SWITCH_WITHOUT_DEFAULT)
     switch = k.decision("n")
     assert k.flow.graph.has_edge(switch, k.s(2))
     assert k.controllers(1) == ["i < n", "n", "c"]
@@ -358,28 +414,34 @@ def test_switch_without_default_can_skip_every_case(kernel):
     assert k.flow.loop_of(k.s(1)) is k.decision("i < n")
 
 
+FORWARD_GOTO = snippet("""
+__global__ void k(bool c) {
+    s(1);
+    if (c) goto done;
+    s(2);
+done:
+    s(3);
+}""")
+
+
 def test_forward_goto_skips_code(kernel):
-    k = kernel("""
-    __global__ void k(bool c) {
-        s(1);
-        if (c) goto done;
-        s(2);
-    done:
-        s(3);
-    }""")
+    k = kernel(FORWARD_GOTO)
     assert k.flow.graph.has_edge(k.first(S.GOTO), k.s(3))
     assert k.controllers(2) == ["c"]
     assert k.controllers(3) == []
 
 
+BACKWARD_GOTO = snippet("""
+__global__ void k(bool c) {
+again:
+    s(1);
+    if (c) goto again;
+    s(2);
+}""")
+
+
 def test_backward_goto_repeats_code(kernel):
-    k = kernel("""
-    __global__ void k(bool c) {
-    again:
-        s(1);
-        if (c) goto again;
-        s(2);
-    }""")
+    k = kernel(BACKWARD_GOTO)
     assert k.controllers(1) == ["c"]
     assert k.controllers(2) == []
 
@@ -387,16 +449,19 @@ def test_backward_goto_repeats_code(kernel):
 # ------------------------------------------------------------------ statements without nodes
 
 
+REGIONS = snippet("""
+__global__ void k(int n, bool c) {
+    if (c) {
+        while (n > 0) { s(1); }
+    }
+    switch (n) { case 3: s(2); }
+here:
+    s(3);
+}""")
+
+
 def test_regions_answer_for_where_control_enters_them(kernel):
-    k = kernel("""
-    __global__ void k(int n, bool c) {
-        if (c) {
-            while (n > 0) { s(1); }
-        }
-        switch (n) { case 3: s(2); }
-    here:
-        s(3);
-    }""")
+    k = kernel(REGIONS)
     branch = k.decision("c").body[0]
     assert branch.kind is S.COMPOUND
     assert k.controllers(branch) == ["c"]  # not the while loop it starts with
@@ -405,8 +470,11 @@ def test_regions_answer_for_where_control_enters_them(kernel):
     assert k.controllers(k.function.body) == []
 
 
+EMPTY_REGION = snippet("__global__ void k(bool c) { if (c) {} s(1); }")
+
+
 def test_empty_region_and_foreign_statement_are_rejected(kernel):
-    k = kernel("__global__ void k(bool c) { if (c) {} s(1); }")
+    k = kernel(EMPTY_REGION)
     with pytest.raises(ValueError, match="holds no statement"):
         k.flow.controlling(k.decision("c").body[0])
     stranger = ir.Stmt(S.NULL, k.s(1).span)

@@ -103,6 +103,30 @@ def _use_color(choice: ColorChoice, stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+def _frontend_options(base, headers, cuda_path, arch, compile_commands, include_dirs, defines, undefines,
+                      pre_includes, std):
+    """The configured frontend options with the command line's on top."""
+    from cudalint import frontend
+
+    extra_args = [f"-U{u}" for u in undefines or []]
+    for header in pre_includes or []:
+        extra_args += ["-include", os.path.abspath(header)]
+    if std:
+        extra_args.append(f"-std={std.removeprefix('-std=')}")
+    if arch:
+        frontend.parse_arch(arch)
+    return dataclasses.replace(
+        base,
+        header_mode=headers.value,
+        extra_args=tuple(extra_args),
+        cuda_path=cuda_path or base.cuda_path,
+        arch=arch or base.arch,
+        compile_commands=compile_commands or base.compile_commands,
+        include_dirs=base.include_dirs + tuple(os.path.abspath(d) for d in include_dirs or []),
+        defines=base.defines + tuple(defines or []),
+    )
+
+
 @app.command("check")
 @_guarded
 def check_command(
@@ -144,24 +168,9 @@ def check_command(
             parse_selectors(ignore or [], where="--ignore"),
             inherited=configured,
         )
-        extra_args = [f"-U{u}" for u in undefines or []]
-        for header in pre_includes or []:
-            extra_args += ["-include", os.path.abspath(header)]
-        if std:
-            extra_args.append(f"-std={std.removeprefix('-std=')}")
-        overrides = {"header_mode": headers.value, "extra_args": tuple(extra_args)}
-        if cuda_path:
-            overrides["cuda_path"] = cuda_path
-        if arch:
-            frontend.parse_arch(arch)
-            overrides["arch"] = arch
-        if compile_commands:
-            overrides["compile_commands"] = compile_commands
-        settings = engine.default_settings(config, enabled, **overrides)
-        settings.frontend = dataclasses.replace(
-            settings.frontend,
-            include_dirs=settings.frontend.include_dirs + tuple(os.path.abspath(d) for d in include_dirs or []),
-            defines=settings.frontend.defines + tuple(defines or []),
+        settings = engine.default_settings(config, enabled)
+        settings.frontend = _frontend_options(
+            settings.frontend, headers, cuda_path, arch, compile_commands, include_dirs, defines, undefines, pre_includes, std
         )
         settings.jobs = jobs or os.cpu_count() or 1
         result = engine.run(paths, settings, config.exclude + list(exclude or []))
@@ -198,6 +207,54 @@ def check_command(
     if result.findings and not exit_zero:
         raise typer.Exit(EXIT_FINDINGS)
     raise typer.Exit(EXIT_CLEAN)
+
+
+class FactsFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command("facts")
+@_guarded
+def facts_command(
+    file: Annotated[Path, typer.Argument(help="A .cu or .cuh file.")],
+    kernel: Annotated[Optional[str], typer.Option("--kernel", help="Only this kernel or device function (name, or name<args>).")] = None,
+    format: Annotated[FactsFormat, typer.Option("--format", help="Output format.", case_sensitive=False)] = FactsFormat.text,
+    config_file: Annotated[Optional[Path], typer.Option("--config", help="Configuration file.")] = None,
+    cuda_path: Annotated[Optional[str], typer.Option("--cuda-path", help="CUDA toolkit root for toolkit mode.")] = None,
+    headers: Annotated[HeaderChoice, typer.Option("--headers", help="CUDA headers: toolkit, embedded or auto.", case_sensitive=False)] = HeaderChoice.auto,
+    arch: Annotated[Optional[str], typer.Option("--arch", help="GPU architecture for the device-side parse.")] = None,
+    compile_commands: Annotated[Optional[str], typer.Option("--compile-commands", "-p", help="Build directory holding compile_commands.json.")] = None,
+    include_dirs: Annotated[Optional[list[str]], typer.Option("--include-dir", "-I", help="Add an include directory.")] = None,
+    defines: Annotated[Optional[list[str]], typer.Option("--define", "-D", help="Define a macro.")] = None,
+) -> None:
+    """Print what cudalint derives for each memory access, branch and barrier: the facts behind its findings."""
+    from cudalint import engine, frontend
+    from cudalint.config import Config, ConfigError, find_config, load_config
+    from cudalint.dataflow import Facts
+    from cudalint.report.facts import render_facts_json, render_facts_text
+
+    try:
+        config_path = config_file or find_config(file if file.exists() else Path.cwd())
+        config = load_config(config_path) if config_path else Config()
+        options = _frontend_options(engine.default_settings(config).frontend, headers, cuda_path, arch,
+                                    compile_commands, include_dirs, defines, None, None, None)
+        environment = frontend.build_environment(options, search_from=str(file.parent))
+        tu = frontend.parse_file(str(file), environment)
+    except (ConfigError, frontend.FrontendConfigError) as exc:
+        raise _fail(str(exc)) from None
+    except frontend.SourceError as exc:
+        raise _fail(f"{file}: {exc}") from None
+    facts = Facts(tu)
+    kernels = [k for k in facts.kernels if k.function.in_main_file]
+    if kernel is not None:
+        kernels = [k for k in kernels if kernel in (k.function.name, k.function.display_name, k.function.qualified_name)]
+        if not kernels:
+            raise _fail(f"no kernel or device function named {kernel!r} in {file}")
+    root = os.getcwd()
+    for error in tu.errors[:1]:
+        typer.echo(f"{file}: analysis incomplete: {error.message}", err=True)
+    typer.echo(render_facts_json(kernels, root) if format is FactsFormat.json else render_facts_text(facts, kernels, root), nl=False)
 
 
 @app.command("rule")

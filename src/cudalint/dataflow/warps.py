@@ -120,10 +120,27 @@ def _depends_on(offset: Sym) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+def _lane_stride(offset: Sym, shape: BlockShape) -> Sym | None:
+    """Bytes from one lane's address to the next: the coefficient of threadIdx.x when the
+    address is a polynomial in it, else the common difference of the evaluated addresses."""
+    if offset.variance is Variance.DATA:
+        return None
+    thread_x = Atom(AtomKind.THREAD_INDEX, "x")
+    nested = any(thread_x in argument.atoms() for atom in offset.atoms() if atom.kind is AtomKind.OPERATION
+                 for argument in atom.args)
+    if not nested:
+        return offset.coefficient_of(thread_x)
+    addresses = LaneEvaluator(shape).lanes(offset)
+    if None in addresses or len(addresses) < 2:
+        return None
+    differences = {b - a for a, b in zip(addresses, addresses[1:])}
+    return Sym.const(differences.pop()) if len(differences) == 1 else None
+
+
 def access_pattern(access: Access, shape: BlockShape) -> AccessPattern:
     size = access.size or 0
     offset = access.location.offset
-    stride = offset.coefficient_of(Atom(AtomKind.THREAD_INDEX, "x"))
+    stride = _lane_stride(offset, shape)
     results = []
     lanes_active = 0
     for evaluator in evaluators(shape):

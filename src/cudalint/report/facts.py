@@ -1,0 +1,108 @@
+"""``cudalint facts``: the per-access and per-branch facts behind the findings."""
+
+from __future__ import annotations
+
+import json
+
+from cudalint.dataflow import Access, AccessPattern, Branch, BranchPattern, Facts, KernelFacts, MemorySpace
+from cudalint.report import display_path
+
+
+def _location(span, root: str) -> str:
+    return f"{display_path(span.file, root)}:{span.line}:{span.column}"
+
+
+def access_record(access: Access, pattern: AccessPattern, root: str) -> dict:
+    record = {
+        "location": _location(access.span, root),
+        "space": access.space.value,
+        "kind": access.kind.value,
+        "base": access.location.base,
+        "bytes": access.size,
+        "address": f"{access.location.base} + {access.location.offset}",
+        "lane_stride_bytes": None if pattern.lane_stride is None else str(pattern.lane_stride),
+        "confidence": pattern.confidence.value,
+        "active_lanes": pattern.active_lanes,
+        "inlined_from": list(access.inlined_from),
+    }
+    if access.space is MemorySpace.SHARED:
+        record["wavefronts_per_request"] = pattern.wavefronts
+        record["conflict_degree"] = pattern.conflict_degree
+    else:
+        record["sectors_per_request"] = pattern.sectors
+        record["ideal_sectors"] = pattern.ideal_sectors
+        record["best_sectors"] = pattern.best_sectors
+    if pattern.depends_on:
+        record["depends_on"] = list(pattern.depends_on)
+    return record
+
+
+def branch_record(branch: Branch, pattern: BranchPattern, root: str) -> dict:
+    return {
+        "location": _location(branch.stmt.span, root),
+        "kind": branch.kind,
+        "condition": str(branch.condition),
+        "variance": pattern.variance.name.lower().replace("_", "-"),
+        "taken_lanes": pattern.taken_lanes,
+        "active_lanes": pattern.active_lanes,
+        "bounds_guard": pattern.bounds_guard,
+    }
+
+
+def kernel_record(kernel: KernelFacts, root: str) -> dict:
+    return {
+        "function": kernel.function.display_name,
+        "kind": kernel.function.kind.value,
+        "location": _location(kernel.function.span, root),
+        "block": {"x": kernel.shape.x, "y": kernel.shape.y, "z": kernel.shape.z, "source": kernel.shape.source},
+        "accesses": [access_record(a, p, root) for a, p in kernel.accesses],
+        "branches": [branch_record(b, p, root) for b, p in kernel.branches],
+        "barriers": [{"location": _location(b.expr.span, root), "name": b.name} for b in kernel.barriers],
+    }
+
+
+def _source(facts: Facts, line: int) -> str:
+    lines = facts.tu.source_lines
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def _cost(record: dict) -> str:
+    if "wavefronts_per_request" in record:
+        if record["wavefronts_per_request"] is None:
+            return "wavefronts ?"
+        return f"{record['wavefronts_per_request']} wavefronts/request ({record['conflict_degree']}-way)"
+    if record["sectors_per_request"] is None:
+        return "sectors ?"
+    text = f"{record['sectors_per_request']} sectors/request (ideal {record['ideal_sectors']})"
+    if record["best_sectors"] != record["sectors_per_request"]:
+        text += f", {record['best_sectors']} at best"
+    return text
+
+
+def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> str:
+    out: list[str] = []
+    for kernel in kernels:
+        record = kernel_record(kernel, root)
+        out.append(f"{record['kind']} {record['function']}  [{record['location']}]  {kernel.shape.describe()}")
+        for access, (item, _) in zip(record["accesses"], kernel.accesses):
+            out.append(f"  {access['location']}  {access['space']} {access['kind']} {access['bytes']}B  "
+                       f"{access['address']}")
+            lanes = "single lane" if access["active_lanes"] == 1 else f"{access['active_lanes']} lanes"
+            stride = access["lane_stride_bytes"]
+            out.append(f"      lane stride {stride if stride is not None else '?'} B, {_cost(access)}, "
+                       f"{lanes}, {access['confidence']}"
+                       + (f" (depends on {', '.join(access['depends_on'])})" if access.get("depends_on") else ""))
+            out.append(f"      | {_source(facts, item.span.line)}")
+        for branch, (item, _) in zip(record["branches"], kernel.branches):
+            taken = "" if branch["taken_lanes"] is None else f", {branch['taken_lanes']}/{branch['active_lanes']} lanes taken"
+            guard = ", bounds guard" if branch["bounds_guard"] else ""
+            out.append(f"  {branch['location']}  {branch['kind']} ({branch['condition']}): {branch['variance']}{taken}{guard}")
+            out.append(f"      | {_source(facts, item.stmt.span.line)}")
+        for barrier in record["barriers"]:
+            out.append(f"  {barrier['location']}  barrier {barrier['name']}")
+        out.append("")
+    return "\n".join(out)
+
+
+def render_facts_json(kernels: list[KernelFacts], root: str) -> str:
+    return json.dumps({"kernels": [kernel_record(k, root) for k in kernels]}, indent=2) + "\n"
