@@ -486,7 +486,8 @@ def query_metrics(ncu: str, save: Path | None) -> set[str] | None:
         if "__" in word:
             names.add(word)
             names.add(word.rsplit(".", 1)[0])
-    return names or None
+    # A short list means the query did not work as expected: filter nothing then.
+    return names if len(names) > 50 else None
 
 
 def choose_metrics(available: set[str] | None) -> tuple[dict[str, str], list[str]]:
@@ -648,8 +649,9 @@ def measure(
                 f"===== {file_key(path)} ({time.monotonic() - started:.1f} s)\n$ {' '.join(command)}\n"
                 f"{result.stdout}\n{result.stderr}"
             )
-            rejected = [k for k, name in metrics.items() if result.returncode != 0 and name in result.stderr
-                        and re.search(r"(?i)(fail|invalid|not found|unknown)", result.stderr)]
+            errors = [line for line in (result.stdout + result.stderr).splitlines() if "ERROR" in line]
+            rejected = [k for k, name in metrics.items()
+                        if result.returncode != 0 and any(name.rsplit(".", 1)[0] in line for line in errors)]
             if not rejected:
                 break
             for k in rejected:

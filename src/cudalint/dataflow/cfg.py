@@ -10,6 +10,16 @@ keyed by identity (``ir.Stmt`` compares by identity).
 COMPOUND, LABEL, CASE and DEFAULT get no node of their own: control entering them
 enters the first node inside them.
 
+Where the IR says less than the source, the graph errs towards more paths:
+
+- a loop whose condition is a literal (``while (1)``, ``do ... while (0)``, a ``for``
+  without one) takes only the edge the literal picks; a ``for`` header written by a
+  macro may have lost its condition in the IR, so there a missing one is unknown;
+- an UNKNOWN statement with statements inside (the IR's range-based ``for``) may
+  run them any number of times, and ``break``/``continue`` inside stop at it; it is
+  no decision, so ``controlling`` never reports it;
+- a ``goto`` whose label is not in the function (computed ``goto``) leads to EXIT.
+
 Control dependence comes from post-dominance, so it follows the paths code really
 takes rather than its nesting: code after ``if (c) return;`` depends on that ``if``,
 while code after a loop left through ``if (c) break;`` does not depend on ``c``.
@@ -41,8 +51,7 @@ EXIT = Terminal.EXIT
 Node = ir.Stmt | ir.Expr | Terminal
 """A graph node: a statement, a for-loop step expression, or a terminal."""
 
-DECISION_KINDS = frozenset({S.IF, S.FOR, S.WHILE, S.DO, S.SWITCH})
-LOOP_KINDS = frozenset({S.FOR, S.WHILE, S.DO})
+_DECISION_KINDS = frozenset({S.IF, S.FOR, S.WHILE, S.DO, S.SWITCH})
 _REGION_KINDS = frozenset({S.COMPOUND, S.LABEL, S.CASE, S.DEFAULT})
 
 
@@ -65,11 +74,11 @@ class ControlFlow:
         self._region_entries = builder.region_entries
         self._enclosing_loop = builder.enclosing_loop
         self.decisions: tuple[ir.Stmt, ...] = tuple(
-            node for node in self._order if isinstance(node, ir.Stmt) and node.kind in DECISION_KINDS
+            node for node in self._order if isinstance(node, ir.Stmt) and node.kind in _DECISION_KINDS
         )
         _connect_endless_loops(self.graph, self._order)
         self._deciders = _control_dependence(self.graph)
-        self._branching = {node for node in self.graph if len(_real_successors(self.graph, node)) > 1}
+        self._deciding = {node for node in self.decisions if len(_real_successors(self.graph, node)) > 1}
 
     def controlling(self, stmt: ir.Stmt) -> tuple[ir.Stmt, ...]:
         """The decisions that decide whether ``stmt`` runs, or how often, in source order.
@@ -102,7 +111,7 @@ class ControlFlow:
                 if decider not in found:
                     found.add(decider)
                     pending.append(decider)
-        decisions = (node for node in found if node in self._branching and node not in inside)
+        decisions = (node for node in found if node in self._deciding and node not in inside)
         return tuple(sorted(decisions, key=self._order.__getitem__))
 
     def loop_of(self, stmt: ir.Stmt) -> ir.Stmt | None:
@@ -174,6 +183,8 @@ class _Builder:
             return body
         if kind is S.SWITCH:
             return self._switch(stmt, successor)
+        if kind is S.UNKNOWN and stmt.body:
+            return self._unknown(stmt, successor)
         return self._basic(stmt, successor)
 
     def _basic(self, stmt: ir.Stmt, successor: Node) -> Node:
@@ -188,10 +199,6 @@ class _Builder:
             self.graph.add_edge(stmt, self._continue_targets[-1] if self._continue_targets else successor)
         elif kind is S.GOTO:
             self._gotos.append(stmt)
-        elif kind is S.UNKNOWN:
-            # Best effort for statements the IR does not model (try blocks, ...):
-            # the statement, then what it holds, in order.
-            self.graph.add_edge(stmt, self._sequence(stmt.body, successor))
         else:
             self.graph.add_edge(stmt, successor)
         return stmt
@@ -221,8 +228,21 @@ class _Builder:
             self.graph.add_edge(loop.step, loop)
             continue_to = loop.step
         body = self._loop_body(loop, successor, continue_to)
-        self._branch(loop, body, successor, True if loop.cond is None else _literal_truth(loop.cond))
+        self._branch(loop, body, successor, _for_condition_truth(loop))
         return self._lower(loop.init, loop) if loop.init is not None else loop
+
+    def _unknown(self, stmt: ir.Stmt, successor: Node) -> Node:
+        # The IR leaves a range-based for unmodelled, so any statement it does not know
+        # may run what it holds any number of times, and break/continue stop at it.
+        self.graph.add_node(stmt)
+        self._break_targets.append(successor)
+        self._continue_targets.append(stmt)
+        body = self._sequence(stmt.body, stmt)
+        self._break_targets.pop()
+        self._continue_targets.pop()
+        self.graph.add_edge(stmt, body)
+        self.graph.add_edge(stmt, successor)
+        return stmt
 
     def _loop_body(self, loop: ir.Stmt, successor: Node, continue_to: Node) -> Node:
         self._loops.append(loop)
@@ -264,6 +284,14 @@ def _literal_truth(cond: ir.Expr | None) -> bool | None:
     return None
 
 
+def _for_condition_truth(loop: ir.Stmt) -> bool | None:
+    if loop.cond is not None:
+        return _literal_truth(loop.cond)
+    # The IR loses the clauses of a header a macro writes unless all three are there,
+    # so there a missing condition is unknown rather than always true.
+    return None if loop.span.from_macro else True
+
+
 def _source_order(body: ir.Stmt | None) -> Iterator[Node]:
     yield ENTRY
     for stmt in body.walk() if body is not None else ():
@@ -299,8 +327,9 @@ def _control_dependence(graph: nx.DiGraph) -> dict[Node, set[Node]]:
 
     A node depends on a branching node when one of its successors leads to the node
     without passing the branching node's immediate post-dominator (Ferrante et al.).
-    Virtual edges count here: their sources decide nothing, but dependence must pass
-    through them (an endless loop under ``if (c)`` depends on ``c``).
+    Virtual edges and UNKNOWN statements count here: they are no decisions, but
+    dependence must pass through them (an endless loop under ``if (c)`` depends on
+    ``c``).
     """
     post_dominator = nx.immediate_dominators(graph.reverse(copy=False), EXIT)
     deciders: dict[Node, set[Node]] = {}

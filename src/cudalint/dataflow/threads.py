@@ -124,6 +124,12 @@ def refine_variance(value: Sym, shape: BlockShape) -> Variance:
         return Variance.THREAD
     for atom in value.atoms():
         if atom.kind is AtomKind.OPERATION and atom.name in _COMPARISONS:
-            if any(a.variance is Variance.THREAD and _differs_between_lanes(a, shape) for a in atom.args):
+            varying = [a for a in atom.args if a.variance is Variance.THREAD and _differs_between_lanes(a, shape)]
+            if varying and any(value_dependent(a) for a in atom.args if a not in varying):
                 return Variance.THREAD
     return Variance.WARP_UNIFORM
+
+
+def value_dependent(value: Sym) -> bool:
+    """Contains a uniform unknown (a parameter, a loaded value) whose value we only sample."""
+    return any(a.kind in (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM) for a in value.atoms())

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from cudalint.dataflow.interpret import Access, Branch, Guard, MemorySpace
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import WARP_SIZE, BlockShape, LaneEvaluator, evaluators, refine_variance
+from cudalint.dataflow.threads import WARP_SIZE, BlockShape, LaneEvaluator, evaluators, refine_variance, value_dependent
 
 SECTOR_BYTES = 32
 BANKS = 32
@@ -206,4 +206,7 @@ def _is_bounds_guard(condition: Sym) -> bool:
     if atom.name == "&&":
         return all(_is_bounds_guard(argument) for argument in atom.args)
     left, right = atom.args
-    return {left.variance, right.variance} == {Variance.UNIFORM, Variance.THREAD}
+    if {left.variance, right.variance} != {Variance.UNIFORM, Variance.THREAD}:
+        return False
+    limit = left if left.variance is Variance.UNIFORM else right
+    return value_dependent(limit)

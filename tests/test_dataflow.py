@@ -1,0 +1,327 @@
+"""Per-thread address functions, warp costs and uniformity, construct by construct."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from cudalint import frontend
+from cudalint.dataflow import Confidence, Facts, MemorySpace
+from cudalint.dataflow import symbolic as sym
+from cudalint.dataflow.symbolic import Variance
+from cudalint.dataflow.threads import BlockShape, LaneEvaluator
+
+ENVIRONMENT = None
+
+
+def facts_for(tmp_path, source: str, name: str = "case.cu") -> Facts:
+    global ENVIRONMENT
+    if ENVIRONMENT is None:
+        ENVIRONMENT = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source).lstrip("\n"))
+    tu = frontend.parse_file(str(path), ENVIRONMENT)
+    assert not tu.errors, [e.message for e in tu.errors]
+    return Facts(tu)
+
+
+def kernel(facts: Facts, name: str):
+    return next(k for k in facts.kernels if k.function.name == name or k.function.display_name == name)
+
+
+def accesses_on(kernel_facts, line: int, space: MemorySpace | None = None, kind: str | None = None):
+    return [(a, p) for a, p in kernel_facts.accesses
+            if a.span.line == line and (space is None or a.space is space) and (kind is None or a.kind.value == kind)]
+
+
+def only(kernel_facts, line: int, kind: str = "load", space: MemorySpace = MemorySpace.GLOBAL):
+    found = accesses_on(kernel_facts, line, space, kind)
+    assert len(found) == 1, [(a.span, a.kind, a.space) for a, _ in kernel_facts.accesses]
+    return found[0]
+
+
+# ---------------------------------------------------------------------- symbolic domain
+
+
+def test_polynomial_arithmetic_normalizes():
+    tid = sym.builtin("threadIdx", "x")
+    n = sym.parameter("n")
+    value = (tid + 1) * n - n
+    assert value == tid * n
+    assert value.coefficient_of(sym.Atom(sym.AtomKind.THREAD_INDEX, "x")) == n
+    assert (tid * 4 + 8).offset == 8
+    assert not (tid * n).is_affine and (tid * 4 + n).is_affine
+
+
+def test_operations_fold_and_follow_c_semantics():
+    assert sym.operation("/", sym.Sym.const(-7), sym.Sym.const(2)).constant == -3
+    assert sym.operation("%", sym.Sym.const(-7), sym.Sym.const(2)).constant == -1
+    assert sym.operation("<<", sym.builtin("threadIdx", "x"), sym.Sym.const(2)) == sym.builtin("threadIdx", "x") * 4
+    warp = sym.builtin("threadIdx", "y") * 32
+    assert sym.operation("/", warp, sym.Sym.const(32)) == sym.builtin("threadIdx", "y")
+    lane = sym.operation("&", sym.builtin("threadIdx", "x"), sym.Sym.const(31))
+    assert [v for v in LaneEvaluator(BlockShape(64)).lanes(lane, warp=1)] == list(range(32))
+
+
+def test_variance_from_atoms():
+    assert sym.parameter("n").variance is Variance.UNIFORM
+    assert sym.builtin("threadIdx", "x").variance is Variance.THREAD
+    assert sym.unknown("ballot", Variance.WARP_UNIFORM).variance is Variance.WARP_UNIFORM
+    assert (sym.builtin("threadIdx", "x") + sym.unknown("load", Variance.DATA)).variance is Variance.DATA
+
+
+# ---------------------------------------------------------------------- global accesses
+
+GLOBAL = """
+    #define IDX(r, c, n) ((r) * (n) + (c))
+    struct Particle { float x, y, z; };
+    __device__ int twice(int t) { return 2 * t; }
+    template <int S> __global__ void strided_t(const float* a, float* b) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        b[i] = a[S * i];
+    }
+    __global__ void shapes(const float* a, float* b, const float4* v, const Particle* p, const int* idx,
+                           int n, int stride, int k) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        b[i] = a[i];
+        b[i] = a[2 * i];
+        b[i] = a[32 * i];
+        b[i] = a[i * stride];
+        b[i] = a[blockIdx.x];
+        b[i] = a[i / 2];
+        b[i] = a[i + 1];
+        b[i] = v[i].x;
+        b[i] = p[i].y;
+        b[i] = a[twice(i)];
+        b[i] = a[IDX(blockIdx.y, i, n)];
+        b[i] = a[idx[i]];
+        for (int j = 0; j < 8; ++j) b[i] += a[i * 8 + j];
+        int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+        b[i] = a[lane * 32 + warp];
+        int r = i; r = r * 4; b[i] = a[r];
+        const float* q = a + 64; b[i] = q[i];
+        float4 whole = v[i]; b[i] = whole.x;
+        if (lane == 0) b[warp] = 1.0f;
+    }
+    __global__ void grid_stride(const float* a, float* b, int n) {
+        for (int g = blockIdx.x * blockDim.x + threadIdx.x; g < n; g += blockDim.x * gridDim.x) b[g] = a[g];
+    }
+    __global__ void matrix(const float* m, float* out, int n) {
+        int col = blockIdx.x * blockDim.x + threadIdx.x;
+        int row = blockIdx.y * blockDim.y + threadIdx.y;
+        out[row * n + col] = m[col * n + row];
+        int z = threadIdx.z + blockIdx.z * blockDim.z;
+        out[row * n + col] = m[(z * n + row) * n + col];
+    }
+    void launch(float* a, float* b) {
+        strided_t<1><<<64, 256>>>(a, b);
+        strided_t<8><<<64, 256>>>(a, b);
+        matrix<<<dim3(8, 8), dim3(32, 8)>>>(a, b, 256);
+    }
+"""
+
+# (line of the load, lane stride in bytes, sectors per request, ideal sectors, confidence)
+GLOBAL_LOADS = [
+    (11, "4", 4, 4, Confidence.EXACT),          # a[i]
+    (12, "8", 8, 4, Confidence.EXACT),          # a[2*i]: half of each sector is wasted
+    (13, "128", 32, 4, Confidence.EXACT),       # a[32*i]: one sector per lane
+    (15, "0", 1, 1, Confidence.EXACT),          # a[blockIdx.x]: broadcast
+    (16, None, 2, 2, Confidence.EXACT),         # a[i/2]: pairs of lanes share a word
+    (17, "4", 5, 4, Confidence.EXACT),          # a[i+1]: misaligned, one extra sector
+    (18, "16", 16, 4, Confidence.EXACT),        # float4 .x: array of structs
+    (19, "12", 12, 4, Confidence.EXACT),        # struct of 3 floats, one field
+    (20, "8", 8, 4, Confidence.EXACT),          # index from a __device__ helper
+    (21, "4", 5, 4, Confidence.SYMBOLIC),       # index built by a macro; an odd n misaligns rows
+    (25, None, 32, 4, Confidence.EXACT),        # transposed lane/warp decomposition
+    (26, "16", 16, 4, Confidence.EXACT),        # reassigned index r = r * 4
+    (27, "4", 4, 4, Confidence.EXACT),          # pointer offset by 64 elements (256 bytes: aligned)
+    (28, "16", 16, 16, Confidence.EXACT),       # whole float4: 16 contiguous bytes per lane
+]
+
+
+@pytest.fixture(scope="module")
+def global_facts(tmp_path_factory):
+    return facts_for(tmp_path_factory.mktemp("global"), GLOBAL)
+
+
+@pytest.mark.parametrize("line, stride, sectors, ideal, confidence", GLOBAL_LOADS)
+def test_global_load_cost(global_facts, line, stride, sectors, ideal, confidence):
+    access, pattern = only(kernel(global_facts, "shapes"), line)
+    assert str(pattern.lane_stride) if pattern.lane_stride is not None else None == stride
+    assert (pattern.sectors, pattern.ideal_sectors, pattern.confidence) == (sectors, ideal, confidence)
+    assert access.size == 4 or line == 28
+
+
+def test_per_thread_chunk_in_a_loop(global_facts):
+    (_, pattern), = [(a, p) for a, p in accesses_on(kernel(global_facts, "shapes"), 23, kind="load")
+                     if a.location.base == "a"]
+    assert (pattern.sectors, pattern.ideal_sectors, str(pattern.lane_stride)) == (32, 4, "32")
+
+
+def test_runtime_stride_is_symbolic_and_coalesced_only_for_one(global_facts):
+    _, pattern = only(kernel(global_facts, "shapes"), 14)
+    assert pattern.confidence is Confidence.SYMBOLIC
+    assert str(pattern.lane_stride) == "4*stride" and pattern.depends_on == ("stride",)
+    assert (pattern.sectors, pattern.best_sectors) == (32, 4)
+
+
+def test_data_dependent_gather_is_unknown(global_facts):
+    index_load, gather = (p for a, p in accesses_on(kernel(global_facts, "shapes"), 22, kind="load"))
+    assert index_load.sectors == 4
+    assert gather.confidence is Confidence.UNKNOWN and gather.sectors is None and gather.lane_stride is None
+
+
+def test_single_lane_code_is_recognized(global_facts):
+    _, pattern = only(kernel(global_facts, "shapes"), 29, kind="store")
+    assert pattern.single_lane
+
+
+def test_grid_stride_loop_stays_coalesced(global_facts):
+    facts = kernel(global_facts, "grid_stride")
+    (_, load), = accesses_on(facts, 32, kind="load")
+    assert (load.sectors, load.ideal_sectors, load.confidence) == (4, 4, Confidence.EXACT)
+
+
+def test_template_constant_strides_per_instantiation(global_facts):
+    unit, eight = (p for a, p in (only(kernel(global_facts, f"strided_t<{s}>"), 6) for s in (1, 8)))
+    assert (unit.sectors, eight.sectors) == (4, 32)
+
+
+def test_two_dimensional_indexing_with_launch_shape(global_facts):
+    facts = kernel(global_facts, "matrix")
+    assert (facts.shape.x, facts.shape.y, facts.shape.source) == (32, 8, "launch at line 44")
+    _, transposed = only(facts, 37)
+    _, three_d = only(facts, 39)
+    assert transposed.sectors == 32 and str(transposed.lane_stride) == "4*n"
+    assert (three_d.best_sectors, three_d.ideal_sectors, three_d.lane_stride.constant) == (4, 4, 4)
+
+
+# ---------------------------------------------------------------------- shared memory
+
+SHARED = """
+    struct Pair { float a, b; };
+    __global__ void banks(float* out, int n) {
+        __shared__ float s[2048];
+        __shared__ float tile[32][32];
+        __shared__ float padded[32][33];
+        __shared__ double d[256];
+        __shared__ char c[256];
+        __shared__ Pair pairs[64];
+        extern __shared__ float dynamic[];
+        int t = threadIdx.x;
+        out[t] = s[t];
+        out[t] = s[2 * t];
+        out[t] = s[32 * t];
+        out[t] = s[33 * t];
+        out[t] = tile[threadIdx.x][threadIdx.y];
+        out[t] = padded[threadIdx.x][threadIdx.y];
+        out[t] = d[t];
+        out[t] = c[t];
+        out[t] = pairs[t].a;
+        out[t] = dynamic[4 * t];
+        out[t] = s[0];
+        for (int stride = 1; stride < 32; stride *= 2) {
+            if (t % (2 * stride) == 0) s[2 * stride * t] += s[2 * stride * t + stride];
+            __syncthreads();
+        }
+    }
+    void launch(float* out) { banks<<<1, dim3(32, 8)>>>(out, 1); }
+"""
+
+# (line, wavefronts per request, conflict degree)
+SHARED_LOADS = [
+    (11, 1, 1),    # s[t]
+    (12, 2, 2),    # s[2t]: 2-way
+    (13, 32, 32),  # s[32t]: every lane in bank 0
+    (14, 1, 1),    # s[33t]: odd stride, conflict-free
+    (15, 32, 32),  # column of a [32][32] tile
+    (16, 1, 1),    # column of a padded [32][33] tile
+    (17, 2, 1),    # 8-byte contiguous: two half-warp phases, no conflict
+    (18, 1, 1),    # 1-byte contiguous
+    (19, 2, 2),    # array of 8-byte structs, one field
+    (20, 4, 4),    # extern __shared__ with stride 4
+    (21, 1, 1),    # broadcast
+]
+
+
+@pytest.fixture(scope="module")
+def shared_facts(tmp_path_factory):
+    return kernel(facts_for(tmp_path_factory.mktemp("shared"), SHARED), "banks")
+
+
+@pytest.mark.parametrize("line, wavefronts, degree", SHARED_LOADS)
+def test_shared_bank_conflicts(shared_facts, line, wavefronts, degree):
+    _, pattern = only(shared_facts, line, space=MemorySpace.SHARED)
+    assert (pattern.wavefronts, pattern.conflict_degree) == (wavefronts, degree)
+
+
+def test_reduction_with_doubling_stride_reports_the_worst_iteration(shared_facts):
+    loads = accesses_on(shared_facts, 23, MemorySpace.SHARED, "load")
+    assert loads and all(p.confidence is Confidence.SYMBOLIC for _, p in loads)
+    # stride 16: lanes 0 and 32k... only lane 0 is active; stride 1: lanes 0,2,4.. hit banks 0,4,8.. (2 words each)
+    assert max(p.conflict_degree for _, p in loads) >= 2
+    assert all(p.depends_on and p.depends_on[0].startswith("iter(") for _, p in loads)
+
+
+# ---------------------------------------------------------------------- uniformity
+
+BRANCHES = """
+    __global__ void branches(const float* a, float* b, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (threadIdx.x % 2) b[i] = 1;
+        if (threadIdx.x < 16) b[i] = 2;
+        if (threadIdx.x / 32 == 1) b[i] = 3;
+        if ((threadIdx.x >> 5) & 1) b[i] = 4;
+        if (blockIdx.x == 0) b[i] = 5;
+        if (n > 4) b[i] = 6;
+        if (a[i] > 0.0f) b[i] = 7;
+        if (__ballot_sync(0xffffffff, a[i] > 0.0f)) b[i] = 8;
+        if (__shfl_sync(0xffffffff, i, 0) > 3) b[i] = 9;
+        if (i < n) b[i] = 10;
+        int j = threadIdx.x % 2 ? 1 : 0;
+        if (j) b[i] = 11;
+        if (threadIdx.y % 2) b[i] = 12;
+    }
+    __global__ void __launch_bounds__(256) wide(float* b) {
+        if (threadIdx.x < 128) b[threadIdx.x] = 1;
+    }
+"""
+
+EXPECTED_VARIANCE = [
+    (3, Variance.THREAD), (4, Variance.THREAD), (5, Variance.WARP_UNIFORM), (6, Variance.WARP_UNIFORM),
+    (7, Variance.UNIFORM), (8, Variance.UNIFORM), (9, Variance.DATA), (10, Variance.WARP_UNIFORM),
+    (11, Variance.DATA), (12, Variance.THREAD), (14, Variance.THREAD), (15, Variance.WARP_UNIFORM),
+]
+
+
+@pytest.fixture(scope="module")
+def branch_facts(tmp_path_factory):
+    return facts_for(tmp_path_factory.mktemp("branches"), BRANCHES)
+
+
+@pytest.mark.parametrize("line, variance", EXPECTED_VARIANCE)
+def test_branch_variance(branch_facts, line, variance):
+    facts = kernel(branch_facts, "branches")
+    (pattern,) = [p for b, p in facts.branches if b.stmt.span.line == line]
+    assert pattern.variance is variance
+
+
+def test_bounds_guard_is_recognized(branch_facts):
+    facts = kernel(branch_facts, "branches")
+    guards = {b.stmt.span.line: p.bounds_guard for b, p in facts.branches}
+    assert guards[12] and not guards[4]
+
+
+def test_block_shape_decides_threadidx_y(tmp_path):
+    source = BRANCHES + "void go(const float* a, float* b) { branches<<<1, dim3(16, 16)>>>(a, b, 1); }\n"
+    facts = kernel(facts_for(tmp_path, source), "branches")
+    (pattern,) = [p for b, p in facts.branches if b.stmt.span.line == 15]
+    assert pattern.variance is Variance.THREAD
+
+
+def test_launch_bounds_give_a_one_dimensional_shape(branch_facts):
+    facts = kernel(branch_facts, "wide")
+    assert (facts.shape.x, facts.shape.source) == (256, "__launch_bounds__(256)")
+    (pattern,) = [p for _, p in facts.branches]
+    assert pattern.variance is Variance.WARP_UNIFORM  # threadIdx.x < 128 splits no warp of 32
