@@ -550,6 +550,8 @@ def make_demangler(cufilt: str | None):
                 if result.returncode == 0 and result.stdout.strip():
                     name = result.stdout.strip()
             name = re.sub(r"^void\s+", "", name)
+            # cu++filt writes integral template arguments with a cast: k<(int)8>.
+            name = re.sub(r"\((?:(?:unsigned|signed|long|short|int|char|bool)\s*)+\)(?=-?\d)", "", name)
             cache[symbol] = name.split("(", 1)[0].replace(" ", "")
         return cache[symbol]
 

@@ -312,8 +312,6 @@ def _connect_endless_loops(graph: nx.DiGraph, order: dict[Node, int]) -> None:
     condition of ``for (;;)``, a ``goto``), so no real decision gains an outcome.
     """
     stuck = set(graph) - nx.ancestors(graph, EXIT) - {EXIT}
-    if not stuck:
-        return
     components = nx.condensation(graph.subgraph(stuck))
     for component in components:
         if components.out_degree(component) == 0:

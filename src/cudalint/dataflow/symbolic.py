@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -213,15 +214,21 @@ class Sym:
 
     def evaluate(self, values: Callable[[Atom], int | None]) -> int | None:
         """The integer value given a value for each leaf atom; None if any is unknown."""
-        total = 0
+        lanes = self.evaluate_lanes(values, 1)
+        return None if lanes is None else lanes[0]
+
+    def evaluate_lanes(self, values: Callable[[Atom], int | list[int] | None], width: int) -> list[int] | None:
+        """The value in ``width`` lanes at once: ``values`` gives a leaf atom's value, either one
+        integer for all lanes or a list with one per lane. None if any leaf is unknown."""
+        total = [0] * width
         for monomial, coefficient in self.terms:
-            product = coefficient
+            product: int | list[int] = coefficient
             for atom in monomial:
-                value = _atom_value(atom, values)
+                value = _atom_lanes(atom, values, width)
                 if value is None:
                     return None
-                product *= value
-            total += product
+                product = _combine(operator.mul, product, value)
+            total = _combine(operator.add, total, product)
         return total
 
 
@@ -269,16 +276,28 @@ _EVALUATORS: dict[str, Callable[..., int | None]] = {
 OPERATORS = frozenset(_EVALUATORS)
 
 
-def _atom_value(atom: Atom, values: Callable[[Atom], int | None]) -> int | None:
+def _combine(function, left: int | list[int], right: int | list[int]) -> int | list[int]:
+    if isinstance(left, int) and isinstance(right, int):
+        return function(left, right)
+    if isinstance(left, int):
+        return [function(left, r) for r in right]
+    if isinstance(right, int):
+        return [function(l, right) for l in left]
+    return [function(l, r) for l, r in zip(left, right)]
+
+
+def _atom_lanes(atom: Atom, values, width: int) -> int | list[int] | None:
     if atom.kind is not AtomKind.OPERATION:
         return values(atom)
     arguments = []
     for argument in atom.args:
-        value = argument.evaluate(values)
-        if value is None:
+        lanes = argument.evaluate_lanes(values, width)
+        if lanes is None:
             return None
-        arguments.append(value)
-    return _EVALUATORS[atom.name](*arguments)
+        arguments.append(lanes)
+    evaluate = _EVALUATORS[atom.name]
+    results = [evaluate(*lane) for lane in zip(*arguments)]
+    return None if None in results else results
 
 
 def _format_operation(name: str, args: tuple[Sym, ...]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import zlib
 from dataclasses import dataclass
 
@@ -85,27 +86,39 @@ class LaneEvaluator:
         return None
 
     def lanes(self, value: Sym, warp: int = 0) -> list[int | None]:
-        """The value in each lane of ``warp`` (None where it cannot be computed)."""
-        results = []
-        for tx, ty, tz in self.shape.lane_coordinates(warp):
-            thread = (tx, ty, tz)
+        """The value in each lane of ``warp`` (None in every lane where it cannot be computed)."""
+        coordinates = _coordinates(self.shape, warp)
+        width = len(coordinates[0])
 
-            def values(atom: Atom, thread=thread) -> int | None:
-                if atom.kind is AtomKind.THREAD_INDEX:
-                    return thread["xyz".index(atom.name)] if atom.name in ("x", "y", "z") else None
-                return self._uniform(atom)
+        def values(atom: Atom):
+            if atom.kind is AtomKind.THREAD_INDEX:
+                return coordinates["xyz".index(atom.name)] if atom.name in ("x", "y", "z") else None
+            return self._uniform(atom)
 
-            results.append(value.evaluate(values))
-        return results
+        result = value.evaluate_lanes(values, width)
+        return [None] * width if result is None else result
 
 
-def evaluators(shape: BlockShape) -> list[LaneEvaluator]:
-    """Several assignments of the uniform unknowns, to tell exact results from value-dependent ones."""
+@functools.lru_cache(maxsize=256)
+def _coordinates(shape: BlockShape, warp: int) -> tuple[list[int], list[int], list[int]]:
+    """threadIdx.x, .y and .z of the lanes of ``warp``, one list per component."""
+    lanes = shape.lane_coordinates(warp)
+    return [c[0] for c in lanes], [c[1] for c in lanes], [c[2] for c in lanes]
+
+
+_SAMPLED = (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.ITERATION)
+
+
+def evaluators(shape: BlockShape, *values: Sym) -> list[LaneEvaluator]:
+    """Several assignments of the uniform unknowns in ``values``, to tell exact results from
+    value-dependent ones; one suffices when they have none."""
+    if values and not any(atom.kind in _SAMPLED for value in values for atom in value.atoms()):
+        return [LaneEvaluator(shape)]
     return [LaneEvaluator(shape, round_) for round_ in range(SAMPLE_ROUNDS)]
 
 
 def _differs_between_lanes(value: Sym, shape: BlockShape) -> bool:
-    for evaluator in evaluators(shape):
+    for evaluator in evaluators(shape, value):
         for warp in range(min(shape.warps(), 4)):
             lanes = evaluator.lanes(value, warp)
             if None in lanes or len(set(lanes)) > 1:

@@ -143,7 +143,7 @@ def access_pattern(access: Access, shape: BlockShape) -> AccessPattern:
     stride = _lane_stride(offset, shape)
     results = []
     lanes_active = 0
-    for evaluator in evaluators(shape):
+    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards)):
         active = active_lanes(access.guards, evaluator)
         addresses = evaluator.lanes(offset)
         chosen = [a for a, on in zip(addresses, active) if on]

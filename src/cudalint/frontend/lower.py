@@ -124,7 +124,9 @@ class Lowering:
 
     def _in_user_code(self, cursor: cindex.Cursor) -> bool:
         location = cursor.location
-        return location.file is not None and not location.is_in_system_header
+        # The system-header test is cheap; asking for the file is not, and the CUDA headers
+        # put thousands of declarations before the user's.
+        return not location.is_in_system_header and location.file is not None
 
     def _top_level(self, cursor: cindex.Cursor, globals_: list[ir.VarDecl]) -> None:
         if not self._in_user_code(cursor):

@@ -17,6 +17,7 @@ __device__ int gi_twice(int i) {
 
 // a[gi_twice(i)]: the index comes from a __device__ helper, 2 * i = 8 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gi_helper(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[gi_twice(i)];
@@ -26,6 +27,7 @@ __global__ void gi_helper(float* out, const float* a) {
 
 // a[GI_SPREAD(i)]: the index comes from a macro, 4 * i = 16 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gi_macro(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[GI_SPREAD(i)];
@@ -33,7 +35,9 @@ __global__ void gi_macro(float* out, const float* a) {
 
 // a[i * S] with a template constant: S = 1 coalesced, S = 8 a sector per lane.
 // launch: kernel=gi_template_stride<1> grid=128 block=256
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 // launch: kernel=gi_template_stride<8> grid=128 block=256
+// measured: gld_sectors_per_request=32.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 template <int S>
 __global__ void gi_template_stride(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -13,6 +13,7 @@
 
 // a[i]: a warp reads 32 consecutive floats, 128 aligned bytes = 4 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_contiguous(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[i];
@@ -20,6 +21,7 @@ __global__ void gl_contiguous(float* out, const float* a) {
 
 // a[i + 1]: the same 128 bytes shifted by 4, straddling 5 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=5.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_misaligned(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[i + 1];
@@ -27,6 +29,7 @@ __global__ void gl_misaligned(float* out, const float* a) {
 
 // a[2 * i]: every other float, 256 bytes = 8 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_stride2(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[2 * i];
@@ -34,6 +37,7 @@ __global__ void gl_stride2(float* out, const float* a) {
 
 // a[32 * i]: one float per 128 bytes, a sector per thread = 32 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=32.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_stride32(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[32 * i];
@@ -41,6 +45,7 @@ __global__ void gl_stride32(float* out, const float* a) {
 
 // a[i * stride] with a runtime stride of 1: coalesced.
 // launch: grid=128 block=256 args: stride=1
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_stride_param(float* out, const float* a, int stride) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[i * stride];
@@ -48,6 +53,7 @@ __global__ void gl_stride_param(float* out, const float* a, int stride) {
 
 // The same code with a runtime stride of 4: 512 bytes = 16 sectors.
 // launch: grid=128 block=256 args: stride=4
+// measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_stride_param4(float* out, const float* a, int stride) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[i * stride];
@@ -55,6 +61,7 @@ __global__ void gl_stride_param4(float* out, const float* a, int stride) {
 
 // a[blockIdx.x]: every thread of the warp reads the same float = 1 sector.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=1.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_broadcast(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[blockIdx.x];
@@ -62,6 +69,7 @@ __global__ void gl_broadcast(float* out, const float* a) {
 
 // a[i / 2]: pairs of threads share a float, 64 bytes = 2 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=2.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_half_index(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[i / 2];
@@ -69,6 +77,7 @@ __global__ void gl_half_index(float* out, const float* a) {
 
 // p = a + blockIdx.x * blockDim.x; p[threadIdx.x]: a block-aligned base, coalesced.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_ptr_block(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     const float* p = a + blockIdx.x * blockDim.x;
@@ -77,6 +86,7 @@ __global__ void gl_ptr_block(float* out, const float* a) {
 
 // p = a + off; p[i] with off = 1: misaligned by 4 bytes, like a[i + 1].
 // launch: grid=128 block=256 args: off=1
+// measured: gld_sectors_per_request=5.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_ptr_offset(float* out, const float* a, int off) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     const float* p = a + off;
@@ -85,6 +95,7 @@ __global__ void gl_ptr_offset(float* out, const float* a, int off) {
 
 // The same code with off = 32 (128 bytes): aligned again.
 // launch: grid=128 block=256 args: off=32
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_ptr_offset32(float* out, const float* a, int off) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     const float* p = a + off;

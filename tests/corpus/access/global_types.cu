@@ -13,6 +13,7 @@
 
 // float2 whole-element load: 8 bytes a lane, 256 bytes = 8 sectors (one 64-bit load).
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gt_float2(float* out, const float2* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float2 v = a[i];
@@ -21,6 +22,7 @@ __global__ void gt_float2(float* out, const float2* a) {
 
 // float4 whole-element load: 16 bytes a lane, 512 bytes = 16 sectors (one 128-bit load).
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gt_float4(float* out, const float4* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float4 v = a[i];
@@ -29,6 +31,7 @@ __global__ void gt_float4(float* out, const float4* a) {
 
 // a[i].x on float4 (AoS field): a 4-byte load, lanes 16 bytes apart = 16 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gt_float4_x(float* out, const float4* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = a[i].x;
@@ -40,6 +43,7 @@ struct GtVec3 {
 
 // p[i].y on a struct of 3 floats: lanes 12 bytes apart, 384 bytes = 12 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=12.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gt_struct3_y(float* out, const GtVec3* p) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = p[i].y;
@@ -47,6 +51,7 @@ __global__ void gt_struct3_y(float* out, const GtVec3* p) {
 
 // double d[i]: 8 bytes a lane = 8 sectors.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gt_double(float* out, const double* d) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = static_cast<float>(d[i]);
@@ -54,6 +59,7 @@ __global__ void gt_double(float* out, const double* d) {
 
 // unsigned char c[i]: 32 bytes = 1 sector.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=1.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gt_char(float* out, const unsigned char* c) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = static_cast<float>(c[i]);

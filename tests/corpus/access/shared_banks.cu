@@ -15,6 +15,7 @@
 
 // s[t]: 32 consecutive words, one per bank = 1 wavefront.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_contiguous(float* out, const float* a) {
     __shared__ float s[128];
     int t = threadIdx.x;
@@ -26,6 +27,7 @@ __global__ void sm_contiguous(float* out, const float* a) {
 
 // s[2 * t]: two lanes per bank = 2 wavefronts.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=2.00 shst_wavefronts_per_request=2.00 bank_conflicts_ld=1024 bank_conflicts_st=1024 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_stride2(float* out, const float* a) {
     __shared__ float s[2 * 128];
     int t = threadIdx.x;
@@ -37,6 +39,7 @@ __global__ void sm_stride2(float* out, const float* a) {
 
 // s[32 * t]: every lane in bank 0 = 32 wavefronts.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=32.00 shst_wavefronts_per_request=32.00 bank_conflicts_ld=31744 bank_conflicts_st=31744 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_stride32(float* out, const float* a) {
     __shared__ float s[32 * 128];
     int t = threadIdx.x;
@@ -48,6 +51,7 @@ __global__ void sm_stride32(float* out, const float* a) {
 
 // s[33 * t]: 33 is odd, one lane per bank = 1 wavefront.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_stride33(float* out, const float* a) {
     __shared__ float s[33 * 128];
     int t = threadIdx.x;
@@ -59,6 +63,7 @@ __global__ void sm_stride33(float* out, const float* a) {
 
 // s[0]: every lane reads one word (broadcast) = 1 wavefront; the store is s[t].
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_broadcast(float* out, const float* a) {
     __shared__ float s[128];
     int t = threadIdx.x;
@@ -71,6 +76,7 @@ __global__ void sm_broadcast(float* out, const float* a) {
 // Tile transpose through float[32][32]: the store tile[ty][tx] is a row (1 wavefront),
 // the load tile[tx][ty] a column, all lanes in one bank = 32 wavefronts.
 // launch: grid=32,32 block=32,32 args: n=1024
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=32.01 shst_wavefronts_per_request=1.00 bank_conflicts_ld=1016063 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_tile32(float* out, const float* in, int n) {
     __shared__ float tile[32][32];
     int tx = threadIdx.x;
@@ -83,6 +89,7 @@ __global__ void sm_tile32(float* out, const float* in, int n) {
 
 // The padded tile float[32][33]: the column load is conflict-free = 1 wavefront.
 // launch: grid=32,32 block=32,32 args: n=1024
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.01 shst_wavefronts_per_request=1.00 bank_conflicts_ld=373 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_tile33(float* out, const float* in, int n) {
     __shared__ float tile[32][33];
     int tx = threadIdx.x;
@@ -95,6 +102,7 @@ __global__ void sm_tile33(float* out, const float* in, int n) {
 
 // double s[t]: 8 bytes a lane, 256 bytes of consecutive words.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=2.00 shst_wavefronts_per_request=2.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_double(float* out, const double* a) {
     __shared__ double s[128];
     int t = threadIdx.x;
@@ -106,6 +114,7 @@ __global__ void sm_double(float* out, const double* a) {
 
 // unsigned char s[t]: 1 byte a lane, 32 bytes in 8 banks = 1 wavefront.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=1.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_char(float* out, const unsigned char* a) {
     __shared__ unsigned char s[128];
     int t = threadIdx.x;
@@ -117,6 +126,7 @@ __global__ void sm_char(float* out, const unsigned char* a) {
 
 // float4 s[t]: 16 bytes a lane, 512 bytes (one 128-bit LDS/STS).
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=4.00 shst_wavefronts_per_request=4.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_float4(float* out, const float4* a) {
     __shared__ float4 s[128];
     int t = threadIdx.x;
@@ -137,6 +147,7 @@ struct SmVec4 {
 
 // AoS in shared: s[t].y with 3-word structs, lanes 3 banks apart (3 is odd) = 1 wavefront.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_aos3(float* out, const float* a) {
     __shared__ SmVec3 s[128];
     int t = threadIdx.x;
@@ -148,6 +159,7 @@ __global__ void sm_aos3(float* out, const float* a) {
 
 // AoS in shared: s[t].x with 4-word structs, lanes 4 banks apart = 4 wavefronts.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=4.00 shst_wavefronts_per_request=4.00 bank_conflicts_ld=3072 bank_conflicts_st=3072 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_aos4(float* out, const float* a) {
     __shared__ SmVec4 s[128];
     int t = threadIdx.x;
@@ -162,6 +174,7 @@ __global__ void sm_aos4(float* out, const float* a) {
 // figures are an average over the iterations (two LDS and one STS in the loop, plus the
 // contiguous s[t] store before it). Thread 0 stores the block's sum.
 // launch: grid=256 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=1.00 shld_wavefronts_per_request=0.82 shst_wavefronts_per_request=0.84 bank_conflicts_ld=7680 bank_conflicts_st=3840 branch_divergent_targets=0 pred_on_ratio=19.73 gld_requests_per_warp=1.00 gst_requests_per_warp=0.25 shld_requests_per_warp=14.25 shst_requests_per_warp=8.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void sm_reduce_interleaved(float* out, const float* a) {
     __shared__ float s[128];
     unsigned int t = threadIdx.x;

@@ -1,0 +1,93 @@
+"""Time cudalint's own work per file against libclang's parse of the same file.
+
+For each file: the bare libclang parse (same arguments cudalint uses), lowering to the
+IR, and the analysis (dataflow facts and every rule). Prints a table and the totals;
+the analysis target is at most 30% of the parse time.
+
+    python bench/analysis_overhead.py [--headers toolkit|embedded] [--repeat N] [PATHS...]
+
+Paths default to the test corpus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from clang import cindex
+
+from cudalint import frontend
+from cudalint.config import Config
+from cudalint.dataflow import Facts
+from cudalint.engine import check, default_settings
+from cudalint.frontend.lower import Lowering
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _files(paths: list[str]) -> list[Path]:
+    found: list[Path] = []
+    for raw in paths or [str(ROOT / "tests" / "corpus")]:
+        path = Path(raw)
+        found.extend(sorted(path.rglob("*.cu")) if path.is_dir() else [path])
+    return found
+
+
+def _best(samples: list[float]) -> float:
+    return min(samples) if samples else 0.0
+
+
+def measure(path: Path, environment, settings, repeat: int) -> tuple[float, float, float]:
+    text = path.read_text(encoding="utf-8")
+    args, _ = environment.args_for(str(path))
+    parse, lower, analyze = [], [], []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        tu = cindex.Index.create().parse(str(path), args=list(args), unsaved_files=[(str(path), text)],
+                                         options=frontend._PARSE_OPTIONS)
+        parsed = time.perf_counter()
+        unit = Lowering(tu, str(path), text, environment.header_mode).run()
+        lowered = time.perf_counter()
+        facts = Facts(unit)
+        for kernel in facts.kernels:
+            _ = kernel.accesses, kernel.branches
+        check(unit, settings)
+        done = time.perf_counter()
+        parse.append(parsed - started)
+        lower.append(lowered - parsed)
+        analyze.append(done - lowered)
+    return _best(parse), _best(lower), _best(analyze)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*")
+    parser.add_argument("--headers", choices=("toolkit", "embedded", "auto"), default="auto")
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args(argv)
+    settings = default_settings(Config(), header_mode=options.headers)
+    environment = frontend.build_environment(settings.frontend)
+    rows = []
+    for path in _files(options.paths):
+        rows.append((path, *measure(path, environment, settings, options.repeat)))
+    width = max(len(os.path.relpath(p, ROOT)) for p, *_ in rows)
+    print(f"headers: {environment.header_mode.value}; best of {options.repeat} runs per file")
+    print(f"{'file':<{width}}  {'parse ms':>9}  {'lower ms':>9}  {'analyze ms':>10}  {'analyze/parse':>13}")
+    for path, parse, lower, analyze in rows:
+        print(f"{os.path.relpath(path, ROOT):<{width}}  {parse * 1e3:9.1f}  {lower * 1e3:9.1f}  {analyze * 1e3:10.1f}  {analyze / parse:13.1%}")
+    total_parse = sum(r[1] for r in rows)
+    total_lower = sum(r[2] for r in rows)
+    total_analyze = sum(r[3] for r in rows)
+    ratios = [r[3] / r[1] for r in rows]
+    print(f"total: parse {total_parse:.3f} s, lower {total_lower:.3f} s ({total_lower / total_parse:.1%}), "
+          f"analyze {total_analyze:.3f} s ({total_analyze / total_parse:.1%}); "
+          f"per-file analyze/parse median {statistics.median(ratios):.1%}, max {max(ratios):.1%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,324 @@
+"""The access corpus's hardware records are present, well-formed and say what the hardware did.
+
+Every kernel launch in tests/corpus/access has a ``// launch:`` line and, right under it,
+a ``// measured:`` line that scripts/measure_gpu.py wrote from an Nsight Compute run
+(CI has no GPU: these tests read the recorded numbers only). The expected verdicts
+below are the ones the Hopper GPU gave; a record that is missing, mangled, copied to
+the wrong kernel or taken from a different access pattern fails here. Tests that
+compare cudalint's own predictions with these records live elsewhere.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ACCESS = ROOT / "tests" / "corpus" / "access"
+MIN_LAUNCHES = 40
+
+
+def _load_measure_script():
+    path = ROOT / "scripts" / "measure_gpu.py"
+    spec = importlib.util.spec_from_file_location("measure_gpu", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("measure_gpu", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+measure = _load_measure_script()
+
+FILES = sorted(ACCESS.glob("*.cu"))
+
+
+@cache
+def launches_of(path: Path):
+    return tuple(measure.collect(path, use_frontend=False))
+
+
+def all_launches():
+    return [launch for path in FILES for launch in launches_of(path)]
+
+
+def _id(launch) -> str:
+    return f"{launch.path.stem}:{launch.kernel}"
+
+
+LAUNCHES = all_launches()
+
+# --------------------------------------------------------------------------- verdicts
+# What the hardware measured (ncu 2025.3.1, Hopper): a value per key; keys left out
+# take DEFAULTS. None: the kernel has no access of that class ("-"). A (low, high)
+# pair: a range, where the figure depends on nvcc's code around the access (loops,
+# predicated-off instructions) rather than on the access pattern.
+DEFAULTS = {
+    "gst_sectors_per_request": 4.0,
+    "shld_wavefronts_per_request": None,
+    "shst_wavefronts_per_request": None,
+    "gld_requests_per_warp": 1.0,
+    "gst_requests_per_warp": 1.0,
+    "branch_divergent_targets": 0,
+    "pred_on_ratio": 32.0,
+}
+SHARED_DEFAULTS = {"shld_requests_per_warp": 1.0, "shst_requests_per_warp": 1.0, "gld_sectors_per_request": 4.0}
+CF_DIVERGENT = {"gld_sectors_per_request": 4.0, "pred_on_ratio": (16.0, 29.0),
+                "branch_divergent_targets": (1, 1 << 30)}
+CF_UNIFORM = {"gld_sectors_per_request": 4.0, "pred_on_ratio": (29.0, 32.0)}
+LOOP = (28.0, 32.0)
+
+EXPECTED: dict[str, dict[str, float | None]] = {
+    # global loads, 4-byte elements
+    "gl_contiguous": {"gld_sectors_per_request": 4},
+    "gl_misaligned": {"gld_sectors_per_request": 5},
+    "gl_stride2": {"gld_sectors_per_request": 8},
+    "gl_stride32": {"gld_sectors_per_request": 32},
+    "gl_stride_param": {"gld_sectors_per_request": 4},
+    "gl_stride_param4": {"gld_sectors_per_request": 16},
+    "gl_broadcast": {"gld_sectors_per_request": 1},
+    "gl_half_index": {"gld_sectors_per_request": 2},
+    "gl_ptr_block": {"gld_sectors_per_request": 4},
+    "gl_ptr_offset": {"gld_sectors_per_request": 5},
+    "gl_ptr_offset32": {"gld_sectors_per_request": 4},
+    # global stores
+    "gs_misaligned": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 5},
+    "gs_stride2": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 8},
+    "gs_stride32": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 32},
+    "gs_stride_param": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 16},
+    # 2-D, lane/warp, loops
+    "g2_transposed": {"gld_sectors_per_request": 32},
+    "g2_row_major": {"gld_sectors_per_request": 4},
+    "g2_lane_warp": {"gld_sectors_per_request": 4},
+    "g2_lane_warp_transposed": {"gld_sectors_per_request": 32},
+    "g2_grid_stride": {"gld_sectors_per_request": 4, "gld_requests_per_warp": 8, "gst_requests_per_warp": 8,
+                       "pred_on_ratio": LOOP},
+    "g2_chunk": {"gld_sectors_per_request": 32, "gld_requests_per_warp": 8, "pred_on_ratio": LOOP},
+    # helpers, macros, template constants
+    "gi_helper": {"gld_sectors_per_request": 8},
+    "gi_macro": {"gld_sectors_per_request": 16},
+    "gi_template_stride<1>": {"gld_sectors_per_request": 4},
+    "gi_template_stride<8>": {"gld_sectors_per_request": 32},
+    # element types and AoS fields
+    "gt_float2": {"gld_sectors_per_request": 8},
+    "gt_float4": {"gld_sectors_per_request": 16},
+    "gt_float4_x": {"gld_sectors_per_request": 16},
+    "gt_struct3_y": {"gld_sectors_per_request": 12},
+    "gt_double": {"gld_sectors_per_request": 8},
+    "gt_char": {"gld_sectors_per_request": 1},
+    # shared memory: wavefronts per request
+    "sm_contiguous": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
+    "sm_stride2": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
+    "sm_stride32": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 32, "shst_wavefronts_per_request": 32},
+    "sm_stride33": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
+    "sm_broadcast": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
+    "sm_tile32": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 32, "shst_wavefronts_per_request": 1},
+    "sm_tile33": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
+    # 8-byte and 16-byte lanes: 256 and 512 bytes take 2 and 4 wavefronts, no conflict counted
+    "sm_double": {**SHARED_DEFAULTS, "gld_sectors_per_request": 8,
+                  "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2,
+                  "bank_conflicts_ld": 0, "bank_conflicts_st": 0},
+    "sm_char": {**SHARED_DEFAULTS, "gld_sectors_per_request": 1,
+                "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
+    "sm_float4": {**SHARED_DEFAULTS, "gld_sectors_per_request": 16,
+                  "shld_wavefronts_per_request": 4, "shst_wavefronts_per_request": 4,
+                  "bank_conflicts_ld": 0, "bank_conflicts_st": 0},
+    "sm_aos3": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
+    "sm_aos4": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 4, "shst_wavefronts_per_request": 4},
+    # The reduction mixes strides; only thread 0 of the block's first warp stores to global.
+    "sm_reduce_interleaved": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 1,
+                              "gst_requests_per_warp": 0.25},
+    # control flow
+    "cf_odd_lanes": CF_DIVERGENT,
+    "cf_half_warp": CF_DIVERGENT,
+    "cf_warp_uniform": CF_UNIFORM,
+    "cf_row_parity_16x16": CF_DIVERGENT,
+    "cf_row_parity_32x8": CF_UNIFORM,
+}
+# Branches that part a warp's threads: divergent targets recorded; warp-uniform ones: none.
+DIVERGENT = {"cf_odd_lanes", "cf_half_warp", "cf_row_parity_16x16"}
+UNIFORM = {"cf_warp_uniform", "cf_row_parity_32x8"}
+# Kernels whose expected values above are partial (their shared figures average over
+# several access patterns).
+MIXED = {"sm_reduce_interleaved"}
+
+
+def expected_for(kernel: str) -> dict[str, float | None]:
+    values = dict(DEFAULTS)
+    values.update(EXPECTED[kernel])
+    return values
+
+
+def close(recorded: float | None, expected) -> bool:
+    if isinstance(expected, tuple):
+        return recorded is not None and expected[0] <= recorded <= expected[1]
+    if expected is None or recorded is None:
+        return expected is None and recorded is None
+    return abs(recorded - expected) <= max(0.05, 0.01 * abs(expected))
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_corpus_size():
+    assert len(FILES) >= 5
+    assert len(LAUNCHES) >= MIN_LAUNCHES
+    for path in FILES:
+        assert launches_of(path), f"{path.name} launches nothing"
+
+
+def test_every_kernel_is_launched():
+    """Every __global__ definition of the corpus has at least one launch line."""
+    for path in FILES:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        defined = {name for _, name, _ in measure._kernel_definitions(lines)}
+        launched = {launch.base for launch in launches_of(path)}
+        assert defined == launched, f"{path.name}: not launched: {sorted(defined - launched)}"
+
+
+def test_expectations_cover_the_corpus():
+    kernels = {launch.kernel for launch in LAUNCHES}
+    assert kernels == set(EXPECTED), (
+        f"no expectation for {sorted(kernels - set(EXPECTED))}; "
+        f"expectation without a kernel: {sorted(set(EXPECTED) - kernels)}"
+    )
+    assert DIVERGENT | UNIFORM <= kernels
+
+
+@pytest.mark.parametrize("launch", LAUNCHES, ids=_id)
+def test_launch_geometry(launch):
+    """Whole warps only (no tail warps), within the hardware's block limit."""
+    threads_per_block = launch.block[0] * launch.block[1] * launch.block[2]
+    assert threads_per_block % 32 == 0
+    assert threads_per_block <= 1024
+    assert launch.bytes >= 1 << 20
+    pointers = [p for p in launch.params if p.is_pointer]
+    assert pointers, "every corpus kernel reads or writes global memory"
+    for param in launch.params:
+        if not param.is_pointer:
+            assert param.name in launch.args, f"scalar {param.name} has no value"
+
+
+@pytest.mark.parametrize("launch", LAUNCHES, ids=_id)
+def test_record_is_well_formed(launch):
+    assert launch.measured is not None, "no '// measured:' line under the launch line"
+    assert list(launch.measured) == list(measure.KEYS)
+    assert launch.provenance, "no (ncu <version>, <GPU>) suffix"
+    assert re.fullmatch(r"ncu \d{4}\.\d+(\.\d+)*, NVIDIA H(100|200)\b.*", launch.provenance), launch.provenance
+
+
+@pytest.mark.parametrize("launch", LAUNCHES, ids=_id)
+def test_record_is_plausible(launch):
+    m = launch.measured
+    assert m is not None
+    # Every kernel loads and stores global memory.
+    for key in ("gld_sectors_per_request", "gst_sectors_per_request"):
+        assert m[key] is not None and 1.0 <= m[key] <= 32.0, key
+    for key in ("shld_wavefronts_per_request", "shst_wavefronts_per_request"):
+        if m[key] is not None:
+            assert 0.0 < m[key] <= 32.5, key
+    for key in measure.COUNT_KEYS:
+        assert m[key] is not None and m[key] >= 0 and m[key] == int(m[key]), key
+    assert m["pred_on_ratio"] is not None and 1.0 <= m["pred_on_ratio"] <= 32.0
+    for key in ("gld_requests_per_warp", "gst_requests_per_warp"):
+        assert m[key] is not None and m[key] > 0, key
+    # A class of shared access has both its wavefronts and its request count, or neither.
+    for kind in ("shld", "shst"):
+        assert (m[f"{kind}_wavefronts_per_request"] is None) == (m[f"{kind}_requests_per_warp"] is None)
+    if m["shld_wavefronts_per_request"] is None:
+        assert m["bank_conflicts_ld"] == 0
+    if m["shst_wavefronts_per_request"] is None:
+        assert m["bank_conflicts_st"] == 0
+
+
+@pytest.mark.parametrize("launch", LAUNCHES, ids=_id)
+def test_record_matches_hardware_verdict(launch):
+    m = launch.measured
+    assert m is not None
+    expected = expected_for(launch.kernel)
+    keys = expected if launch.kernel not in MIXED else EXPECTED[launch.kernel]
+    wrong = {
+        key: (m[key], value) for key, value in expected.items()
+        if key in keys and not close(m[key], value)
+    }
+    assert not wrong, f"recorded vs expected: {wrong}"
+
+
+@pytest.mark.parametrize(
+    "launch", [l for l in LAUNCHES if l.base.startswith("sm_") and l.kernel not in MIXED], ids=_id
+)
+def test_bank_conflicts_agree_with_wavefronts(launch):
+    """For 4-byte lanes, conflicts = extra wavefronts: (wavefronts/request - 1) x requests.
+
+    8- and 16-byte lanes need 2 and 4 wavefronts without a conflict counted.
+    """
+    m = launch.measured
+    lane_wavefronts = {"sm_double": 2.0, "sm_float4": 4.0}.get(launch.kernel, 1.0)
+    for kind in ("ld", "st"):
+        wavefronts = m[f"sh{kind}_wavefronts_per_request"]
+        requests = m[f"sh{kind}_requests_per_warp"] * launch.warps
+        extra = (wavefronts - lane_wavefronts) * requests
+        # Wavefronts per request are recorded to 2 decimals: 0.005 per request.
+        assert abs(m[f"bank_conflicts_{kind}"] - extra) <= 0.005 * requests + 1, kind
+
+
+@pytest.mark.parametrize("launch", LAUNCHES, ids=_id)
+def test_divergence_records(launch):
+    m = launch.measured
+    if launch.kernel in DIVERGENT:
+        assert m["branch_divergent_targets"] > 0
+        assert m["pred_on_ratio"] < 29.0
+    else:
+        assert m["branch_divergent_targets"] == 0
+
+
+def test_divergence_follows_block_shape():
+    """threadIdx.y % 2 diverges under 16x16 (two rows a warp), not under 32x8."""
+    by_kernel = {launch.kernel: launch.measured for launch in LAUNCHES}
+    assert by_kernel["cf_row_parity_16x16"]["branch_divergent_targets"] > 0
+    assert by_kernel["cf_row_parity_32x8"]["branch_divergent_targets"] == 0
+    assert by_kernel["cf_row_parity_16x16"]["pred_on_ratio"] < by_kernel["cf_row_parity_32x8"]["pred_on_ratio"]
+    # One divergent branch a warp for odd lanes; only warp 0 of each block for threadIdx.x < 16.
+    odd = next(l for l in LAUNCHES if l.kernel == "cf_odd_lanes")
+    half = next(l for l in LAUNCHES if l.kernel == "cf_half_warp")
+    assert odd.measured["branch_divergent_targets"] == odd.warps
+    assert half.measured["branch_divergent_targets"] == half.grid[0] * half.grid[1] * half.grid[2]
+
+
+def test_records_round_trip():
+    """The measured line the script writes reads back as the same values."""
+    for launch in LAUNCHES[:5]:
+        body = " ".join(
+            f"{key}={measure.format_value(key, launch.measured[key])}" for key in measure.KEYS
+        ) + f" ({launch.provenance})"
+        values, provenance = measure.parse_measured(body)
+        assert values == launch.measured and provenance == launch.provenance
+
+
+def test_cudalint_frontend_sees_every_launched_kernel():
+    """The harness's kernel and parameter reading agrees with cudalint's frontend."""
+    pytest.importorskip("clang")
+    for path in FILES:
+        with_frontend = measure.collect(path, use_frontend=True)
+        without = launches_of(path)
+        assert [l.kernel for l in with_frontend] == [l.kernel for l in without]
+        for a, b in zip(with_frontend, without):
+            assert [(p.name, p.is_pointer) for p in a.params] == [(p.name, p.is_pointer) for p in b.params]
+
+
+def test_driver_generation():
+    """The host driver launches every kernel of a file, with its geometry and arguments."""
+    for path in FILES:
+        launches = list(launches_of(path))
+        source = measure.driver_source(path, launches)
+        assert f'#include "{path.resolve().as_posix()}"' in source
+        for launch in launches:
+            assert f"(const void*)&{launch.kernel}," in source
+            grid = ", ".join(map(str, launch.grid))
+            assert f"dim3({grid})" in source
+        for number in range(len(launches)):
+            assert f"mg_launch_{number}();" in source
