@@ -43,12 +43,12 @@ def _best(samples: list[float]) -> float:
 
 def measure(path: Path, environment, settings, repeat: int) -> tuple[float, float, float]:
     text = path.read_text(encoding="utf-8")
-    args, _ = environment.args_for(str(path))
+    args = environment.args_for(str(path))
     parse, lower, analyze = [], [], []
     for _ in range(repeat):
         started = time.perf_counter()
         tu = cindex.Index.create().parse(str(path), args=list(args), unsaved_files=[(str(path), text)],
-                                         options=frontend._PARSE_OPTIONS)
+                                         options=frontend.PARSE_OPTIONS)
         parsed = time.perf_counter()
         unit = Lowering(tu, str(path), text, environment.header_mode).run()
         lowered = time.perf_counter()

@@ -59,7 +59,8 @@ A saved CSV (``--save-csv``) has the columns file,kernel,key,value: the raw ncu
 metrics by their ncu names, ``warps``, ``sass`` (the kernel's memory instructions as
 cuobjdump shows them) and ``provenance``. ``--check --from-csv CSV`` compares the
 measured lines with it; ``--check`` alone measures afresh (tolerance: --tolerance
-relative, at least 0.01 absolute).
+relative, at least 0.01 absolute; bank-conflict totals also 1% of the requests, as
+they vary slightly between runs for 1024-thread blocks).
 """
 
 from __future__ import annotations
@@ -115,7 +116,6 @@ ALTERNATIVES: dict[str, list[str]] = {
     "branch_divergent_targets": ["smsp__branch_targets_threads_divergent.sum"],
     "shld_insts": ["smsp__sass_inst_executed_op_shared_ld.sum"],
     "shst_insts": ["smsp__sass_inst_executed_op_shared_st.sum"],
-    "gld_requests": ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"],
 }
 
 # The measured line, in this order.
@@ -823,9 +823,16 @@ def check_records(
                 continue
             values = derive(result)
             for key in KEYS:
+                # Conflict totals vary a little from run to run where blocks are large
+                # (sm_tile33: 373, then 313 of 32768 requests); allow 1% of the requests.
+                slack = {"bank_conflicts_ld": "shld_insts", "bank_conflicts_st": "shst_insts"}.get(key)
+                requests = (_raw(result, slack) or 0) if slack else 0
                 if key not in launch.measured:
                     problems.append(f"{where}: {key} not recorded")
-                elif not close(launch.measured[key], values[key], tolerance):
+                elif not close(launch.measured[key], values[key], tolerance) and not (
+                    launch.measured[key] is not None and values[key] is not None
+                    and abs(launch.measured[key] - values[key]) <= 0.01 * requests
+                ):
                     problems.append(
                         f"{where}: {key} recorded {format_value(key, launch.measured[key])}, "
                         f"measured {format_value(key, values[key])}"

@@ -137,15 +137,14 @@ def parse_selectors(values: list[str], where: str) -> list[str]:
     return selectors
 
 
+def selector_matches(selector: str, code: str) -> bool:
+    """``ALL``, a whole code (``CL401``) or a prefix of one (``CL4``)."""
+    return selector == "ALL" or code.startswith(selector)
+
+
 def _match_length(code: str, selectors: list[str]) -> int:
     """Length of the most specific selector matching ``code`` (ALL counts as 0), or -1."""
-    best = -1
-    for selector in selectors:
-        if selector == "ALL":
-            best = max(best, 0)
-        elif code.startswith(selector):
-            best = max(best, len(selector))
-    return best
+    return max((0 if s == "ALL" else len(s) for s in selectors if selector_matches(s, code)), default=-1)
 
 
 def enabled_rules(

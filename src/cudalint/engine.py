@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cudalint import frontend
-from cudalint.config import Config, enabled_rules, ignored_for_file, is_excluded
+from cudalint.config import Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.dataflow import Facts
 from cudalint.diagnostics import Finding, Notice, NoticeKind
 from cudalint.rules import CATALOG, REGISTRY
+from cudalint.rules.base import FactRule
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
 
 CUDA_SUFFIXES = (".cu", ".cuh")
@@ -139,11 +140,11 @@ def _internal_error(result: FileResult, exc: Exception) -> FileResult:
 def check(tu, settings: RunSettings) -> list[Finding]:
     facts = Facts(tu)
     file_ignores = ignored_for_file(settings.config, tu.path)
-    enabled = [code for code in settings.enabled if not any(code.startswith(s) or s == "ALL" for s in file_ignores)]
+    enabled = [code for code in settings.enabled if not any(selector_matches(s, code) for s in file_ignores)]
     findings: dict[tuple, Finding] = {}
     for code in enabled:
         rule = REGISTRY[code]()
-        if not rule.runs_on_facts:
+        if not isinstance(rule, FactRule):
             continue
         for finding in rule.check(facts):
             if finding.span.file != tu.path:

@@ -74,13 +74,6 @@ class CType:
     record: str | None = None
     """Key into ``TranslationUnit.records`` for struct/class/union types."""
 
-    @property
-    def is_floating(self) -> bool:
-        return self.kind in (TypeKind.HALF, TypeKind.FLOAT, TypeKind.DOUBLE, TypeKind.LONG_DOUBLE)
-
-    @property
-    def is_arithmetic(self) -> bool:
-        return self.is_floating or self.kind in (TypeKind.INTEGER, TypeKind.BOOL, TypeKind.ENUM)
 
 
 @dataclass(frozen=True, slots=True)

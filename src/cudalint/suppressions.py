@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from cudalint import ir
+from cudalint.config import selector_matches
 from cudalint.diagnostics import Finding
 from cudalint.rules import REGISTRY
 
@@ -40,9 +41,9 @@ class Selector:
             if code == _UNUSED_SUPPRESSION and any(char in pattern for char in _GLOB_CHARACTERS):
                 return False
             return any(fnmatch.fnmatchcase(f"cudalint-{check}", pattern) for check in (name, code.lower()))
-        if self.text == "ALL":
-            return code != _UNUSED_SUPPRESSION
-        return code.startswith(self.text)
+        if self.text == "ALL" and code == _UNUSED_SUPPRESSION:
+            return False
+        return selector_matches(self.text, code)
 
 
 @dataclass

@@ -77,8 +77,15 @@ class Facts:
         )
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
-        """The source of a one-line span, shortened for messages."""
-        if span.file != self.tu.path or span.line != span.end_line or not 0 < span.line <= len(self.tu.source_lines):
+        """The source a span covers, on one line and shortened, for messages."""
+        lines = self.tu.source_lines
+        if span.file != self.tu.path or not 0 < span.line <= span.end_line <= len(lines):
             return ""
-        text = self.tu.source_lines[span.line - 1][span.column - 1 : span.end_column - 1].strip()
+        if span.line == span.end_line:
+            text = lines[span.line - 1][span.column - 1 : span.end_column - 1]
+        else:
+            parts = [lines[span.line - 1][span.column - 1 :], *lines[span.line : span.end_line - 1],
+                     lines[span.end_line - 1][: span.end_column - 1]]
+            text = " ".join(parts)
+        text = " ".join(text.split())
         return text if len(text) <= limit else text[: limit - 3] + "..."

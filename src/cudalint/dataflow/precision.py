@@ -28,8 +28,10 @@ MATH_FUNCTIONS = frozenset(
     floor ceil round trunc rint nearbyint lround llround lrint llrint fmod remainder remquo fmin
     fmax fdim fma hypot rhypot norm3d rnorm3d norm4d rnorm4d erf erfc erfinv erfcinv erfcx tgamma
     lgamma normcdf normcdfinv copysign ldexp frexp modf scalbn scalbln nextafter j0 j1 jn y0 y1 yn
-    cyl_bessel_i0 cyl_bessel_i1""".split()
+    cyl_bessel_i0 cyl_bessel_i1 min max""".split()
 )
+# CUDA's min/max have no f-suffixed twins; the others do (powf, sqrtf, fminf...).
+WITHOUT_FLOAT_VARIANT = frozenset(("min", "max"))
 _NARROWABLE_BINARY = frozenset("+-*/")
 _COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
 _COMPOUND_ARITHMETIC = frozenset(("+=", "-=", "*=", "/="))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 from cudalint import ir
@@ -24,6 +25,7 @@ __all__ = [
     "FileFlags",
     "FrontendConfigError",
     "FrontendOptions",
+    "PARSE_OPTIONS",
     "ParseEnvironment",
     "SourceError",
     "build_environment",
@@ -32,10 +34,12 @@ __all__ = [
     "read_source",
 ]
 
-# KeepGoing: a missing header or a hard error must not end the parse; we analyze
-# whatever the AST holds. DetailedPreprocessingRecord: macro expansions, to tell code
-# written in a macro body from code written at the call site.
-_PARSE_OPTIONS = 0x200 | 0x01
+# Keep going after errors: a missing header or a hard error must not end the parse; we
+# analyze whatever the AST holds. The detailed preprocessing record lists macro
+# expansions, to tell code written in a macro body from code written at the call site.
+PARSE_OPTIONS = 0x200 | 0x01  # CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord
+# Lowering recurses once per nesting level of the source; generated code nests deeply.
+_RECURSION_LIMIT = 20000
 
 
 class SourceError(Exception):
@@ -62,7 +66,8 @@ def read_source(path: str) -> str:
     if b"\0" in data[:8192]:
         raise SourceError("binary file, not CUDA source")
     try:
-        return data.decode("utf-8")
+        # clang is handed the text without its byte-order mark, so columns match what editors show.
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SourceError(f"not valid UTF-8 (byte {exc.start})") from None
 
@@ -75,10 +80,15 @@ def parse_file(path: str, environment: ParseEnvironment, text: str | None = None
     path = os.path.abspath(path)
     if text is None:
         text = read_source(path)
-    args, _ = environment.args_for(path)
+    args = environment.args_for(path)
     index = cindex.Index.create()
     try:
-        tu = index.parse(path, args=list(args), unsaved_files=[(path, text)], options=_PARSE_OPTIONS)
+        tu = index.parse(path, args=list(args), unsaved_files=[(path, text)], options=PARSE_OPTIONS)
     except cindex.TranslationUnitLoadError:
         raise SourceError("libclang could not parse the file") from None
-    return Lowering(tu, path, text, environment.header_mode).run()
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    try:
+        return Lowering(tu, path, text, environment.header_mode).run()
+    except RecursionError:
+        raise SourceError("expressions nested too deeply to analyze") from None

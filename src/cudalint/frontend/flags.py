@@ -45,29 +45,29 @@ class FileFlags:
     args: tuple[str, ...] = ()
     arch: int | None = None
     max_registers: int | None = None
-    source: str = "defaults"
-    """Where the flags came from, for messages: ``compile_commands.json`` or ``defaults``."""
+    """The build's ``-maxrregcount``, for the register-budget analysis."""
 
 
 @dataclass(frozen=True)
 class ParseEnvironment:
     header_mode: HeaderMode
-    cuda_path: str | None
-    resource_dir: str
     base_args: tuple[str, ...]
     default_arch: int
     user_args: tuple[str, ...] = ()
     compile_db: CompileDatabase | None = None
 
-    def args_for(self, path: str) -> tuple[tuple[str, ...], FileFlags]:
+    def flags_for(self, path: str) -> FileFlags:
+        """What the compile database says about ``path`` (nothing when it is not listed)."""
         file_flags = self.compile_db.flags_for(path) if self.compile_db else None
-        if file_flags is None:
-            file_flags = FileFlags()
+        return file_flags or FileFlags()
+
+    def args_for(self, path: str) -> tuple[str, ...]:
+        file_flags = self.flags_for(path)
         arch = min(file_flags.arch or self.default_arch, MAX_CLANG_ARCH)
         args = [*self.base_args, f"--cuda-gpu-arch=sm_{arch}", *self.user_args, *file_flags.args]
         if not any(a.startswith("-std=") for a in args):
             args.append(f"-std={DEFAULT_STD}")
-        return tuple(args), file_flags
+        return tuple(args)
 
 
 @cache
@@ -139,7 +139,10 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
         if cuda_path is None and mode == "toolkit":
             raise FrontendConfigError("no CUDA toolkit found (set --cuda-path, CUDA_PATH or CUDA_HOME)")
     res = resource_dir()
-    common = ["-x", "cuda", "--cuda-device-only", "-resource-dir", res, "-Wno-unknown-cuda-version", "-ferror-limit=0"]
+    # The version check would reject older --arch values the toolkit no longer builds for;
+    # we only parse, so any architecture clang knows is fine.
+    common = ["-x", "cuda", "--cuda-device-only", "--no-cuda-version-check", "-resource-dir", res,
+              "-Wno-unknown-cuda-version", "-ferror-limit=0"]
     if cuda_path:
         header_mode = HeaderMode.TOOLKIT
         base = [
@@ -163,8 +166,6 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
     compile_db = CompileDatabase.locate(options.compile_commands, search_from)
     return ParseEnvironment(
         header_mode=header_mode,
-        cuda_path=cuda_path,
-        resource_dir=res,
         base_args=tuple(base),
         default_arch=min(parse_arch(options.arch) if options.arch else DEFAULT_ARCH, MAX_CLANG_ARCH),
         user_args=tuple(user_args),
@@ -230,7 +231,7 @@ def translate_build_flags(arguments: list[str], directory: str) -> FileFlags:
             archs = [int(m.group(1)) for m in _ARCH_PATTERN.finditer(value.lower())]
             if archs:
                 arch = max(archs) if arch is None else max(arch, *archs)
-    return FileFlags(args=tuple(kept), arch=arch, max_registers=max_registers, source="compile_commands.json")
+    return FileFlags(args=tuple(kept), arch=arch, max_registers=max_registers)
 
 
 @dataclass

@@ -12,12 +12,6 @@ FLOAT_LITERAL = re.compile(
 )
 INT_LITERAL = re.compile(rb"(?:0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)[uUlLzZ]*")
 PRAGMA_UNROLL = re.compile(r"^\s*#\s*pragma\s+unroll\b\s*\(?\s*([^)\s]*)")
-DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+(.+?)\s*(?://.*)?$")
-CONSTEXPR = re.compile(
-    r"^\s*(?:static\s+)?(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+|signed\s+)?"
-    r"(?:int|long|short|size_t|unsigned|auto)\s+([A-Za-z_]\w*)\s*=\s*([^;]+);"
-)
-
 
 def parse_int_literal(text: str) -> int | None:
     digits = text.replace("'", "").rstrip("uUlLzZ")

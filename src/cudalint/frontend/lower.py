@@ -92,13 +92,15 @@ class Lowering:
         self._pending_instantiations: list[cindex.Cursor] = []
         self.launches: list[ir.LaunchSite] = []
         self._current_function: str | None = None
-        self._macros = self._collect_macros()
         self._token_offsets: list[int] = []
         self._tokens: list[tuple[int, int, str, cindex.TokenKind]] = []
         self._comments: list[ir.Comment] = []
         self._main_file = self.tu.get_file(self.path)
         identifiers = self._scan_tokens()
         self._macro_map = MacroMap(self.tu, self._main_file, identifiers)
+        # Integer names for __launch_bounds__ and #pragma unroll arguments: the macros as this
+        # parse defined them, then constexpr variables as they are declared.
+        self._named_integers: dict[str, str] = self._macro_map.object_like_definitions()
         self._builtin_members_seen: dict[tuple[str | None, int], int] = {}
 
     # ------------------------------------------------------------------ entry point
@@ -175,15 +177,6 @@ class Lowering:
             if kind != cindex.TokenKind.COMMENT:
                 result.append(spelling)
         return result
-
-    def _collect_macros(self) -> dict[str, str]:
-        """Integer-valued names for ``__launch_bounds__`` and ``#pragma unroll`` arguments."""
-        macros = {}
-        for line in self.lines:
-            match = literals.DEFINE.match(line) or literals.CONSTEXPR.match(line)
-            if match:
-                macros[match.group(1)] = match.group(2)
-        return macros
 
     # ------------------------------------------------------------------ spans & types
 
@@ -301,7 +294,11 @@ class Lowering:
         count = cursor.get_num_template_arguments()
         args = []
         for index in range(max(count, 0)):
-            kind = cursor.get_template_argument_kind(index)
+            try:
+                kind = cursor.get_template_argument_kind(index)
+            except ValueError:  # Packs and expressions: kinds the Python bindings do not name.
+                args.append(ir.TemplateArg("other", "..."))
+                continue
             if kind == cindex.TemplateArgumentKind.TYPE:
                 args.append(ir.TemplateArg("type", cursor.get_template_argument_type(index).spelling))
             elif kind == cindex.TemplateArgumentKind.INTEGRAL:
@@ -385,9 +382,9 @@ class Lowering:
         attributes = self._attribute_calls(cursor)
         if not attributes and cursor.canonical != cursor:
             attributes = self._attribute_calls(cursor.canonical)
-        names = self._macros
+        names = self._named_integers
         if instantiation:
-            names = {**self._macros, **self._template_bindings(cursor)}
+            names = {**self._named_integers, **self._template_bindings(cursor)}
         bounds = None
         if "__launch_bounds__" in attributes:
             values = [literals.evaluate_integer_text(a, names) for a in attributes["__launch_bounds__"]]
@@ -441,6 +438,10 @@ class Lowering:
     def _var_decl(self, cursor: cindex.Cursor, parameter: bool = False, at_namespace_scope: bool = False) -> ir.VarDecl:
         init_cursor = None if parameter else clang_ext.var_initializer(cursor)
         declared = self.ctype(cursor.type)
+        if init_cursor is not None and declared.is_const and declared.kind is ir.TypeKind.INTEGER:
+            value = clang_ext.evaluate(cursor)
+            if isinstance(value, int):
+                self._named_integers[cursor.spelling] = str(value)
         return ir.VarDecl(
             name=cursor.spelling,
             decl=self._decl_id(cursor),
@@ -460,7 +461,7 @@ class Lowering:
             match = literals.PRAGMA_UNROLL.match(text)
             if match:
                 argument = match.group(1)
-                count = literals.evaluate_integer_text(argument, self._macros) if argument else None
+                count = literals.evaluate_integer_text(argument, self._named_integers) if argument else None
                 return ir.Unroll(count, "" if count is not None else argument)
             if text and not text.startswith(("//", "#pragma", "/*", "*")):
                 return None

@@ -44,9 +44,10 @@ class MacroMap:
         self._object_like: dict[str, tuple[str, ...]] = {}
         expansions: list[Expansion] = []
         not_macros: set[str] = set()
-        covered_until = -1
         for offset, spelling in identifiers:
-            if offset < covered_until or spelling in not_macros:
+            # Arguments of a macro can be macros themselves (`__launch_bounds__(BLOCK)`), so
+            # names inside another invocation are looked at too.
+            if spelling in not_macros:
                 continue
             cursor = cindex.Cursor.from_location(tu, cindex.SourceLocation.from_offset(tu, main_file, offset))
             if cursor is not None and cursor.kind == cindex.CursorKind.MACRO_DEFINITION:
@@ -66,11 +67,12 @@ class MacroMap:
                     position = ir.Position(location.file.name, location.line, location.column)
             extent = cursor.extent
             expansions.append(Expansion(extent.start.offset, extent.end.offset, spelling, position, tuple(body)))
-            covered_until = extent.end.offset
+        expansions.sort(key=lambda e: e.start)
         self._expansions = [
             Expansion(e.start, e.end, e.name, e.definition, self._expand(e.body, depth=0)) for e in expansions
         ]
         self._starts = [e.start for e in self._expansions]
+        self._longest = max((e.end - e.start for e in self._expansions), default=0)
 
     def _expand(self, tokens: tuple[str, ...], depth: int) -> tuple[str, ...]:
         if depth > 8:
@@ -81,10 +83,18 @@ class MacroMap:
             result.extend(self._expand(nested, depth + 1) if nested is not None else (token,))
         return tuple(result)
 
+    def object_like_definitions(self) -> dict[str, str]:
+        """``#define NAME body`` as this parse saw them, for macros used in the main file."""
+        return {name: " ".join(self._expand(body, depth=0)) for name, body in self._object_like.items()}
+
     def expansion_at(self, offset: int) -> Expansion | None:
+        """The innermost invocation covering ``offset``."""
         index = bisect_right(self._starts, offset) - 1
-        if index >= 0 and self._expansions[index].start <= offset < max(self._expansions[index].end, self._expansions[index].start + 1):
-            return self._expansions[index]
+        while index >= 0 and offset - self._expansions[index].start <= self._longest:
+            expansion = self._expansions[index]
+            if offset < max(expansion.end, expansion.start + 1):
+                return expansion
+            index -= 1
         return None
 
     def __bool__(self) -> bool:

@@ -101,12 +101,12 @@ class Rule:
     default_level: ClassVar[Level]
     precision: ClassVar[str] = "high"
     tags: ClassVar[tuple[str, ...]] = ()
-    runs_on_facts: ClassVar[bool] = True
-    """False for rules the engine drives itself (suppression bookkeeping)."""
     doc: ClassVar[RuleDoc]
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, abstract: bool = False, **kwargs):
         super().__init_subclass__(**kwargs)
+        if abstract:
+            return
         owner = cls.__name__
         for attribute in ("code", "name", "category", "default_level"):
             if attribute not in cls.__dict__:
@@ -129,8 +129,12 @@ class Rule:
     def help_uri(cls) -> str:
         return DOCS_URL.format(code=cls.code)
 
-    def check(self, facts: Facts) -> Iterable[Finding]:
-        raise NotImplementedError
-
     def finding(self, message: str, span, level: Level | None = None, **extra) -> Finding:
         return Finding(self.code, level or self.default_level, message, span, **extra)
+
+
+class FactRule(Rule, abstract=True):
+    """A rule that reads the dataflow facts of one translation unit."""
+
+    def check(self, facts: Facts) -> Iterable[Finding]:
+        raise NotImplementedError(f"{type(self).__name__} must implement check()")

@@ -59,7 +59,6 @@ class UnusedSuppression(Rule):
     default_level = Level.WARNING
     precision = "very-high"
     tags = ("maintainability",)
-    runs_on_facts = False
 
     def report(self, path: str, unused: Iterable[UnusedEntry], known: dict[str, str]) -> list[Finding]:
         """One finding per unused entry; ``known`` maps catalog codes to rule names for the messages."""

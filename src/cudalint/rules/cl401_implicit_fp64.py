@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from cudalint import ir
 from cudalint.dataflow import Facts, Fp64Region
-from cudalint.dataflow.precision import exactly_float, is_double
+from cudalint.dataflow.precision import WITHOUT_FLOAT_VARIANT, exactly_float, is_double
 from cudalint.diagnostics import Edit, Finding, Fix, Level
-from cudalint.rules.base import Rule
+from cudalint.rules.base import FactRule
 
 
-class ImplicitFp64(Rule):
+class ImplicitFp64(FactRule):
     """Double-precision arithmetic in device code that nobody asked for.
 
     ## What it does
@@ -124,7 +124,7 @@ def _edits(region: Fp64Region) -> list[Edit]:
                 edits.append(Edit(literal.span, literal.text + "f"))
     for call in region.math_calls:
         name = call.name or ""
-        if name.isidentifier() and not call.span.from_macro:
+        if name.isidentifier() and name not in WITHOUT_FLOAT_VARIANT and not call.span.from_macro:
             span = call.span
             edits.append(Edit(ir.Span(span.file, span.line, span.column, span.line, span.column + len(name)), name + "f"))
     return edits

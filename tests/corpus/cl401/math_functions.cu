@@ -112,3 +112,17 @@ __global__ void mf_sin_float(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = sin(in[i]);
 }
+
+// min(float, double) is CUDA's double overload: cvt.f64.f32, min.f64, cvt.rn.f32.f64.
+// measured: fp64=4 (nvcc 13.0 sm_90 ptx)
+__global__ void mf_min_double_literal(float* out, const float* in) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = min(in[i], 0.5);  // expect: CL401 warning
+}
+
+// fmaxf takes floats: the constant is converted when compiling, no fp64.
+// measured: fp64=0 (nvcc 13.0 sm_90 ptx)
+__global__ void mf_fmaxf_double_literal(float* out, const float* in) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = fmaxf(in[i], 0.5);
+}
