@@ -306,6 +306,9 @@ class Function:
     max_registers: int | None = None
     """From ``__maxnreg__(N)``."""
     template_args: tuple[TemplateArg, ...] = ()
+    template_parameters: tuple[str, ...] = ()
+    """Names of a template pattern's parameters, in order; in its body, a non-type
+    parameter is a symbolic constant (a DECL_REF with this name and no declaration)."""
     is_template_pattern: bool = False
     """The uninstantiated template: types may be dependent."""
     in_main_file: bool = True

@@ -437,6 +437,8 @@ class Interpreter:
             return Sym.const(expr.value)
         if expr.name == "warpSize":
             return Sym.const(32)
+        if expr.decl is None and expr.name in self.function.template_parameters:
+            return sym.parameter(expr.name)  # A template constant: symbolic, like a parameter.
         var = self.globals.get(expr.decl or "")
         if var is not None:
             space = {ir.StorageClass.SHARED: MemorySpace.SHARED, ir.StorageClass.CONSTANT: MemorySpace.CONSTANT}.get(
@@ -648,6 +650,11 @@ class Interpreter:
             if isinstance(pointer, Pointer):
                 self._record(expr, AccessKind.ATOMIC, pointer, expr.type)
             return sym.unknown(name, Variance.DATA)
+        if name == "operator=" and len(expr.children) == 2:
+            # Assignment of a struct or vector type (float4, a user struct) into memory.
+            value = self._expr(expr.children[1])
+            self._store(expr.children[0], value, expr)
+            return value
         arguments = [self._expr(c) for c in expr.children]
         if name in _MIN_MAX and len(arguments) == 2 and all(isinstance(a, Sym) for a in arguments):
             if _is_integral(expr.type):

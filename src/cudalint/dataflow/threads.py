@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
@@ -63,11 +64,13 @@ def _stable_index(atom: Atom, round_: int) -> int:
 class LaneEvaluator:
     """Evaluates symbolic values for the lanes of a warp under one set of uniform values."""
 
-    def __init__(self, shape: BlockShape, round_: int = 0,
+    def __init__(self, shape: BlockShape, round_: int = 0, bindings: Mapping[str, int] | None = None,
                  block: tuple[int, int, int] = (3, 2, 1), grid: tuple[int, int, int] = (64, 8, 4)):
         self.shape = shape
         self.round = round_
         """Selects the loop iteration and the sample value of each parameter and uniform unknown."""
+        self.bindings = bindings or {}
+        """Known values of parameters, by name; the others are sampled."""
         self.block = block
         self.grid = grid
 
@@ -81,6 +84,8 @@ class LaneEvaluator:
             return (self.shape.x, self.shape.y, self.shape.z)[component]
         if atom.kind is AtomKind.ITERATION:
             return self.round
+        if atom.kind is AtomKind.PARAMETER and atom.name in self.bindings:
+            return self.bindings[atom.name]
         if atom.kind in (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM):
             return SAMPLE_VALUES[_stable_index(atom, self.round)]
         return None
@@ -109,12 +114,15 @@ def _coordinates(shape: BlockShape, warp: int) -> tuple[list[int], list[int], li
 _SAMPLED = (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.ITERATION)
 
 
-def evaluators(shape: BlockShape, *values: Sym) -> list[LaneEvaluator]:
+def evaluators(shape: BlockShape, *values: Sym, bindings: Mapping[str, int] | None = None) -> list[LaneEvaluator]:
     """Several assignments of the uniform unknowns in ``values``, to tell exact results from
-    value-dependent ones; one suffices when they have none."""
-    if values and not any(atom.kind in _SAMPLED for value in values for atom in value.atoms()):
-        return [LaneEvaluator(shape)]
-    return [LaneEvaluator(shape, round_) for round_ in range(SAMPLE_ROUNDS)]
+    value-dependent ones; one suffices when they have none (or all are bound)."""
+    bound = bindings or {}
+    sampled = any(atom.kind in _SAMPLED and not (atom.kind is AtomKind.PARAMETER and atom.name in bound)
+                  for value in values for atom in value.atoms())
+    if values and not sampled:
+        return [LaneEvaluator(shape, 0, bound)]
+    return [LaneEvaluator(shape, round_, bound) for round_ in range(SAMPLE_ROUNDS)]
 
 
 def _differs_between_lanes(value: Sym, shape: BlockShape) -> bool:

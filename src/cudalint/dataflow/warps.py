@@ -9,6 +9,7 @@ one wavefront per distinct word in its busiest bank (equal addresses broadcast),
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cudalint.dataflow.interpret import Access, Branch, Guard, MemorySpace
@@ -137,13 +138,14 @@ def _lane_stride(offset: Sym, shape: BlockShape) -> Sym | None:
     return Sym.const(differences.pop()) if len(differences) == 1 else None
 
 
-def access_pattern(access: Access, shape: BlockShape) -> AccessPattern:
+def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None) -> AccessPattern:
+    """The cost of one warp executing ``access``; ``bindings`` fixes parameter values."""
     size = access.size or 0
     offset = access.location.offset
     stride = _lane_stride(offset, shape)
     results = []
     lanes_active = 0
-    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards)):
+    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings):
         active = active_lanes(access.guards, evaluator)
         addresses = evaluator.lanes(offset)
         chosen = [a for a, on in zip(addresses, active) if on]

@@ -140,6 +140,11 @@ class Lowering:
         elif kind in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD):
             if cursor.is_definition():
                 self._function(cursor, instantiation=False)
+            elif cursor.get_num_template_arguments() > 0:
+                # `template __global__ void k<8>(...);`: an explicit instantiation.
+                definition = cursor.get_definition()
+                if definition is not None:
+                    self._function(definition, instantiation=True)
         elif kind in (CK.STRUCT_DECL, CK.CLASS_DECL, CK.CLASS_TEMPLATE):
             for child in cursor.get_children():
                 if child.kind in (CK.CXX_METHOD, CK.FUNCTION_TEMPLATE) and child.is_definition():
@@ -414,6 +419,8 @@ class Lowering:
             launch_bounds=bounds,
             max_registers=max_registers,
             template_args=self._template_args(cursor) if instantiation else (),
+            template_parameters=tuple(c.spelling for c in cursor.get_children() if c.kind in _TEMPLATE_PARAMETERS)
+            if is_pattern else (),
             is_template_pattern=is_pattern,
             in_main_file=location.file is not None and location.file.name == self.path,
         )
@@ -668,6 +675,8 @@ class Lowering:
             return self.expr(inner[0])
         if referenced is not None and referenced.kind == CK.TEMPLATE_NON_TYPE_PARAMETER and len(inner) == 1:
             return self.expr(inner[0])
+        if referenced is not None and referenced.kind == CK.TEMPLATE_NON_TYPE_PARAMETER:
+            return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling)
         decl = self._decl_id(referenced) if referenced is not None else None
         value = None
         if referenced is not None and referenced.kind == CK.ENUM_CONSTANT_DECL:
