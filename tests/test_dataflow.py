@@ -325,3 +325,53 @@ def test_launch_bounds_give_a_one_dimensional_shape(branch_facts):
     assert (facts.shape.x, facts.shape.source) == (256, "__launch_bounds__(256)")
     (pattern,) = [p for _, p in facts.branches]
     assert pattern.variance is Variance.WARP_UNIFORM  # threadIdx.x < 128 splits no warp of 32
+
+
+# ---------------------------------------------------------------------- pointers and references
+
+POINTERS = """
+    __global__ void pointers(float* out, const float* in, float (*rows)[64], int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        const float& ref = in[2 * i];
+        out[i] = ref;
+        const float* p = in + i;
+        p++;
+        out[i] = *p;
+        out[i] = rows[threadIdx.x][blockIdx.x];
+        out[i] = rows[blockIdx.x][threadIdx.x];
+        int j = threadIdx.x % 2 ? i : 32 * i;
+        out[i] = in[j];
+        int k = 0;
+        if (threadIdx.x < 8) k = i; else k = 2 * i;
+        out[i] = in[k];
+    }
+"""
+
+
+@pytest.fixture(scope="module")
+def pointer_facts(tmp_path_factory):
+    return kernel(facts_for(tmp_path_factory.mktemp("pointers"), POINTERS), "pointers")
+
+
+def test_reference_bound_to_memory_is_a_load(pointer_facts):
+    _, pattern = only(pointer_facts, 4)
+    assert (pattern.sectors, str(pattern.lane_stride)) == (8, "8")
+
+
+def test_pointer_increment_and_dereference(pointer_facts):
+    access, pattern = only(pointer_facts, 7)
+    assert access.location.base == "in" and access.location.offset.offset == 4
+    assert (pattern.sectors, pattern.ideal_sectors) == (5, 4)
+
+
+def test_pointer_to_array_parameter_rows(pointer_facts):
+    (_, column), (_, row) = only(pointer_facts, 8), only(pointer_facts, 9)
+    assert str(column.lane_stride) == "256" and column.sectors == 32
+    assert str(row.lane_stride) == "4" and row.sectors == 4
+
+
+def test_values_chosen_by_thread_varying_conditions_stay_exact(pointer_facts):
+    _, ternary = only(pointer_facts, 11)
+    _, branches = only(pointer_facts, 14)
+    assert ternary.confidence is Confidence.EXACT and ternary.sectors == 20
+    assert branches.confidence is Confidence.EXACT and branches.sectors == 7  # 1 sector + 6 for lanes 8..31

@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from cudalint import ir
+from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.interpret import Access, Barrier, Branch, KernelTrace, MemorySpace, trace_kernel
+from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
@@ -14,7 +16,7 @@ from cudalint.dataflow.warps import AccessPattern, BranchPattern, Confidence, ac
 
 __all__ = [
     "Access", "AccessPattern", "Barrier", "BlockShape", "Branch", "BranchPattern", "Confidence", "Facts",
-    "Fp64Region", "KernelFacts", "MemorySpace",
+    "Fp64Region", "KernelFacts", "MemorySpace", "Variance",
 ]
 
 
@@ -37,6 +39,35 @@ class KernelFacts:
     @property
     def barriers(self) -> list[Barrier]:
         return self.trace.barriers
+
+    @cached_property
+    def control_flow(self) -> ControlFlow:
+        return ControlFlow(self.function)
+
+    @cached_property
+    def _decision_variance(self) -> dict[int, Variance]:
+        worst: dict[int, Variance] = {}
+        for branch, pattern in self.branches:
+            key = id(branch.stmt)
+            worst[key] = max(worst.get(key, Variance.UNIFORM), pattern.variance)
+        return worst
+
+    def control_variance(self, stmt: ir.Stmt | None) -> tuple[Variance, ir.Stmt | None]:
+        """How much the decisions that ``stmt`` depends on differ between threads, and the
+        most varying of them: a value assigned or a barrier reached under thread-varying
+        control is itself thread-varying."""
+        if stmt is None:
+            return Variance.UNIFORM, None
+        try:
+            decisions = self.control_flow.controlling(stmt)
+        except (KeyError, ValueError):
+            return Variance.UNIFORM, None
+        worst, culprit = Variance.UNIFORM, None
+        for decision in decisions:
+            variance = self._decision_variance.get(id(decision), Variance.UNIFORM)
+            if variance > worst:
+                worst, culprit = variance, decision
+        return worst, culprit
 
 
 def _entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:

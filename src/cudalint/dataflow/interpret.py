@@ -91,6 +91,8 @@ class Access:
     type: ir.CType
     guards: tuple[Guard, ...]
     loops: tuple[ir.Stmt, ...]
+    stmt: ir.Stmt | None = None
+    """The statement of the analyzed function it belongs to (the call, for inlined helpers)."""
     inlined_from: tuple[str, ...] = ()
     """Call sites (function names) through which a helper's access was reached."""
 
@@ -122,6 +124,7 @@ class Barrier:
     name: str
     guards: tuple[Guard, ...]
     loops: tuple[ir.Stmt, ...]
+    stmt: ir.Stmt | None = None
     inlined_from: tuple[str, ...] = ()
 
 
@@ -170,6 +173,8 @@ class Interpreter:
         self.guards: list[Guard] = []
         self.loops: list[ir.Stmt] = []
         self.call_stack: list[str] = []
+        self.statement: ir.Stmt | None = None
+        """The analyzed function's statement being run (inlined helpers keep their call's)."""
         self.recording = True
         self._iteration_keys = itertools.count(1)
         self._returns: list[list[Value]] = []
@@ -208,6 +213,8 @@ class Interpreter:
 
     def _stmt(self, stmt: ir.Stmt) -> Sym | None:
         """Runs one statement; returns an ``if``'s condition, for early-exit tracking."""
+        if not self.call_stack:
+            self.statement = stmt
         kind = stmt.kind
         if kind is ir.StmtKind.COMPOUND:
             self._block(stmt)
@@ -518,7 +525,8 @@ class Interpreter:
             return
         self.trace.accesses.append(Access(
             expr=expr, kind=kind, location=location, size=type_.size, type=type_,
-            guards=tuple(self.guards), loops=tuple(self.loops), inlined_from=tuple(self.call_stack),
+            guards=tuple(self.guards), loops=tuple(self.loops), stmt=self.statement,
+            inlined_from=tuple(self.call_stack),
         ))
 
     def _memory_read(self, expr: ir.Expr) -> Value:
@@ -631,7 +639,8 @@ class Interpreter:
         if name in _BARRIERS or (name == "sync" and not expr.children) or name == "__syncwarp":
             arguments = [self._expr(c) for c in expr.children]
             if self.recording:
-                self.trace.barriers.append(Barrier(expr, name, tuple(self.guards), tuple(self.loops), tuple(self.call_stack)))
+                self.trace.barriers.append(Barrier(expr, name, tuple(self.guards), tuple(self.loops), self.statement,
+                                                   tuple(self.call_stack)))
             return _opaque(name, *arguments)
         if name in _LOADS and expr.children:
             pointer = self._expr(expr.children[0])

@@ -49,6 +49,16 @@ def branch_record(branch: Branch, pattern: BranchPattern, root: str) -> dict:
     }
 
 
+def _barrier_record(kernel: KernelFacts, barrier, root: str) -> dict:
+    variance, decision = kernel.control_variance(barrier.stmt)
+    return {
+        "location": _location(barrier.expr.span, root),
+        "name": barrier.name,
+        "control": variance.name.lower().replace("_", "-"),
+        "controlled_by": _location(decision.span, root) if decision is not None else None,
+    }
+
+
 def kernel_record(kernel: KernelFacts, root: str) -> dict:
     return {
         "function": kernel.function.display_name,
@@ -57,7 +67,7 @@ def kernel_record(kernel: KernelFacts, root: str) -> dict:
         "block": {"x": kernel.shape.x, "y": kernel.shape.y, "z": kernel.shape.z, "source": kernel.shape.source},
         "accesses": [access_record(a, p, root) for a, p in kernel.accesses],
         "branches": [branch_record(b, p, root) for b, p in kernel.branches],
-        "barriers": [{"location": _location(b.expr.span, root), "name": b.name} for b in kernel.barriers],
+        "barriers": [_barrier_record(kernel, b, root) for b in kernel.barriers],
     }
 
 
@@ -99,7 +109,8 @@ def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> st
             out.append(f"  {branch['location']}  {branch['kind']} ({branch['condition']}): {branch['variance']}{taken}{guard}")
             out.append(f"      | {_source(facts, item.stmt.span.line)}")
         for barrier in record["barriers"]:
-            out.append(f"  {barrier['location']}  barrier {barrier['name']}")
+            control = f", under {barrier['control']} control ({barrier['controlled_by']})" if barrier["controlled_by"] else ""
+            out.append(f"  {barrier['location']}  barrier {barrier['name']}{control}")
         out.append("")
     return "\n".join(out)
 
