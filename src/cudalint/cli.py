@@ -168,6 +168,10 @@ def check_command(
             parse_selectors(ignore or [], where="--ignore"),
             inherited=configured,
         )
+        for selector in (select or []) + (extend_select or []):
+            for part in parse_selectors([selector], where="--select"):
+                if part != "ALL" and not any(code.startswith(part) for code in enabled):
+                    typer.echo(f"cudalint: warning: {part} selects no rule available in cudalint {__version__}", err=True)
         settings = engine.default_settings(config, enabled)
         settings.frontend = _frontend_options(
             settings.frontend, headers, cuda_path, arch, compile_commands, include_dirs, defines, undefines, pre_includes, std
@@ -180,7 +184,8 @@ def check_command(
     # Code scanning and workflow annotations resolve paths against the repository root.
     root = repository_root() if format in (OutputFormat.sarif, OutputFormat.github) else os.getcwd()
     options = ReportOptions(
-        color=output is None and format in (OutputFormat.full, OutputFormat.concise) and _use_color(color, sys.stdout),
+        color=format in (OutputFormat.full, OutputFormat.concise)
+        and (color is ColorChoice.always if output is not None else _use_color(color, sys.stdout)),
         statistics=statistics,
         root=root,
     )
@@ -199,7 +204,7 @@ def check_command(
 
     if not result.files:
         if engine.discover(paths, config, [])[0]:
-            typer.echo("cudalint: every CUDA file given is excluded by the configuration", err=True)
+            typer.echo("cudalint: every CUDA file given is excluded (`exclude` setting or --exclude)", err=True)
             raise typer.Exit(EXIT_CLEAN)
         raise _fail(f"no .cu or .cuh files found in {' '.join(paths)}")
     # A file that failed (unreadable, or an internal error) has its own line above; the run
@@ -268,6 +273,8 @@ def rule_command(
     """Print a rule's documentation."""
     from cudalint.rules import CATALOG, REGISTRY
 
+    if all_rules and code is not None:
+        raise _fail("give a rule code or --all, not both")
     if all_rules:
         typer.echo("\n\n".join(f"# {r.code} {r.name}\n\n{r.doc.markdown}" for r in REGISTRY.values()), nl=False)
         return

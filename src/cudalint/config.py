@@ -7,6 +7,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cudalint.frontend.flags import FrontendConfigError, parse_arch
 from cudalint.rules import CATALOG, REGISTRY
 
 CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
@@ -105,6 +106,11 @@ def parse_config(table: dict, path: Path) -> Config:
             if not isinstance(table[key], str):
                 raise ConfigError(f"{path}: `{key}` must be a string")
             setattr(config, key.replace("-", "_"), table[key])
+    if config.arch is not None:
+        try:
+            parse_arch(config.arch)
+        except FrontendConfigError as exc:
+            raise ConfigError(f"{path}: `arch`: {exc}") from None
     if "per-file-ignores" in table:
         raw = table["per-file-ignores"]
         if not isinstance(raw, dict):

@@ -52,7 +52,8 @@ class RunResult:
 
 
 def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list[str], list[Notice]]:
-    """Expand directories to their .cu/.cuh files; explicitly named files are always taken."""
+    """Expand directories to their .cu/.cuh files. Excludes apply to named files too, so that
+    pre-commit, which names every staged file, honours them."""
     files: list[str] = []
     notices: list[Notice] = []
     seen: set[str] = set()

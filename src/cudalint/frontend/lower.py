@@ -92,9 +92,12 @@ class Lowering:
         self._pending_instantiations: list[cindex.Cursor] = []
         self.launches: list[ir.LaunchSite] = []
         self._current_function: str | None = None
+        self._functions_in_progress: list[ir.FunctionKind] = []
+        """Kinds of the functions being lowered, innermost last (lambdas inherit theirs)."""
         self._token_offsets: list[int] = []
         self._tokens: list[tuple[int, int, str, cindex.TokenKind]] = []
         self._comments: list[ir.Comment] = []
+        self._directive_lines: set[int] | None = None
         self._main_file = self.tu.get_file(self.path)
         identifiers = self._scan_tokens()
         self._macro_map = MacroMap(self.tu, self._main_file, identifiers)
@@ -167,11 +170,23 @@ class Lowering:
             if kind == cindex.TokenKind.COMMENT:
                 line = extent.start.line
                 self._comments.append(ir.Comment(line, self._character_column(self.path, line, extent.start.column), token.spelling))
-            elif kind == cindex.TokenKind.IDENTIFIER:
+            elif kind == cindex.TokenKind.IDENTIFIER and not self._in_directive(extent.start.line):
                 identifiers.append((begin_offset, token.spelling))
             self._tokens.append((begin_offset, extent.end.offset, token.spelling, kind))
         self._token_offsets = [t[0] for t in self._tokens]
         return identifiers
+
+    def _in_directive(self, line: int) -> bool:
+        """Whether ``line`` is part of a preprocessor directive other than ``#pragma``: names
+        there are definitions and conditions (possibly in skipped branches), not uses."""
+        if self._directive_lines is None:
+            self._directive_lines = set()
+            continued = False
+            for number, text in enumerate(self.lines, start=1):
+                if continued or literals.DIRECTIVE.match(text):
+                    self._directive_lines.add(number)
+                    continued = text.rstrip().endswith("\\")
+        return line in self._directive_lines
 
     def _tokens_between(self, start: int, end: int) -> list[str]:
         first = bisect_right(self._token_offsets, start - 1)
@@ -400,11 +415,13 @@ class Lowering:
             max_registers = literals.evaluate_integer_text(attributes["__maxnreg__"][0], names)
         previous = self._current_function
         self._current_function = function_id
+        self._functions_in_progress.append(kind)
         params = tuple(self._var_decl(child, parameter=True) for child in cursor.get_children() if child.kind == CK.PARM_DECL)
         body = None
         for child in cursor.get_children():
             if child.kind == CK.COMPOUND_STMT:
                 body = self._stmt(child)
+        self._functions_in_progress.pop()
         self._current_function = previous
         location = cursor.location
         self._functions[function_id] = ir.Function(
@@ -806,7 +823,21 @@ class Lowering:
         return self._node(cursor, ir.ExprKind.INIT_LIST, [self.expr(c) for c in self._expr_children(cursor)])
 
     def _lambda(self, cursor: cindex.Cursor) -> ir.Expr:
-        return self._node(cursor, ir.ExprKind.LAMBDA)
+        """A lambda's body becomes a function of its own, so device lambdas are analyzed too."""
+        span = self._span(cursor) or _NOWHERE
+        decl = f"{self._current_function}::lambda@{span.line}:{span.column}"
+        enclosing = self._functions_in_progress[-1] if self._functions_in_progress else ir.FunctionKind.HOST
+        attributes = {c.kind for c in cursor.get_children() if c.kind.is_attribute()}
+        kind = ir.FunctionKind.DEVICE if CK.CUDADEVICE_ATTR in attributes else enclosing
+        if decl not in self._functions:
+            params = tuple(self._var_decl(c, parameter=True) for c in cursor.get_children() if c.kind == CK.PARM_DECL)
+            body = next((self._stmt(c) for c in cursor.get_children() if c.kind == CK.COMPOUND_STMT), None)
+            self._functions[decl] = ir.Function(
+                name=f"lambda@{span.line}", qualified_name=f"lambda@{span.line}", decl=decl, kind=kind,
+                return_type=self.ctype(cursor.type), params=params, span=span, body=body,
+                in_main_file=span.file == self.path,
+            )
+        return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=decl)
 
     # ------------------------------------------------------------------ diagnostics
 

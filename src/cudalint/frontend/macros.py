@@ -50,8 +50,6 @@ class MacroMap:
             if spelling in not_macros:
                 continue
             cursor = cindex.Cursor.from_location(tu, cindex.SourceLocation.from_offset(tu, main_file, offset))
-            if cursor is not None and cursor.kind == cindex.CursorKind.MACRO_DEFINITION:
-                continue  # A name inside a #define line: its own definition or body.
             if cursor is None or cursor.kind != cindex.CursorKind.MACRO_INSTANTIATION:
                 not_macros.add(spelling)
                 continue

@@ -112,7 +112,7 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str, fingerprint
                 artifact_location=_artifact(finding.span.file, root),
                 replacements=[
                     sarif.Replacement(deleted_region=_region(edit.span), inserted_content=sarif.ArtifactContent(text=edit.replacement))
-                    for edit in finding.fix.edits
+                    for edit in sorted(finding.fix.edits, key=lambda e: (e.span.line, e.span.column))
                 ],
             )],
         )]
