@@ -40,7 +40,7 @@ def test_a_parser_crash_costs_only_that_file(tmp_path, monkeypatch):
 
     def crashing(path, environment, settings):
         if path.endswith("crash.cu"):
-            os.abort()
+            os._exit(134)  # dies like a libclang abort, without a core dump in the test output
         return original(path, environment, settings)
 
     # Workers are forked, so they inherit the patched function.

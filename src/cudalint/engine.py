@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
@@ -215,7 +216,7 @@ def default_settings(config: Config, enabled: list[str] | None = None, **fronten
         compile_commands=config.resolve(config.compile_commands),
     )
     if frontend_overrides:
-        options = frontend.FrontendOptions(**{**options.__dict__, **frontend_overrides})
+        options = dataclasses.replace(options, **frontend_overrides)
     if enabled is None:
         enabled = enabled_rules(config.select, config.extend_select, config.ignore)
     return RunSettings(frontend=options, enabled=enabled, config=config)

@@ -41,6 +41,18 @@ def rule_counts(findings: list[Finding]) -> list[tuple[str, int]]:
     return sorted(Counter(f.code for f in findings).items(), key=lambda item: (-item[1], item[0]))
 
 
+def source_line(path: str, line: int, cache: dict[str, list[str]]) -> str | None:
+    """Line ``line`` of ``path`` as it is on disk (read once per file through ``cache``)."""
+    if path not in cache:
+        try:
+            with open(path, encoding="utf-8-sig", errors="replace") as handle:
+                cache[path] = handle.read().splitlines()
+        except OSError:
+            cache[path] = []
+    lines = cache[path]
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
 def repository_root(start: str | None = None) -> str:
     """The enclosing git work tree, or the current directory outside one."""
     here = Path(start or os.getcwd()).resolve()

@@ -19,7 +19,7 @@ import sarif_om as sarif
 from cudalint import __version__
 from cudalint.diagnostics import Finding, Level, NoticeKind
 from cudalint.engine import RunResult
-from cudalint.report import ReportOptions, display_path
+from cudalint.report import ReportOptions, display_path, source_line
 from cudalint.rules import REGISTRY
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -91,16 +91,6 @@ def _fingerprint(finding: Finding, occurrence: int, line_text: str) -> str:
     return f"{hashlib.sha256(material.encode()).hexdigest()[:16]}:{occurrence}"
 
 
-def _line_text(path: str, line: int, cache: dict[str, list[str]]) -> str:
-    if path not in cache:
-        try:
-            cache[path] = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            cache[path] = []
-    lines = cache[path]
-    return lines[line - 1] if 0 < line <= len(lines) else ""
-
-
 def _result(finding: Finding, rule_index: dict[str, int], root: str, fingerprint: str) -> sarif.Result:
     location = sarif.Location(physical_location=sarif.PhysicalLocation(
         artifact_location=_artifact(finding.span.file, root), region=_region(finding.span)))
@@ -140,7 +130,7 @@ def build_log(result: RunResult, options: ReportOptions) -> sarif.SarifLog:
     occurrences: Counter = Counter()
     results = []
     for finding in result.findings:
-        line_text = _line_text(finding.span.file, finding.span.line, cache)
+        line_text = source_line(finding.span.file, finding.span.line, cache) or ""
         key = (finding.span.file, finding.code, finding.function, " ".join(line_text.split()))
         occurrences[key] += 1
         results.append(_result(finding, rule_index, root, _fingerprint(finding, occurrences[key], line_text)))

@@ -10,7 +10,7 @@ from collections import Counter
 
 from cudalint.diagnostics import Finding, Level
 from cudalint.engine import RunResult
-from cudalint.report import ReportOptions, display_path, notice_line, rule_counts
+from cudalint.report import ReportOptions, display_path, source_line, notice_line, rule_counts
 from cudalint.rules import CATALOG, REGISTRY
 
 _STYLES = {"bold": "1", "red": "31", "yellow": "33", "cyan": "36", "blue": "34", "dim": "2", "green": "32"}
@@ -32,17 +32,6 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
-def _source_line(path: str, line: int, cache: dict[str, list[str]]) -> str | None:
-    if path not in cache:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                cache[path] = handle.read().splitlines()
-        except OSError:
-            cache[path] = []
-    lines = cache[path]
-    return lines[line - 1] if 0 < line <= len(lines) else None
-
-
 def _caret(source: str, finding: Finding) -> str:
     span = finding.span
     width = (span.end_column - span.column) if span.end_line == span.line else len(source) - span.column + 1
@@ -58,7 +47,7 @@ def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict
     level = paint(finding.level.value, "bold", style)
     out = [f"{paint(where, 'bold')}: {level}[{paint(finding.code, 'bold')}] {finding.message}"]
     pad = " " * len(str(span.line))
-    source = _source_line(span.file, span.line, cache)
+    source = source_line(span.file, span.line, cache)
     if source is not None:
         out.append(paint(f"{pad} |", "blue"))
         out.append(f"{paint(f'{span.line} |', 'blue')} {source}")
