@@ -4,7 +4,7 @@
 The hardware truth behind the access corpus (tests/corpus/access): every kernel there
 is preceded, in the comment block right above it, by one line per launch
 
-    // launch: [kernel=<name<targs>>] grid=<gx>[,<gy>[,<gz>]] block=<bx>[,<by>[,<bz>]] [bytes=<n>] [args: <param>=<value> ...]
+    // launch: [kernel=<name<targs>>] grid=<gx>[,<gy>[,<gz>]] block=<bx>[,<by>[,<bz>]] [bytes=<n>] [shmem=<n>] [args: <param>=<value> ...]
 
 and, under each launch line, the line this script writes (``--write``):
 
@@ -17,6 +17,8 @@ Launch line:
   plain kernel needs none: the launch belongs to the next ``__global__`` definition.
 * ``grid=`` / ``block=``: the launch geometry (1 to 3 dimensions).
 * ``bytes=``: the size of each pointer parameter's buffer (default 256 MiB).
+* ``shmem=``: the dynamic shared memory of the launch in bytes, for kernels with an
+  ``extern __shared__`` array (default 0).
 * ``args:`` ``name=value`` pairs for scalar parameters (int, unsigned, float, size_t
   ...); a scalar without a value gets 0.
 
@@ -54,6 +56,18 @@ Usage:
     scripts/measure_gpu.py --from-csv CSV [--write|--check] FILE...  # a saved measurement, no GPU
     scripts/measure_gpu.py --save-csv CSV FILE...             # keep the measurement for later
     scripts/measure_gpu.py --generate-only DIR FILE...        # write the drivers, no GPU
+    scripts/measure_gpu.py --synccheck [--write] FILE_OR_DIR... # barrier corpus: compute-sanitizer
+
+Synccheck mode (tests/corpus/barriers): no Nsight Compute. Each launch runs alone (the
+driver takes the launch's number as its argument), once plainly and once under
+``compute-sanitizer --tool synccheck``, each under ``timeout`` (--sync-timeout seconds,
+default 15). ``--write`` records, in the line right under the launch line,
+
+    // synccheck: errors=<n> (compute-sanitizer <version>, <GPU>)
+
+or ``// synccheck: hang (...)`` where the sanitized run outran the timeout; <n> is the
+count of the sanitizer's ERROR SUMMARY. The plain run's outcome (ok, hang, or the
+CUDA error) is printed with the table (and saved with --save-csv) only.
 
 A saved CSV (``--save-csv``) has the columns file,kernel,key,value: the raw ncu
 metrics by their ncu names, ``warps``, ``sass`` (the kernel's memory instructions as
@@ -86,6 +100,9 @@ DEFAULT_BYTES = 256 << 20
 
 LAUNCH = re.compile(r"^(?P<indent>\s*)//\s*launch:\s*(?P<body>.*?)\s*$")
 MEASURED = re.compile(r"^(?P<indent>\s*)//\s*measured:\s*(?P<body>.*?)\s*$")
+SYNCCHECK = re.compile(
+    r"^(?P<indent>\s*)//\s*synccheck:\s*(?:errors=(?P<errors>\d+)|(?P<hang>hang))\s*\((?P<prov>[^()]*)\)\s*$"
+)
 PROVENANCE = re.compile(r"\((?P<prov>[^()]*)\)\s*$")
 GLOBAL = re.compile(r"\b__global__\b")
 EXPLICIT_INSTANTIATION = re.compile(r"^\s*(?:extern\s+)?template\s+(?!<)")
@@ -110,6 +127,12 @@ METRICS: dict[str, str] = {
     "branch_targets": "smsp__sass_branch_targets.sum",
     "inst_executed": "smsp__inst_executed.sum",
     "thread_inst_pred_on": "smsp__thread_inst_executed_pred_on.sum",
+    # Global atomics (ATOMG) and reductions (RED, an atomic whose result is unused): not in
+    # the gld/gst counters above; kept in saved CSVs only.
+    "gatom_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+    "gatom_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+    "gred_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+    "gred_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
 }
 # Other spellings tried when `ncu --query-metrics` does not list a name.
 ALTERNATIVES: dict[str, list[str]] = {
@@ -164,8 +187,13 @@ class Launch:
     bytes: int
     args: dict[str, str]
     params: list[Param] = field(default_factory=list)
+    shmem: int = 0
+    """Dynamic shared memory bytes (``shmem=``)."""
     measured: dict[str, float | None] | None = None
     provenance: str | None = None
+    synccheck: int | str | None = None
+    """The recorded synccheck verdict: the error count, or "hang"."""
+    synccheck_provenance: str | None = None
 
     @property
     def threads(self) -> int:
@@ -188,16 +216,16 @@ def _dims(text: str, what: str) -> tuple[int, int, int]:
 def parse_launch(body: str) -> dict:
     """``kernel=... grid=... block=... bytes=... args: a=1 b=2`` -> a dict of its fields."""
     head, _, tail = body.partition("args:")
-    fields: dict = {"kernel": None, "grid": None, "block": None, "bytes": DEFAULT_BYTES, "args": {}}
+    fields: dict = {"kernel": None, "grid": None, "block": None, "bytes": DEFAULT_BYTES, "shmem": 0, "args": {}}
     for word in head.split():
         key, eq, value = word.partition("=")
-        if not eq or key not in ("kernel", "grid", "block", "bytes"):
+        if not eq or key not in ("kernel", "grid", "block", "bytes", "shmem"):
             raise HarnessError(f"bad launch field {word!r}")
         if key == "grid" or key == "block":
             fields[key] = _dims(value, key)
-        elif key == "bytes":
+        elif key in ("bytes", "shmem"):
             if not value.isdigit():
-                raise HarnessError(f"bad bytes={value!r}")
+                raise HarnessError(f"bad {key}={value!r}")
             fields[key] = int(value)
         else:
             fields[key] = value
@@ -337,12 +365,17 @@ def collect(path: Path, use_frontend: bool = True) -> list[Launch]:
             launch = Launch(
                 path=path, line=index, indent=match.group("indent"), kernel=kernel,
                 base=kernel.split("<", 1)[0].strip(), grid=fields["grid"], block=fields["block"],
-                bytes=fields["bytes"], args=fields["args"],
+                bytes=fields["bytes"], args=fields["args"], shmem=fields["shmem"],
             )
             if index + 1 < len(lines):
                 recorded = MEASURED.match(lines[index + 1])
                 if recorded:
                     launch.measured, launch.provenance = parse_measured(recorded.group("body"))
+                below = index + (2 if recorded else 1)
+                sync = SYNCCHECK.match(lines[below]) if below < len(lines) else None
+                if sync:
+                    launch.synccheck = "hang" if sync.group("hang") else int(sync.group("errors"))
+                    launch.synccheck_provenance = sync.group("prov").strip()
             pending.append(launch)
         elif MEASURED.match(line) and not (index and LAUNCH.match(lines[index - 1])):
             raise HarnessError(f"{path}:{index + 1}: a measured line not right under a launch line")
@@ -422,13 +455,15 @@ def driver_source(path: Path, launches: list[Launch]) -> str:
         grid = ", ".join(map(str, launch.grid))
         block = ", ".join(map(str, launch.block))
         out.append(
-            f"    MG_CHECK(cudaLaunchKernel((const void*)&{launch.kernel}, dim3({grid}), dim3({block}), mg_args, 0, 0));"
+            f"    MG_CHECK(cudaLaunchKernel((const void*)&{launch.kernel}, dim3({grid}), dim3({block}), mg_args, {launch.shmem}, 0));"
         )
         out.append("    MG_CHECK(cudaDeviceSynchronize());")
         out.append("}")
         out.append("")
     out += [
-        "int main() {",
+        "int main(int argc, char** argv) {",
+        "    // With an argument: run only that launch, once (synccheck mode).",
+        "    int mg_only = argc > 1 ? atoi(argv[1]) : -1;",
         "    cudaDeviceProp prop;",
         "    MG_CHECK(cudaGetDeviceProperties(&prop, 0));",
         '    printf("measure_gpu device: %s\\n", prop.name);',
@@ -437,9 +472,9 @@ def driver_source(path: Path, launches: list[Launch]) -> str:
         f"        MG_CHECK(cudaMemset(mg_buffers[b], 0, (size_t){size}ull));",
         "    }",
         "    MG_CHECK(cudaDeviceSynchronize());",
-        "    for (int round = 0; round < 2; ++round) {  // warm-up, then the profiled round",
+        "    for (int round = 0; round < (mg_only < 0 ? 2 : 1); ++round) {  // warm-up, then the profiled round",
     ]
-    out += [f"        mg_launch_{number}();" for number in range(len(launches))]
+    out += [f"        if (mg_only < 0 || mg_only == {number}) mg_launch_{number}();" for number in range(len(launches))]
     out += [
         "    }",
         '    printf("measure_gpu done\\n");',
@@ -460,7 +495,7 @@ def run(command: list[str], timeout: float = 600) -> subprocess.CompletedProcess
 def tool(name: str, explicit: str | None) -> str:
     found = explicit or shutil.which(name)
     if not found:
-        for folder in ("/usr/local/cuda/bin", "/opt/nvidia/nsight-compute"):
+        for folder in ("/usr/local/cuda/bin", "/usr/local/cuda/compute-sanitizer", "/opt/nvidia/nsight-compute"):
             candidate = Path(folder) / name
             if candidate.exists():
                 return str(candidate)
@@ -863,6 +898,117 @@ def print_table(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], R
             print(f"{launch.kernel:<{width}}  {cells}  {result.sass}")
 
 
+# ---------------------------------------------------------------------------- synccheck
+
+
+@dataclass
+class SyncResult:
+    errors: int | str | None
+    """The sanitizer's error count, "hang" where it outran the timeout, None: no verdict."""
+    plain: str
+    """The plain run: "ok", "hang" or what went wrong."""
+    provenance: str = ""
+    log: str = ""
+
+
+def _timed(command: list[str], seconds: float) -> tuple[int | None, str]:
+    """Exit status (None: timed out) and output of a command under coreutils timeout."""
+    wrapped = ["timeout", "-k", "5", str(int(seconds))] + command
+    try:
+        result = subprocess.run(wrapped, capture_output=True, text=True, timeout=seconds + 30)
+    except subprocess.TimeoutExpired as expired:
+        return None, f"{expired.stdout or ''}{expired.stderr or ''}"
+    code = None if result.returncode in (124, 137) else result.returncode
+    return code, result.stdout + result.stderr
+
+
+def synccheck(plan: dict[Path, list[Launch]], args: argparse.Namespace) -> dict[tuple[str, str], SyncResult]:
+    nvcc = tool("nvcc", args.nvcc)
+    sanitizer = tool("compute-sanitizer", args.sanitizer)
+    version_text = run([sanitizer, "--version"], timeout=60).stdout
+    version = re.search(r"Version\s+(\S+)", version_text)
+    version = version.group(1) if version else "unknown"
+    build = Path(args.build_dir) if args.build_dir else Path(tempfile.mkdtemp(prefix="synccheck_"))
+    build.mkdir(parents=True, exist_ok=True)
+    results: dict[tuple[str, str], SyncResult] = {}
+    for number, (path, launches) in enumerate(plan.items()):
+        source = build / f"sync_{number}_{path.stem}.cu"
+        binary = build / f"sync_{number}_{path.stem}"
+        source.write_text(driver_source(path, launches))
+        # -G is left out: the barriers are compiled as in a release build.
+        built = run([nvcc, f"-arch={args.arch}", "-lineinfo", "-O3", "-o", str(binary), str(source)])
+        if built.returncode != 0:
+            print(f"measure_gpu: {path}: nvcc failed:\n{built.stdout}{built.stderr}", file=sys.stderr)
+            for launch in launches:
+                results[(file_key(path), launch.kernel)] = SyncResult(None, "not built")
+            continue
+        for index, launch in enumerate(launches):
+            code, output = _timed([str(binary), str(index)], args.sync_timeout)
+            plain = "hang" if code is None else "ok" if code == 0 else (
+                (re.findall(r"measure_gpu: .*", output) or [f"exit {code}"])[-1])
+            device = re.search(r"measure_gpu device: (.*)", output)
+            code, log = _timed(
+                [sanitizer, "--tool", "synccheck", "--print-limit", "1000", str(binary), str(index)], args.sync_timeout
+            )
+            summary = re.search(r"ERROR SUMMARY:\s*(\d+)", log)
+            device = device or re.search(r"measure_gpu device: (.*)", log)
+            gpu = device.group(1).strip() if device else "unknown GPU"
+            errors: int | str | None = "hang" if code is None else int(summary.group(1)) if summary else None
+            results[(file_key(path), launch.kernel)] = SyncResult(
+                errors, plain, f"compute-sanitizer {version}, {gpu}", f"===== {launch.kernel}\n{log}"
+            )
+    if args.raw_out:
+        Path(args.raw_out).write_text("\n".join(r.log for r in results.values()))
+    return results
+
+
+def synccheck_line(result: SyncResult) -> str:
+    verdict = "hang" if result.errors == "hang" else f"errors={result.errors}"
+    return f"// synccheck: {verdict} ({result.provenance})"
+
+
+def write_synccheck(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], SyncResult]) -> int:
+    written = 0
+    for path, launches in plan.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for launch in sorted(launches, key=lambda l: l.line, reverse=True):
+            result = results.get((file_key(path), launch.kernel))
+            if result is None or result.errors is None:
+                continue
+            text = launch.indent + synccheck_line(result)
+            below = launch.line + 1
+            if below < len(lines) and MEASURED.match(lines[below]):
+                below += 1
+            if below < len(lines) and SYNCCHECK.match(lines[below]):
+                lines[below] = text
+            else:
+                lines.insert(below, text)
+            written += 1
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return written
+
+
+def print_synccheck(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], SyncResult]) -> None:
+    width = max([len(l.kernel) for ls in plan.values() for l in ls] + [6])
+    print(f"{'kernel':<{width}}  {'synccheck':>10}  plain run")
+    for path, launches in plan.items():
+        print(f"# {file_key(path)}")
+        for launch in launches:
+            result = results.get((file_key(path), launch.kernel))
+            if result is None:
+                print(f"{launch.kernel:<{width}}  missing")
+                continue
+            print(f"{launch.kernel:<{width}}  {str(result.errors):>10}  {result.plain}  ({result.provenance})")
+
+
+def save_synccheck_csv(results: dict[tuple[str, str], SyncResult], target: Path) -> None:
+    with target.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["file", "kernel", "synccheck", "plain", "provenance"])
+        for (path, kernel), result in sorted(results.items()):
+            writer.writerow([path, kernel, result.errors, result.plain, result.provenance])
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -886,6 +1032,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     parser.add_argument("--ncu-timeout", type=float, default=400)
     parser.add_argument("--tolerance", type=float, default=0.02, help="relative tolerance of --check")
+    parser.add_argument("--synccheck", action="store_true",
+                        help="run each launch under compute-sanitizer --tool synccheck (no ncu)")
+    parser.add_argument("--sanitizer", help="compute-sanitizer to use")
+    parser.add_argument("--sync-timeout", type=float, default=15, help="seconds per synccheck or plain run")
     args = parser.parse_args(argv)
 
     try:
@@ -898,6 +1048,14 @@ def main(argv: list[str] | None = None) -> int:
                 (target / f"driver_{number}_{path.stem}.cu").write_text(driver_source(path, launches))
             print(f"{sum(map(len, plan.values()))} launches in {len(plan)} drivers under {target}")
             return 0
+        if args.synccheck:
+            synced = synccheck(plan, args)
+            if args.save_csv:
+                save_synccheck_csv(synced, Path(args.save_csv))
+            print_synccheck(plan, synced)
+            if args.write:
+                print(f"wrote {write_synccheck(plan, synced)} synccheck lines", file=sys.stderr)
+            return 1 if any(r.errors is None for r in synced.values()) else 0
         if args.from_csv:
             results = load_csv(Path(args.from_csv))
         else:

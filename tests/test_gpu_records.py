@@ -146,6 +146,57 @@ UNIFORM = {"cf_warp_uniform", "cf_row_parity_32x8"}
 # several access patterns).
 MIXED = {"sm_reduce_interleaved"}
 
+# Everyday kernels (realworld_global.cu, more_shared.cu, more_control.cu).
+EXPECTED.update({
+    # matrix-vector: the A load and the warp-uniform x[j] (1 sector) average per iteration
+    "rw_mv_thread_per_row": {"gld_sectors_per_request": 16.5, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
+    "rw_mv_warp_per_row": {"gld_sectors_per_request": 4, "gld_requests_per_warp": 16, "pred_on_ratio": LOOP},
+    "rw_mv_thread_per_column": {"gld_sectors_per_request": 2.5, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
+    "rw_transpose_naive": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 32},
+    "rw_transpose_read_strided": {"gld_sectors_per_request": 32},
+    # stencils: the shifted loads straddle one more sector
+    "rw_stencil_1d": {"gld_sectors_per_request": 4.67, "gld_requests_per_warp": 3},
+    "rw_stencil_2d": {"gld_sectors_per_request": 4.8, "gld_requests_per_warp": 5},
+    # the RED of atomicAdd is in neither gld nor gst
+    "rw_histogram_atomic": {"gld_sectors_per_request": 4},
+    "rw_particles_aos_x": {"gld_sectors_per_request": 24},
+    "rw_particles_soa_x": {"gld_sectors_per_request": 4},
+    "rw_float2_y": {"gld_sectors_per_request": 8},
+    "rw_double2": {"gld_sectors_per_request": 16},
+    # zero-filled idx: a[idx[i]] is a broadcast (1 sector) next to the coalesced idx[i] (4)
+    "rw_gather_identity": {"gld_sectors_per_request": 2.5, "gld_requests_per_warp": 2},
+    # reductions: nvcc predicates the loop body, so every warp issues every LDS/STS
+    # (17 and 9 a warp) and most move nothing: per-instruction wavefronts fall below 1
+    "ms_reduce_sequential": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 4,
+                             "shld_wavefronts_per_request": 0.24, "shst_wavefronts_per_request": 0.28,
+                             "shld_requests_per_warp": 17, "shst_requests_per_warp": 9,
+                             "bank_conflicts_ld": 0, "bank_conflicts_st": 0, "branch_divergent_targets": 0},
+    "ms_reduce_interleaved_guarded": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 4,
+                                      "shld_wavefronts_per_request": 0.75, "shst_wavefronts_per_request": 0.76,
+                                      "shld_requests_per_warp": 17, "shst_requests_per_warp": 9,
+                                      "bank_conflicts_ld": 17920, "bank_conflicts_st": 8960,
+                                      "branch_divergent_targets": 0},
+    "ms_transpose_tile32": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 32, "shst_wavefronts_per_request": 1},
+    "ms_transpose_tile33": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
+    "ms_dynamic_stride2": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
+    "ms_struct2_x": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
+    "ms_stride4_block64": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 4, "shst_wavefronts_per_request": 4},
+    # control flow
+    "mc_thread_trip_count": CF_DIVERGENT,
+    # four ways a warp: 3 divergent targets a warp, about 10 of 32 lanes on
+    "mc_switch_lane": {**CF_DIVERGENT, "pred_on_ratio": (8.0, 16.0)},
+    # zero-filled data: the data-dependent branch is never taken
+    "mc_data_branch": CF_UNIFORM,
+    "mc_guard_exact": CF_UNIFORM,
+    # the tail guard is a predicated EXIT: no divergent branch target
+    "mc_guard_tail": CF_UNIFORM,
+    "mc_select": CF_UNIFORM,
+    "mc_block_uniform_loop": {"gld_sectors_per_request": 4.0, "pred_on_ratio": LOOP},
+})
+DIVERGENT |= {"mc_thread_trip_count", "mc_switch_lane"}
+UNIFORM |= {"mc_data_branch", "mc_guard_exact", "mc_guard_tail", "mc_select", "mc_block_uniform_loop"}
+MIXED |= {"ms_reduce_sequential", "ms_reduce_interleaved_guarded"}
+
 
 def expected_for(kernel: str) -> dict[str, float | None]:
     values = dict(DEFAULTS)
@@ -322,3 +373,133 @@ def test_driver_generation():
             assert f"dim3({grid})" in source
         for number in range(len(launches)):
             assert f"mg_launch_{number}();" in source
+
+
+# --------------------------------------------------------------------------- more corpus
+
+
+@pytest.mark.parametrize(
+    "launch", [l for l in LAUNCHES if l.base.startswith("ms_") and l.kernel not in MIXED], ids=_id
+)
+def test_more_shared_conflicts_agree_with_wavefronts(launch):
+    """The same bookkeeping as for sm_*: conflicts = (wavefronts/request - 1) x requests."""
+    m = launch.measured
+    for kind in ("ld", "st"):
+        requests = m[f"sh{kind}_requests_per_warp"] * launch.warps
+        extra = (m[f"sh{kind}_wavefronts_per_request"] - 1.0) * requests
+        assert abs(m[f"bank_conflicts_{kind}"] - extra) <= 0.005 * requests + 1, kind
+
+
+def test_more_control_divergence_counts():
+    """Per warp: 2 divergent targets for the thread-dependent trip count, 3 for the 4-way switch."""
+    by_kernel = {launch.kernel: launch for launch in LAUNCHES}
+    trip, switch = by_kernel["mc_thread_trip_count"], by_kernel["mc_switch_lane"]
+    assert trip.measured["branch_divergent_targets"] == 2 * trip.warps
+    assert switch.measured["branch_divergent_targets"] == 3 * switch.warps
+    # A bounds guard with a tail compiles to a predicated exit: no divergent target either way.
+    for name in ("mc_guard_exact", "mc_guard_tail"):
+        assert by_kernel[name].measured["branch_divergent_targets"] == 0
+    assert by_kernel["mc_guard_tail"].args["n"] != str(by_kernel["mc_guard_tail"].threads)
+    assert by_kernel["mc_guard_exact"].args["n"] == str(by_kernel["mc_guard_exact"].threads)
+
+
+def test_dynamic_shared_memory_launch():
+    """shmem= reaches the launch; a kernel with extern __shared__ gets some."""
+    for path in FILES:
+        text = path.read_text(encoding="utf-8")
+        for launch in launches_of(path):
+            source = measure.driver_source(path, [launch])
+            assert f"mg_args, {launch.shmem}, 0));" in source
+        if "extern __shared__" in text:
+            assert any(launch.shmem > 0 for launch in launches_of(path)), path.name
+    dynamic = next(l for l in LAUNCHES if l.kernel == "ms_dynamic_stride2")
+    assert dynamic.shmem == 2 * 4 * dynamic.block[0]
+    assert measure.parse_launch("grid=1 block=32 shmem=64")["shmem"] == 64
+    with pytest.raises(measure.HarnessError):
+        measure.parse_launch("grid=1 block=32 shmem=lots")
+
+
+# --------------------------------------------------------------------------- barriers
+# tests/corpus/barriers: kernels with __syncthreads() under thread-varying control flow
+# and their correct counterparts, run under compute-sanitizer --tool synccheck
+# (scripts/measure_gpu.py --synccheck --write). Errors recorded by compute-sanitizer
+# 2025.3.1 on an H200: only a barrier reached by part of a warp's threads is reported;
+# exited threads (early returns) and whole warps skipping a barrier are not.
+
+BARRIERS = ROOT / "tests" / "corpus" / "barriers"
+BARRIER_FILES = sorted(BARRIERS.glob("*.cu"))
+BARRIER_LAUNCHES = [launch for path in BARRIER_FILES for launch in launches_of(path)]
+SYNCCHECK_ERRORS = {  # True: errors reported (the count varies a little), False: 0 errors
+    "bar_bad_lane_branch": True,
+    "bar_bad_lane_return": False,
+    "bar_bad_tail_return": False,
+    "bar_bad_thread_trip_loop": False,
+    "bar_bad_warp_branch": False,
+    "bar_bad_both_arms": True,
+    "bar_ok_block_return": False,
+    "bar_ok_outside_branch": False,
+    "bar_ok_guarded_work": False,
+    "bar_ok_uniform_loop": False,
+}
+
+
+def test_barrier_corpus_covered():
+    assert BARRIER_FILES
+    kernels = {launch.kernel for launch in BARRIER_LAUNCHES}
+    assert kernels == set(SYNCCHECK_ERRORS)
+    assert any(k.startswith("bar_bad_") for k in kernels) and any(k.startswith("bar_ok_") for k in kernels)
+    for path in BARRIER_FILES:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        defined = {name for _, name, _ in measure._kernel_definitions(lines)}
+        assert defined == {launch.base for launch in launches_of(path)}, path.name
+
+
+@pytest.mark.parametrize("launch", BARRIER_LAUNCHES, ids=_id)
+def test_barrier_kernel_has_synccheck_record(launch):
+    assert launch.synccheck is not None, "no '// synccheck:' line under the launch line"
+    assert launch.synccheck == "hang" or (isinstance(launch.synccheck, int) and launch.synccheck >= 0)
+    assert re.fullmatch(
+        r"compute-sanitizer \d{4}\.\d+(\.\d+)*, NVIDIA H(100|200)\b.*", launch.synccheck_provenance or ""
+    ), launch.synccheck_provenance
+    # The kernel follows its records directly: launch, synccheck, __global__.
+    lines = launch.path.read_text(encoding="utf-8").splitlines()
+    assert measure.SYNCCHECK.match(lines[launch.line + 1])
+    assert "__global__" in lines[launch.line + 2]
+    threads_per_block = launch.block[0] * launch.block[1] * launch.block[2]
+    assert threads_per_block % 32 == 0 and threads_per_block <= 1024
+    for param in launch.params:
+        if not param.is_pointer:
+            assert param.name in launch.args, f"scalar {param.name} has no value"
+
+
+@pytest.mark.parametrize("launch", BARRIER_LAUNCHES, ids=_id)
+def test_synccheck_verdict(launch):
+    assert launch.synccheck != "hang", "no barrier kernel hung on the H200"
+    assert (launch.synccheck > 0) == SYNCCHECK_ERRORS[launch.kernel]
+    if launch.kernel.startswith("bar_ok_"):
+        assert launch.synccheck == 0
+
+
+def test_synccheck_line_round_trip():
+    result = measure.SyncResult(12, "ok", "compute-sanitizer 2025.3.1.0, NVIDIA H200")
+    match = measure.SYNCCHECK.match("    " + measure.synccheck_line(result))
+    assert match and match.group("errors") == "12" and match.group("prov") == result.provenance
+    hang = measure.SyncResult("hang", "hang", "compute-sanitizer 2025.3.1.0, NVIDIA H200")
+    assert measure.SYNCCHECK.match(measure.synccheck_line(hang)).group("hang") == "hang"
+
+
+def test_synccheck_driver_runs_one_launch():
+    """With an argument the driver runs only that launch, once (no warm-up round)."""
+    for path in BARRIER_FILES:
+        launches = list(launches_of(path))
+        source = measure.driver_source(path, launches)
+        assert "int mg_only = argc > 1 ? atoi(argv[1]) : -1;" in source
+        for number in range(len(launches)):
+            assert f"if (mg_only < 0 || mg_only == {number}) mg_launch_{number}();" in source
+
+
+def test_cudalint_frontend_sees_every_barrier_kernel():
+    pytest.importorskip("clang")
+    for path in BARRIER_FILES:
+        with_frontend = measure.collect(path, use_frontend=True)
+        assert [l.kernel for l in with_frontend] == [l.kernel for l in launches_of(path)]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from cudalint import ir
 from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.interpret import Access, Barrier, Branch, KernelTrace, MemorySpace, trace_kernel
-from cudalint.dataflow.symbolic import Variance
+from cudalint.dataflow.symbolic import AtomKind, Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
@@ -16,7 +17,7 @@ from cudalint.dataflow.warps import AccessPattern, BranchPattern, Confidence, ac
 
 __all__ = [
     "Access", "AccessPattern", "Barrier", "BlockShape", "Branch", "BranchPattern", "Confidence", "Facts",
-    "Fp64Region", "KernelFacts", "MemorySpace", "Variance",
+    "Fp64Region", "KernelFacts", "LaunchContext", "MemorySpace", "Variance",
 ]
 
 
@@ -27,18 +28,48 @@ class KernelFacts:
     function: ir.Function
     shape: BlockShape
     trace: KernelTrace
+    bindings: Mapping[str, int] = field(default_factory=dict)
+    """Known values of parameters and template constants (e.g. from a recorded launch)."""
 
     @cached_property
     def accesses(self) -> list[tuple[Access, AccessPattern]]:
-        return [(access, access_pattern(access, self.shape)) for access in self.trace.accesses]
+        return [(access, access_pattern(access, self.shape, self.bindings)) for access in self.trace.accesses]
 
     @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:
-        return [(branch, branch_pattern(branch, self.shape)) for branch in self.trace.branches]
+        return [(branch, branch_pattern(branch, self.shape, self.bindings)) for branch in self.trace.branches]
 
     @property
     def barriers(self) -> list[Barrier]:
         return self.trace.barriers
+
+    @cached_property
+    def size_parameters(self) -> frozenset[str]:
+        """Parameters compared against in conditions (``j < n``, ``x < width``): sizes, not strides."""
+        names = set()
+        for branch in self.trace.branches:
+            for atom in branch.condition.atoms():
+                if atom.kind is AtomKind.OPERATION and atom.name in ("<", ">", "<=", ">=", "==", "!="):
+                    names.update(a.name for argument in atom.args for a in argument.atoms() if a.kind is AtomKind.PARAMETER)
+        return frozenset(names)
+
+    def size_parameters_of(self, access: Access) -> frozenset[str]:
+        """Parameters that act as sizes in this access's address: compared against somewhere,
+        or the row length of a 2-D index (``col * n + row``, with ``row`` varying too)."""
+        offset = access.location.offset
+        varying = {AtomKind.THREAD_INDEX, AtomKind.ITERATION}
+        row_lengths = set()
+        for monomial, _ in offset.terms:
+            parameters = [a.name for a in monomial if a.kind is AtomKind.PARAMETER]
+            if parameters and any(a.kind in varying for a in monomial):
+                others = [m for m, _ in offset.terms if not set(parameters) & {a.name for a in m}]
+                if any(a.kind in varying for m in others for a in m):
+                    row_lengths.update(parameters)
+        return frozenset(row_lengths) | self.size_parameters
+
+    def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:
+        """The access's cost with some parameter values fixed."""
+        return access_pattern(access, self.shape, {**self.bindings, **bindings})
 
     @cached_property
     def control_flow(self) -> ControlFlow:
@@ -90,11 +121,24 @@ def _entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:
     return entries
 
 
-class Facts:
-    """Everything the rules may ask about one translation unit, computed on first use."""
+@dataclass(frozen=True)
+class LaunchContext:
+    """What is known about how a kernel is launched, beyond what the source says."""
 
-    def __init__(self, tu: ir.TranslationUnit):
+    shape: BlockShape
+    bindings: Mapping[str, int] = field(default_factory=dict)
+
+
+class Facts:
+    """Everything the rules may ask about one translation unit, computed on first use.
+
+    ``launches`` gives, by kernel name (``k`` or ``k<8>``), a block shape and parameter
+    values to analyze it with; other kernels use what the source says.
+    """
+
+    def __init__(self, tu: ir.TranslationUnit, launches: Mapping[str, LaunchContext] | None = None):
         self.tu = tu
+        self.launches = launches or {}
 
     @cached_property
     def fp64_regions(self) -> tuple[Fp64Region, ...]:
@@ -102,10 +146,13 @@ class Facts:
 
     @cached_property
     def kernels(self) -> tuple[KernelFacts, ...]:
-        return tuple(
-            KernelFacts(function, block_shape(self.tu, function), trace_kernel(self.tu, function))
-            for function in _entry_points(self.tu)
-        )
+        return tuple(self._kernel(function) for function in _entry_points(self.tu))
+
+    def _kernel(self, function: ir.Function) -> KernelFacts:
+        context = self.launches.get(function.display_name.replace(", ", ",")) or self.launches.get(function.name)
+        if context is None:
+            return KernelFacts(function, block_shape(self.tu, function), trace_kernel(self.tu, function))
+        return KernelFacts(function, context.shape, trace_kernel(self.tu, function), context.bindings)
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
         """The source a span covers, on one line and shortened, for messages."""

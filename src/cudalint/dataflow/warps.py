@@ -187,16 +187,38 @@ class BranchPattern:
     active_lanes: int
     bounds_guard: bool
     """A comparison of a thread index against a uniform limit: only the last warp splits."""
+    block_uniform: bool
+    """Every thread of the block decides the same way (what a block barrier needs)."""
 
 
-def branch_pattern(branch: Branch, shape: BlockShape) -> BranchPattern:
+def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None = None) -> BranchPattern:
     condition = branch.condition
     variance = refine_variance(condition, shape)
-    evaluator = LaneEvaluator(shape)
-    active = active_lanes(branch.guards, evaluator)
-    values = evaluator.lanes(condition)
-    taken = None if None in values else sum(1 for v, on in zip(values, active) if on and v)
-    return BranchPattern(variance, taken, sum(active), _is_bounds_guard(condition))
+    # Over the loop iterations (and parameter values) tried, keep the one that splits the
+    # warp most evenly: a reduction's `t < stride` diverges only in its last iterations.
+    best = None
+    for evaluator in evaluators(shape, condition, *(g.condition for g in branch.guards), bindings=bindings):
+        active = active_lanes(branch.guards, evaluator)
+        values = evaluator.lanes(condition)
+        taken = None if None in values else sum(1 for v, on in zip(values, active) if on and v)
+        count = sum(active)
+        split = min(taken, count - taken) if taken is not None else -1
+        if best is None or split > best[0]:
+            best = (split, taken, count, evaluator)
+    _, taken, count, evaluator = best
+    return BranchPattern(variance, taken, count, _is_bounds_guard(condition),
+                         _block_uniform(condition, variance, evaluator))
+
+
+def _block_uniform(condition: Sym, variance: Variance, evaluator: LaneEvaluator) -> bool:
+    if variance is Variance.UNIFORM:
+        return True
+    if variance is not Variance.WARP_UNIFORM or value_dependent(condition):
+        return False
+    outcomes = set()
+    for warp in range(evaluator.shape.warps()):
+        outcomes.update(bool(v) for v in evaluator.lanes(condition, warp) if v is not None)
+    return len(outcomes) <= 1
 
 
 def _is_bounds_guard(condition: Sym) -> bool:

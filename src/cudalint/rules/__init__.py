@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from cudalint.rules.base import Rule, RuleDefinitionError
 from cudalint.rules.cl001_unused_suppression import UnusedSuppression
+from cudalint.rules.cl101_uncoalesced_global_access import UncoalescedGlobalAccess
+from cudalint.rules.cl102_array_of_structs_access import ArrayOfStructsAccess
+from cudalint.rules.cl201_shared_bank_conflict import SharedBankConflict
+from cudalint.rules.cl301_divergent_branch import DivergentBranch
+from cudalint.rules.cl302_barrier_in_divergent_code import BarrierInDivergentCode
 from cudalint.rules.cl401_implicit_fp64 import ImplicitFp64
 
 CATALOG = {
@@ -34,6 +39,14 @@ def _register(*rules: type[Rule]) -> dict[str, type[Rule]]:
     return dict(sorted(registry.items()))
 
 
-REGISTRY = _register(UnusedSuppression, ImplicitFp64)
+REGISTRY = _register(
+    UnusedSuppression,
+    UncoalescedGlobalAccess,
+    ArrayOfStructsAccess,
+    SharedBankConflict,
+    DivergentBranch,
+    BarrierInDivergentCode,
+    ImplicitFp64,
+)
 
 __all__ = ["CATALOG", "REGISTRY", "Rule"]

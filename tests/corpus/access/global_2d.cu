@@ -18,7 +18,7 @@
 __global__ void g2_transposed(float* out, const float* b, int n) {
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     int row = blockIdx.y * blockDim.y + threadIdx.y;
-    out[row * n + col] = b[col * n + row];
+    out[row * n + col] = b[col * n + row];  // expect: CL101 warning
 }
 
 // Row-major read b[row * n + col]: coalesced.
@@ -48,7 +48,7 @@ __global__ void g2_lane_warp_transposed(float* out, const float* a) {
     int lane = threadIdx.x & 31;
     int warp = i >> 5;
     int warps = (gridDim.x * blockDim.x) >> 5;
-    out[i] = a[lane * warps + warp];
+    out[i] = a[lane * warps + warp];  // expect: CL101 warning
 }
 
 // Grid-stride loop over n = 8 * (grid * block) elements: coalesced in every iteration.
@@ -68,7 +68,7 @@ __global__ void g2_chunk(float* out, const float* a, int k) {
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
     float acc = 0.0f;
     for (int j = 0; j < k; ++j) {
-        acc += a[tid * k + j];
+        acc += a[tid * k + j];  // expect: CL101 warning
     }
     out[tid] = acc;
 }

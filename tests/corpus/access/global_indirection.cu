@@ -20,7 +20,7 @@ __device__ int gi_twice(int i) {
 // measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gi_helper(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[gi_twice(i)];
+    out[i] = a[gi_twice(i)];  // expect: CL101 warning
 }
 
 #define GI_SPREAD(i) ((i) * 4)
@@ -30,7 +30,7 @@ __global__ void gi_helper(float* out, const float* a) {
 // measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gi_macro(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[GI_SPREAD(i)];
+    out[i] = a[GI_SPREAD(i)];  // expect: CL101 warning
 }
 
 // a[i * S] with a template constant: S = 1 coalesced, S = 8 a sector per lane.
@@ -41,7 +41,7 @@ __global__ void gi_macro(float* out, const float* a) {
 template <int S>
 __global__ void gi_template_stride(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[i * S];
+    out[i] = a[i * S];  // expect: CL101 note
 }
 
 template __global__ void gi_template_stride<1>(float*, const float*);

@@ -32,7 +32,7 @@ __global__ void gl_misaligned(float* out, const float* a) {
 // measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_stride2(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[2 * i];
+    out[i] = a[2 * i];  // expect: CL101 warning
 }
 
 // a[32 * i]: one float per 128 bytes, a sector per thread = 32 sectors.
@@ -40,7 +40,7 @@ __global__ void gl_stride2(float* out, const float* a) {
 // measured: gld_sectors_per_request=32.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_stride32(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[32 * i];
+    out[i] = a[32 * i];  // expect: CL101 warning
 }
 
 // a[i * stride] with a runtime stride of 1: coalesced.
@@ -48,7 +48,7 @@ __global__ void gl_stride32(float* out, const float* a) {
 // measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_stride_param(float* out, const float* a, int stride) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[i * stride];
+    out[i] = a[i * stride];  // expect: CL101 note
 }
 
 // The same code with a runtime stride of 4: 512 bytes = 16 sectors.
@@ -56,7 +56,7 @@ __global__ void gl_stride_param(float* out, const float* a, int stride) {
 // measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gl_stride_param4(float* out, const float* a, int stride) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[i * stride];
+    out[i] = a[i * stride];  // expect: CL101 note
 }
 
 // a[blockIdx.x]: every thread of the warp reads the same float = 1 sector.

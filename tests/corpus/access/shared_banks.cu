@@ -32,9 +32,9 @@ __global__ void sm_stride2(float* out, const float* a) {
     __shared__ float s[2 * 128];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    s[2 * t] = a[i];
+    s[2 * t] = a[i];  // expect: CL201 warning
     __syncthreads();
-    out[i] = s[2 * t];
+    out[i] = s[2 * t];  // expect: CL201 warning
 }
 
 // s[32 * t]: every lane in bank 0 = 32 wavefronts.
@@ -44,9 +44,9 @@ __global__ void sm_stride32(float* out, const float* a) {
     __shared__ float s[32 * 128];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    s[32 * t] = a[i];
+    s[32 * t] = a[i];  // expect: CL201 warning
     __syncthreads();
-    out[i] = s[32 * t];
+    out[i] = s[32 * t];  // expect: CL201 warning
 }
 
 // s[33 * t]: 33 is odd, one lane per bank = 1 wavefront.
@@ -84,7 +84,7 @@ __global__ void sm_tile32(float* out, const float* in, int n) {
     int idx = (blockIdx.y * 32 + ty) * n + blockIdx.x * 32 + tx;
     tile[ty][tx] = in[idx];
     __syncthreads();
-    out[idx] = tile[tx][ty];
+    out[idx] = tile[tx][ty];  // expect: CL201 warning
 }
 
 // The padded tile float[32][33]: the column load is conflict-free = 1 wavefront.
@@ -166,9 +166,9 @@ __global__ void sm_aos4(float* out, const float* a) {
     __shared__ SmVec4 s[128];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    s[t].x = a[i];
+    s[t].x = a[i];  // expect: CL201 warning
     __syncthreads();
-    out[i] = s[t].x;
+    out[i] = s[t].x;  // expect: CL201 warning
 }
 
 // Interleaved tree reduction: s[2 * stride * t] += s[2 * stride * t + stride] for
@@ -186,12 +186,12 @@ __global__ void sm_reduce_interleaved(float* out, const float* a) {
     __syncthreads();
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
         unsigned int idx = 2 * stride * t;
-        if (idx < blockDim.x) {
-            s[idx] += s[idx + stride];
+        if (idx < blockDim.x) {  // expect: CL301 warning
+            s[idx] += s[idx + stride];  // expect: CL201 warning
         }
         __syncthreads();
     }
-    if (t == 0) {
+    if (t == 0) {  // expect: CL301 note
         out[blockIdx.x] = s[0];
     }
 }

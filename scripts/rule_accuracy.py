@@ -1,0 +1,170 @@
+"""Precision and recall of cudalint's rules against hardware counters recorded in the corpus.
+
+Every kernel in tests/corpus/access carries the launch it was measured with and the
+Nsight Compute counters it produced (scripts/measure_gpu.py). For each kernel this
+script runs the rules with that launch's block shape and argument values, and compares
+their warnings with what the hardware showed:
+
+- CL101 + CL102: a global load or store class whose measured sectors per request are at
+  least twice what its bytes need (50% efficiency or worse);
+- CL201: shared-memory bank conflicts of at least half a wavefront per request;
+- CL301: divergent branch targets, or predication that idles lanes (fewer than 25 of 32
+  threads predicated on per instruction).
+
+    python scripts/rule_accuracy.py [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from cudalint import frontend
+from cudalint.dataflow import Facts, LaunchContext, MemorySpace
+from cudalint.dataflow.interpret import AccessKind
+from cudalint.dataflow.threads import BlockShape
+from cudalint.diagnostics import Level
+from cudalint.rules import REGISTRY
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpus" / "access"
+GROUPS = {"CL101+CL102": ("CL101", "CL102"), "CL201": ("CL201",), "CL301": ("CL301",)}
+PREDICATION_IDLE = 25.0
+CONFLICTS_PER_REQUEST = 0.5
+
+
+def _harness():
+    spec = importlib.util.spec_from_file_location("measure_gpu", ROOT / "scripts" / "measure_gpu.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("measure_gpu", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def _unit(path: Path):
+    environment = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
+    return frontend.parse_file(str(path), environment)
+
+
+def launch_facts(launch) -> tuple[Facts, str]:
+    """Facts for one recorded launch, and the name of the analyzed function."""
+    tu = _unit(launch.path)
+    bindings = {name: int(value) for name, value in launch.args.items() if value.lstrip("-").isdigit()}
+    name = launch.kernel
+    functions = {f.display_name.replace(", ", ","): f for f in tu.device_functions()}
+    if name not in functions and "<" in name:
+        # Explicit instantiations have no body of their own: the pattern, constants bound.
+        base, _, arguments = name.partition("<")
+        pattern = next(f for f in tu.device_functions() if f.is_template_pattern and f.name == base)
+        values = [a.strip() for a in arguments.rstrip(">").split(",")]
+        bindings.update({p: int(v) for p, v in zip(pattern.template_parameters, values) if v.lstrip("-").isdigit()})
+        name = pattern.display_name
+    shape = BlockShape(*launch.block, source="recorded launch")
+    return Facts(tu, {name: LaunchContext(shape, bindings)}), name
+
+
+def _ideal(facts: Facts, function: str, space: MemorySpace, kind: AccessKind, wavefronts: bool) -> float | None:
+    for kernel in facts.kernels:
+        if kernel.function.display_name != function:
+            continue
+        values = [(p.ideal_wavefronts if wavefronts else p.ideal_sectors) for a, p in kernel.accesses
+                  if a.space is space and a.kind is kind]
+        values = [v for v in values if v]
+        return statistics.fmean(values) if values else None
+    return None
+
+
+def hardware_verdicts(launch, facts: Facts, function: str) -> dict[str, bool]:
+    measured = launch.measured
+    uncoalesced = False
+    for key, kind in (("gld_sectors_per_request", AccessKind.LOAD), ("gst_sectors_per_request", AccessKind.STORE)):
+        value = measured.get(key)
+        ideal = _ideal(facts, function, MemorySpace.GLOBAL, kind, wavefronts=False)
+        if value is not None and ideal:
+            uncoalesced |= value / ideal >= 2.0
+    conflicts = False
+    for key, requests in (("bank_conflicts_ld", "shld_requests_per_warp"), ("bank_conflicts_st", "shst_requests_per_warp")):
+        count, per_warp = measured.get(key), measured.get(requests)
+        if count and per_warp:
+            conflicts |= count / (per_warp * launch.warps) >= CONFLICTS_PER_REQUEST
+    divergent = bool(measured.get("branch_divergent_targets")) or (measured.get("pred_on_ratio") or 32.0) < PREDICATION_IDLE
+    return {"CL101+CL102": uncoalesced, "CL201": conflicts, "CL301": divergent}
+
+
+def predicted_verdicts(facts: Facts, function: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {group: [] for group in GROUPS}
+    for group, codes in GROUPS.items():
+        for code in codes:
+            for finding in REGISTRY[code]().check(facts):
+                if finding.function == function and finding.level in (Level.WARNING, Level.ERROR):
+                    found[group].append(f"{code} line {finding.span.line}")
+    return found
+
+
+@dataclass
+class Tally:
+    true_positive: int = 0
+    false_positive: int = 0
+    false_negative: int = 0
+    true_negative: int = 0
+    disagreements: list[str] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        flagged = self.true_positive + self.false_positive
+        return self.true_positive / flagged if flagged else 1.0
+
+    @property
+    def recall(self) -> float:
+        actual = self.true_positive + self.false_negative
+        return self.true_positive / actual if actual else 1.0
+
+
+def evaluate() -> dict[str, Tally]:
+    harness = _harness()
+    tallies = {group: Tally() for group in GROUPS}
+    for path in sorted(CORPUS.glob("*.cu")):
+        for launch in harness.collect(path, use_frontend=False):
+            if not launch.measured:
+                continue
+            facts, function = launch_facts(launch)
+            hardware = hardware_verdicts(launch, facts, function)
+            predicted = predicted_verdicts(facts, function)
+            for group, tally in tallies.items():
+                flagged, actual = bool(predicted[group]), hardware[group]
+                if flagged and actual:
+                    tally.true_positive += 1
+                elif flagged:
+                    tally.false_positive += 1
+                    tally.disagreements.append(f"{path.name}:{launch.kernel}: flagged ({', '.join(predicted[group])}), hardware clean")
+                elif actual:
+                    tally.false_negative += 1
+                    tally.disagreements.append(f"{path.name}:{launch.kernel}: hardware shows it, not flagged")
+                else:
+                    tally.true_negative += 1
+    return tallies
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--verbose", action="store_true", help="list every disagreement")
+    options = parser.parse_args(argv)
+    tallies = evaluate()
+    print(f"{'rules':<12} {'TP':>4} {'FP':>4} {'FN':>4} {'TN':>4}  precision  recall")
+    for group, tally in tallies.items():
+        print(f"{group:<12} {tally.true_positive:>4} {tally.false_positive:>4} {tally.false_negative:>4} "
+              f"{tally.true_negative:>4}  {tally.precision:9.3f}  {tally.recall:6.3f}")
+        if options.verbose:
+            for line in tally.disagreements:
+                print(f"    {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

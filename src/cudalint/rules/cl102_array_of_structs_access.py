@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from cudalint.dataflow import Facts, MemorySpace
+from cudalint.diagnostics import Level
+from cudalint.rules.base import FactRule
+from cudalint.rules.cl101_uncoalesced_global_access import EFFICIENCY_THRESHOLD
+from cudalint.rules.memory import array_of_structs_field, kernel_context, uncoalesced
+
+
+class ArrayOfStructsAccess(FactRule):
+    """One field of an array of structs read across the warp: each lane fetches a whole struct.
+
+    ## What it does
+    Flags global accesses to one member of consecutive array elements (`p[i].x` on an
+    array of structs, `v[i].y` on a `float4` array) where the warp then uses at most half
+    of every sector it fetches. The message names the struct, its size and the field.
+
+    ## Why is this bad?
+    Lane `i` reads 4 bytes at `i * sizeof(struct)`: for a 24-byte particle a warp pulls
+    24 sectors to use 4 sectors' worth of data. The other fields come along and are
+    thrown away, or fetched again by the next statement.
+
+    ## Example
+    ```cuda
+    struct Particle { float x, y, z, vx, vy, vz; };
+    __global__ void advance(Particle* p, float dt) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        p[i].x = p[i].x + dt;
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void advance(float* x, const float* vx, float dt) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        x[i] = x[i] + vx[i] * dt;
+    }
+    ```
+
+    ## References
+    - CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory"
+    """
+
+    code = "CL102"
+    name = "array-of-structs-access"
+    category = "global-memory"
+    default_level = Level.WARNING
+    precision = "high"
+    tags = ("performance", "memory")
+
+    def check(self, facts: Facts):
+        for kernel in facts.kernels:
+            for access, pattern in kernel.accesses:
+                if access.space not in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) or pattern.single_lane:
+                    continue
+                member = array_of_structs_field(facts, access, pattern)
+                if member is None or not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
+                    continue
+                record = member.record.name.removeprefix("struct ")
+                yield self.finding(
+                    f"global {access.kind.value} of field `{member.field.name}` ({access.size} bytes) of `{record}` "
+                    f"({member.record.size} bytes) in each lane: {pattern.sectors} sectors per request for "
+                    f"{pattern.ideal_sectors} sectors of data{kernel_context(kernel, access)}; store the field in its own "
+                    "array (structure of arrays), or load whole elements with vector types",
+                    access.span, function=kernel.function.display_name,
+                    properties={"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
+                                "struct": record, "structBytes": member.record.size, "field": member.field.name},
+                )

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+from cudalint import ir
+from cudalint.dataflow import Facts, Variance
+from cudalint.diagnostics import Level
+from cudalint.rules.base import FactRule
+
+
+class DivergentBranch(FactRule):
+    """A branch, loop bound or switch whose condition differs between the lanes of a warp.
+
+    ## What it does
+    Evaluates each condition for the 32 lanes of a warp: a thread-id parity
+    (`threadIdx.x % 2`), a lane range (`threadIdx.x < 16`), data each thread read, a
+    trip count that depends on the thread. When the lanes disagree, the warp runs both
+    sides one after the other with the other lanes idle; the message gives how many
+    lanes take the branch and how much work it guards. Warp-uniform conditions
+    (`threadIdx.x / 32`, `blockIdx`, parameters, `threadIdx.y` when blockDim.x is a
+    multiple of 32) and bounds guards against a uniform limit (only the last warp
+    splits) stay quiet; single-lane idioms (`if (threadIdx.x == 0)`) are a `note`.
+
+    ## Why is this bad?
+    A warp executes one instruction stream. Lanes that do not take a path sit idle
+    while it runs, so a 50/50 split halves throughput in the guarded code, and a loop
+    whose trip count varies runs as long as its longest lane.
+
+    ## Example
+    ```cuda
+    __global__ void alternate(float* a) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (threadIdx.x % 2) a[i] = sqrtf(a[i]);
+        else a[i] = a[i] * a[i];
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void alternate(float* a) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if ((threadIdx.x / 32) % 2) a[i] = sqrtf(a[i]);
+        else a[i] = a[i] * a[i];
+    }
+    ```
+
+    ## References
+    - CUDA C++ Programming Guide, "SIMT Architecture"
+    - Nsight Compute, `smsp__sass_branch_targets_threads_divergent.sum`
+    """
+
+    code = "CL301"
+    name = "divergent-branch"
+    category = "control-flow"
+    default_level = Level.WARNING
+    precision = "high"
+    tags = ("performance", "divergence")
+
+    def check(self, facts: Facts):
+        for kernel in facts.kernels:
+            for branch, pattern in kernel.branches:
+                if pattern.variance < Variance.THREAD or pattern.bounds_guard or branch.inlined_from:
+                    continue
+                if pattern.taken_lanes is not None and pattern.taken_lanes in (0, pattern.active_lanes):
+                    continue  # Every lane of the warp agrees under this block shape.
+                stmt = branch.stmt
+                condition = facts.source_text(stmt.cond.span) if stmt.cond is not None else ""
+                work = _statements(stmt)
+                if pattern.variance is Variance.DATA:
+                    # Whether lanes disagree depends on the data: worth knowing, not a verdict.
+                    yield self.finding(
+                        f"{stmt.kind.value} `{condition}` depends on data each thread loaded: lanes that read "
+                        f"values on different sides diverge, and the warp then runs both paths ({work} guarded "
+                        f"statement{'s' if work != 1 else ''})",
+                        stmt.span, level=Level.NOTE, function=kernel.function.display_name,
+                        properties={"variance": "data", "guardedStatements": work},
+                    )
+                    continue
+                split = (f"{pattern.taken_lanes} of {pattern.active_lanes} lanes take it"
+                         if pattern.taken_lanes is not None else "lanes disagree")
+                what = "loop trip count" if stmt.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO) else \
+                    f"{stmt.kind.value} condition"
+                shape = " (assuming blockDim.x is a multiple of 32)" if kernel.shape.assumed else \
+                    f" (block {kernel.shape.x}x{kernel.shape.y}x{kernel.shape.z})"
+                if pattern.taken_lanes == 1:
+                    yield self.finding(
+                        f"only one lane runs this {stmt.kind.value} (`{condition}`); the other 31 idle while its "
+                        f"{work} statement{'s' if work != 1 else ''} run",
+                        stmt.span, level=Level.NOTE, function=kernel.function.display_name,
+                        properties={"takenLanes": 1, "guardedStatements": work},
+                    )
+                    continue
+                if stmt.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO):
+                    cost = (f"the warp keeps looping until its last lane is done, {work} statement"
+                            f"{'s' if work != 1 else ''} per trip with finished lanes idle")
+                else:
+                    cost = f"the warp runs both paths, {work} guarded statement{'s' if work != 1 else ''} with the other lanes idle"
+                yield self.finding(
+                    f"{what} `{condition}` diverges within a warp: {split}{shape}; {cost}",
+                    stmt.span, function=kernel.function.display_name,
+                    properties={"takenLanes": pattern.taken_lanes, "activeLanes": pattern.active_lanes,
+                                "variance": pattern.variance.name.lower(), "guardedStatements": work},
+                )
+
+
+def _statements(stmt: ir.Stmt) -> int:
+    """Statements the decision guards (its bodies), as a measure of the serialized work."""
+    guarded = list(stmt.body) + ([stmt.orelse] if stmt.orelse is not None else [])
+    return sum(1 for part in guarded for node in part.walk()
+               if node.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL))

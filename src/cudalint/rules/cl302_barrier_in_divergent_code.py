@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from cudalint import ir
+from cudalint.dataflow import Barrier, Facts, KernelFacts, Variance
+from cudalint.diagnostics import Level
+from cudalint.rules.base import FactRule
+
+_FULL_MASK = 0xFFFFFFFF
+
+
+class BarrierInDivergentCode(FactRule):
+    """A block barrier that only some threads reach.
+
+    ## What it does
+    Finds `__syncthreads()` (and `__syncthreads_count/and/or`, cooperative groups'
+    block `sync()`) reached under a condition that differs between threads, or inside a
+    loop whose trip count differs between threads, and `__syncwarp()` with a full mask
+    under a condition that differs between lanes. Threads that have returned no longer
+    take part in a barrier, so a barrier after a thread-dependent early `return` is fine
+    and stays quiet.
+
+    ## Why is this bad?
+    Every thread of the block must reach the same barrier the same number of times.
+    Otherwise the behaviour is undefined: the block hangs, or threads pass different
+    barriers and read shared memory before it is written.
+
+    ## Example
+    ```cuda
+    __global__ void stage(float* a) {
+        __shared__ float s[256];
+        int t = threadIdx.x;
+        if (t < 32) {
+            s[t] = a[t];
+            __syncthreads();
+            a[t] = s[31 - t];
+        }
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void stage(float* a) {
+        __shared__ float s[256];
+        int t = threadIdx.x;
+        if (t < 32) s[t] = a[t];
+        __syncthreads();
+        if (t < 32) a[t] = s[31 - t];
+    }
+    ```
+
+    ## References
+    - CUDA C++ Programming Guide, "Synchronization Functions"
+    - compute-sanitizer `--tool synccheck`
+    """
+
+    code = "CL302"
+    name = "barrier-in-divergent-code"
+    category = "control-flow"
+    default_level = Level.ERROR
+    precision = "high"
+    tags = ("correctness", "synchronization")
+
+    def check(self, facts: Facts):
+        for kernel in facts.kernels:
+            for barrier in kernel.barriers:
+                if barrier.name == "__syncwarp" and not _full_mask(barrier):
+                    continue
+                decision = _divergent_decision(kernel, barrier)
+                if decision is None:
+                    continue
+                condition = facts.source_text(decision.cond.span) if decision.cond is not None else "its condition"
+                where = "a loop whose trip count" if decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO) \
+                    else f"`{condition}`, which"
+                scope = "lanes of a warp" if barrier.name == "__syncwarp" else "threads of the block"
+                yield self.finding(
+                    f"`{barrier.name}()` is reached under {where} differs between {scope} "
+                    f"(line {decision.span.line}): threads that skip it leave the others waiting or racing; "
+                    "move the barrier out of the divergent code",
+                    barrier.expr.span, function=kernel.function.display_name,
+                    properties={"decisionLine": decision.span.line},
+                )
+
+
+def _full_mask(barrier: Barrier) -> bool:
+    arguments = barrier.expr.children
+    if not arguments:
+        return True
+    mask = arguments[0]
+    while mask.kind is ir.ExprKind.CAST and mask.children:
+        mask = mask.children[0]
+    return mask.kind is ir.ExprKind.INT_LITERAL and mask.value == _FULL_MASK
+
+
+def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None:
+    """The innermost thread-varying decision the barrier depends on, early exits aside."""
+    if barrier.stmt is None:
+        return None
+    try:
+        decisions = kernel.control_flow.controlling(barrier.stmt)
+    except (KeyError, ValueError):
+        return None
+    block_wide = barrier.name != "__syncwarp"
+    varying = {id(b.stmt) for b, p in kernel.branches
+               if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))}
+    for decision in reversed(decisions):
+        if id(decision) not in varying:
+            continue
+        if _exits_before(decision, barrier.stmt):
+            continue  # Threads that returned do not wait at later barriers.
+        return decision
+    return None
+
+
+def _all_agree(pattern) -> bool:
+    return pattern.taken_lanes is not None and pattern.taken_lanes in (0, pattern.active_lanes) \
+        and pattern.variance is not Variance.DATA
+
+
+def _exits_before(decision: ir.Stmt, stmt: ir.Stmt) -> bool:
+    """``if (c) return;`` with ``stmt`` after it rather than inside it."""
+    if decision.kind is not ir.StmtKind.IF:
+        return False
+    inside = any(node is stmt for part in (*decision.body, *(p for p in (decision.orelse,) if p)) for node in part.walk())
+    return not inside

@@ -1,0 +1,53 @@
+"""What the memory rules share: when an access wastes bandwidth, and how to say where."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cudalint import ir
+from cudalint.dataflow import Access, AccessPattern, Facts, KernelFacts
+from cudalint.dataflow.symbolic import AtomKind
+
+
+def uncoalesced(pattern: AccessPattern, threshold: float, best: bool = False) -> bool:
+    """At most ``threshold`` of each fetched sector is used (in the worst case, or the best)."""
+    sectors = pattern.best_sectors if best else pattern.sectors
+    if not sectors or pattern.ideal_sectors is None:
+        return False
+    return pattern.ideal_sectors / sectors <= threshold
+
+
+def kernel_context(kernel: KernelFacts, access: Access) -> str:
+    """The block-shape assumption a verdict rests on, when it rests on one: the address
+    uses threadIdx.y/z or blockDim, and nothing in the file says how blocks are shaped."""
+    if not kernel.shape.assumed:
+        return ""
+    shape_dependent = any(
+        (atom.kind is AtomKind.THREAD_INDEX and atom.name in ("y", "z")) or atom.kind is AtomKind.BLOCK_DIM
+        for atom in access.location.offset.atoms()
+    )
+    return "; assuming blockDim.x is a multiple of 32" if shape_dependent else ""
+
+
+@dataclass(frozen=True)
+class StructField:
+    record: ir.Record
+    field: ir.Field
+
+
+def array_of_structs_field(facts: Facts, access: Access, pattern: AccessPattern) -> StructField | None:
+    """The field when ``access`` reads one member of consecutive array elements (``p[i].x``),
+    so that each lane's sector is mostly the neighbouring fields."""
+    expr = access.expr
+    if expr.kind is not ir.ExprKind.MEMBER or not expr.children or pattern.lane_stride is None:
+        return None
+    base_type = expr.children[0].type
+    if expr.op == "->" and base_type.pointee is not None:
+        base_type = base_type.pointee
+    record = facts.tu.records.get(base_type.record or "")
+    if record is None or record.size is None or access.size is None or record.size <= access.size:
+        return None
+    if pattern.lane_stride.constant != record.size:
+        return None
+    field = next((f for f in record.fields if f.name == expr.name), None)
+    return StructField(record, field) if field is not None else None

@@ -1,0 +1,181 @@
+// cudalint barrier corpus: __syncthreads() reached by only some threads of a block, and
+// the correct counterparts (hardware truth for barrier-divergence rules).
+// Format (read and written by scripts/measure_gpu.py --synccheck; its docstring has the details):
+//   // launch: grid=<gx>[,<gy>[,<gz>]] block=<bx>[,<by>[,<bz>]] [bytes=<n>] [shmem=<n>] [args: <param>=<value> ...]
+//   // synccheck: errors=<n> (compute-sanitizer <version>, <GPU>)     (or: hang (...))
+// The "launch:" line sits in the comment block right above the kernel it launches. The
+// harness gives every pointer parameter its own zeroed device buffer (bytes=), scalars
+// their args: value, runs each kernel alone, once plainly and once under
+// `compute-sanitizer --tool synccheck` (each under a timeout), and writes the
+// "synccheck:" line under the "launch:" line: the sanitizer's ERROR SUMMARY count, or
+// "hang" where the sanitized run outran the timeout. The comment above each kernel says
+// whether the code is correct (every thread of the block reaches every barrier the same
+// number of times) and what the plain run did.
+// Kernels named bar_bad_* break that rule; bar_ok_* keep it.
+// Run of the recorded lines (H200, sm_90, nvcc -O3, 8 s timeouts): no kernel hung,
+// plainly or under the sanitizer, and every plain run finished without a CUDA error.
+// synccheck reported errors for two kernels only, both with a barrier inside an if on
+// t % 2 ("Barrier error detected. Divergent thread(s) in warp"): about one error per
+// offending thread (8112 and 8144 of the 64 x 128 = 8192 odd threads; take the count as
+// approximate), and the sanitized launch then fails. Early returns before a barrier, a
+// barrier skipped by whole warps and a barrier in a loop with a thread-dependent trip
+// count gave 0 errors, though the CUDA rules make all of them undefined: exited threads
+// do not hold a barrier up on this GPU.
+
+// BAD: the barrier sits in a branch on threadIdx.x % 2: odd lanes of every warp reach
+// it, even lanes do not. Measured: errors at the barrier, no hang in the plain run.
+// launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=8112 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_bad_lane_branch(float* out, const float* a) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    s[t] = a[i];
+    if (t % 2) {
+        __syncthreads();
+        s[t] += s[t ^ 1];
+    }
+    out[i] = s[t];
+}
+
+// BAD: a thread-varying early return (odd lanes leave) before the barrier. Measured:
+// 0 errors, no hang (the exited lanes are not waited for).
+// launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_bad_lane_return(float* out, const float* a) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    if (t % 2) return;
+    s[t] = a[i];
+    __syncthreads();
+    out[i] = s[(t + 2) % 256];
+}
+
+// BAD: the classic bounds guard `if (i >= n) return;` before a barrier, with n not a
+// multiple of the block (n = 16384 - 48): the last block's tail threads leave early.
+// Measured: 0 errors, no hang.
+// launch: grid=64 block=256 bytes=1048576 args: n=16336
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_bad_tail_return(float* out, const float* a, int n) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    if (i >= n) return;
+    s[t] = a[i];
+    __syncthreads();
+    out[i] = s[(t + 1) % 256];
+}
+
+// BAD: the barrier inside a loop with a thread-dependent trip count (threadIdx.x % 4):
+// lanes reach it 0 to 3 times. Measured: 0 errors, no hang (unexplained here: no SASS
+// of this driver was kept).
+// launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_bad_thread_trip_loop(float* out, const float* a) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    s[t] = a[i];
+    for (unsigned int j = 0; j < threadIdx.x % 4; ++j) {
+        __syncthreads();
+        s[t] += s[(t + 1) % 256];
+    }
+    out[i] = s[t];
+}
+
+// BAD: warp-uniform but not block-uniform: odd warps ((threadIdx.x >> 5) & 1) reach the
+// barrier, even warps do not. Measured: 0 errors, no hang (synccheck checks warps only).
+// launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_bad_warp_branch(float* out, const float* a) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    s[t] = a[i];
+    if ((threadIdx.x >> 5) & 1) {
+        __syncthreads();
+        s[t] += s[(t + 32) % 256];
+    }
+    out[i] = s[t];
+}
+
+// BAD (by the CUDA rules): one barrier in each arm of a thread-varying branch. Every
+// thread reaches a barrier once, but not the same __syncthreads() call. Measured:
+// errors, all at the if arm's barrier (odd lanes), none at the else arm's; no hang.
+// launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=8144 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_bad_both_arms(float* out, const float* a) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    if (t % 2) {
+        s[t] = a[i];
+        __syncthreads();
+        out[i] = s[t ^ 1];
+    } else {
+        s[t] = a[i] + 1.0f;
+        __syncthreads();
+        out[i] = s[t ^ 1] * 2.0f;
+    }
+}
+
+// OK: the early return is block-uniform (blockIdx.x >= nblocks): whole blocks leave.
+// launch: grid=64 block=256 bytes=1048576 args: nblocks=32
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_ok_block_return(float* out, const float* a, int nblocks) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    if (blockIdx.x >= nblocks) return;
+    s[t] = a[i];
+    __syncthreads();
+    out[i] = s[(t + 1) % 256];
+}
+
+// OK: the divergent branch only writes shared memory; the barrier is after it.
+// launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_ok_outside_branch(float* out, const float* a) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    s[t] = 0.0f;
+    if (t % 2) {
+        s[t] = a[i];
+    }
+    __syncthreads();
+    out[i] = s[t ^ 1];
+}
+
+// OK: the tail fix: a guard flag around the work, the barrier reached by all threads.
+// launch: grid=64 block=256 bytes=1048576 args: n=16336
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_ok_guarded_work(float* out, const float* a, int n) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    bool in_range = i < n;
+    s[t] = in_range ? a[i] : 0.0f;
+    __syncthreads();
+    if (in_range) {
+        out[i] = s[(t + 1) % 256];
+    }
+}
+
+// OK: a barrier in a loop whose trip count is a kernel argument (uniform).
+// launch: grid=64 block=256 bytes=1048576 args: reps=4
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+__global__ void bar_ok_uniform_loop(float* out, const float* a, int reps) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    s[t] = a[i];
+    for (int j = 0; j < reps; ++j) {
+        __syncthreads();
+        float v = s[(t + 1) % 256];
+        __syncthreads();
+        s[t] += v;
+    }
+    out[i] = s[t];
+}
