@@ -9,7 +9,9 @@ their warnings with what the hardware showed:
   least twice what its bytes need (50% efficiency or worse);
 - CL201: shared-memory bank conflicts of at least half a wavefront per request;
 - CL301: divergent branch targets, or predication that idles lanes (fewer than 25 of 32
-  threads predicated on per instruction).
+  threads predicated on per instruction);
+- CL302 (its `error` level): compute-sanitizer synccheck errors, for the kernels in
+  tests/corpus/barriers.
 
     python scripts/rule_accuracy.py [--verbose]
 """
@@ -33,7 +35,8 @@ from cudalint.rules import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus" / "access"
-GROUPS = {"CL101+CL102": ("CL101", "CL102"), "CL201": ("CL201",), "CL301": ("CL301",)}
+BARRIERS = ROOT / "tests" / "corpus" / "barriers"
+GROUPS = {"CL101+CL102": ("CL101", "CL102"), "CL201": ("CL201",), "CL301": ("CL301",), "CL302": ("CL302",)}
 PREDICATION_IDLE = 25.0
 CONFLICTS_PER_REQUEST = 0.5
 
@@ -97,12 +100,15 @@ def hardware_verdicts(launch, facts: Facts, function: str) -> dict[str, bool]:
     return {"CL101+CL102": uncoalesced, "CL201": conflicts, "CL301": divergent}
 
 
-def predicted_verdicts(facts: Facts, function: str) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {group: [] for group in GROUPS}
-    for group, codes in GROUPS.items():
-        for code in codes:
+def predicted_verdicts(facts: Facts, function: str, groups) -> dict[str, list[str]]:
+    """The findings each rule group makes in ``function``: warnings and errors, or for
+    CL302 its errors (the cases a run can demonstrate)."""
+    found: dict[str, list[str]] = {group: [] for group in groups}
+    for group in groups:
+        levels = (Level.ERROR,) if group == "CL302" else (Level.WARNING, Level.ERROR)
+        for code in GROUPS[group]:
             for finding in REGISTRY[code]().check(facts):
-                if finding.function == function and finding.level in (Level.WARNING, Level.ERROR):
+                if finding.function == function and finding.level in levels:
                     found[group].append(f"{code} line {finding.span.line}")
     return found
 
@@ -126,28 +132,38 @@ class Tally:
         return self.true_positive / actual if actual else 1.0
 
 
-def evaluate() -> dict[str, Tally]:
+def _cases():
+    """(launch, hardware verdicts by rule group, facts, analyzed function) per recorded kernel."""
     harness = _harness()
-    tallies = {group: Tally() for group in GROUPS}
     for path in sorted(CORPUS.glob("*.cu")):
         for launch in harness.collect(path, use_frontend=False):
-            if not launch.measured:
-                continue
-            facts, function = launch_facts(launch)
-            hardware = hardware_verdicts(launch, facts, function)
-            predicted = predicted_verdicts(facts, function)
-            for group, tally in tallies.items():
-                flagged, actual = bool(predicted[group]), hardware[group]
-                if flagged and actual:
-                    tally.true_positive += 1
-                elif flagged:
-                    tally.false_positive += 1
-                    tally.disagreements.append(f"{path.name}:{launch.kernel}: flagged ({', '.join(predicted[group])}), hardware clean")
-                elif actual:
-                    tally.false_negative += 1
-                    tally.disagreements.append(f"{path.name}:{launch.kernel}: hardware shows it, not flagged")
-                else:
-                    tally.true_negative += 1
+            if launch.measured:
+                facts, function = launch_facts(launch)
+                yield launch, hardware_verdicts(launch, facts, function), facts, function
+    for path in sorted(BARRIERS.glob("*.cu")):
+        for launch in harness.collect(path, use_frontend=False):
+            if launch.synccheck is not None:
+                facts, function = launch_facts(launch)
+                yield launch, {"CL302": launch.synccheck == "hang" or launch.synccheck > 0}, facts, function
+
+
+def evaluate() -> dict[str, Tally]:
+    tallies = {group: Tally() for group in GROUPS}
+    for launch, hardware, facts, function in _cases():
+        predicted = predicted_verdicts(facts, function, hardware)
+        where = f"{launch.path.name}:{launch.kernel}"
+        for group, actual in hardware.items():
+            tally, flagged = tallies[group], bool(predicted[group])
+            if flagged and actual:
+                tally.true_positive += 1
+            elif flagged:
+                tally.false_positive += 1
+                tally.disagreements.append(f"{where}: flagged ({', '.join(predicted[group])}), hardware clean")
+            elif actual:
+                tally.false_negative += 1
+                tally.disagreements.append(f"{where}: hardware shows it, not flagged")
+            else:
+                tally.true_negative += 1
     return tallies
 
 

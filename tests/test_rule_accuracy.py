@@ -19,14 +19,22 @@ def _accuracy():
     return module
 
 
-ACCURACY = _accuracy().evaluate()
+_MODULE = _accuracy()
+PREDICATION_IDLE = _MODULE.PREDICATION_IDLE
+ACCURACY = _MODULE.evaluate()
+
+
+# Fewest hardware-confirmed positives and negatives a group needs for its figures to mean
+# something (synccheck demonstrates few barrier cases).
+MINIMUM_CASES = {"CL101+CL102": (10, 20), "CL201": (5, 20), "CL301": (5, 20), "CL302": (2, 4)}
 
 
 @pytest.mark.parametrize("group", sorted(ACCURACY))
-def test_precision_and_recall_against_nsight(group):
+def test_precision_and_recall_against_hardware(group):
     tally = ACCURACY[group]
-    assert tally.true_positive >= 5, "too few hardware-confirmed positives to judge"
-    assert tally.true_negative >= 10, "too few hardware-confirmed negatives to judge"
+    positives, negatives = MINIMUM_CASES[group]
+    assert tally.true_positive >= positives, "too few hardware-confirmed positives to judge"
+    assert tally.true_negative >= negatives, "too few hardware-confirmed negatives to judge"
     assert tally.precision >= 0.95 and tally.recall >= 0.95, "\n".join(tally.disagreements)
 
 

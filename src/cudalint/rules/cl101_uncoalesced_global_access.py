@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from cudalint.dataflow import Access, AccessPattern, Confidence, Facts, KernelFacts, MemorySpace
 from cudalint.dataflow.symbolic import AtomKind
+from cudalint.dataflow.threads import WARP_SIZE
 from cudalint.diagnostics import Finding, Level
 from cudalint.rules.base import FactRule
 from cudalint.rules.memory import array_of_structs_field, kernel_context, uncoalesced
@@ -85,6 +86,9 @@ class UncoalescedGlobalAccess(FactRule):
                 access.span, level=Level.NOTE, function=kernel.function.display_name, properties=properties)
         if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
             return None
+        if pattern.lane_stride is not None and pattern.lane_stride.constant == access.size \
+                and pattern.active_lanes < WARP_SIZE:
+            return None  # Contiguous lanes, some idle under a branch: divergence (CL301), not indexing.
         stride = f"lanes are {pattern.lane_stride} bytes apart" if pattern.lane_stride is not None else \
             "lanes' addresses are scattered"
         sizes = sorted(kernel.size_parameters_of(access) & set(pattern.depends_on))

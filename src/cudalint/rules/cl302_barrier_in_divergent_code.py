@@ -15,7 +15,11 @@ class BarrierInDivergentCode(FactRule):
     Finds `__syncthreads()` (and `__syncthreads_count/and/or`, cooperative groups'
     block `sync()`) reached under a condition that differs between threads, or inside a
     loop whose trip count differs between threads, and `__syncwarp()` with a full mask
-    under a condition that differs between lanes. Threads that have returned no longer
+    under a condition that differs between lanes. It is an `error` when the lanes of one
+    warp split at the barrier (compute-sanitizer's synccheck reports these on the GPU),
+    and a `warning` when whole warps skip it or leave a loop at different trips: still
+    undefined by the CUDA programming model, but it passes at run time as long as the
+    threads that skip the barrier go on to exit. Threads that have returned no longer
     take part in a barrier, so a barrier after a thread-dependent early `return` is fine
     and stays quiet.
 
@@ -68,6 +72,9 @@ class BarrierInDivergentCode(FactRule):
                 decision = _divergent_decision(kernel, barrier)
                 if decision is None:
                     continue
+                pattern = next(p for b, p in kernel.branches if b.stmt is decision)
+                is_loop = decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
+                splits_a_warp = pattern.variance >= Variance.THREAD and not is_loop
                 condition = facts.source_text(decision.cond.span) if decision.cond is not None else "its condition"
                 where = "a loop whose trip count" if decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO) \
                     else f"`{condition}`, which"
@@ -76,8 +83,9 @@ class BarrierInDivergentCode(FactRule):
                     f"`{barrier.name}()` is reached under {where} differs between {scope} "
                     f"(line {decision.span.line}): threads that skip it leave the others waiting or racing; "
                     "move the barrier out of the divergent code",
-                    barrier.expr.span, function=kernel.function.display_name,
-                    properties={"decisionLine": decision.span.line},
+                    barrier.expr.span, level=Level.ERROR if splits_a_warp else Level.WARNING,
+                    function=kernel.function.display_name,
+                    properties={"decisionLine": decision.span.line, "splitsAWarp": splits_a_warp},
                 )
 
 

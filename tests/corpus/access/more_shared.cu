@@ -27,7 +27,7 @@ __global__ void ms_reduce_sequential(float* out, const float* a) {
     s[t] = a[i];
     __syncthreads();
     for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-        if (t < stride) {
+        if (t < stride) {  // expect: CL301 warning
             s[t] += s[t + stride];
         }
         __syncthreads();
@@ -49,8 +49,8 @@ __global__ void ms_reduce_interleaved_guarded(float* out, const float* a) {
     s[t] = a[i];
     __syncthreads();
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
-        if (t < blockDim.x / (2 * stride)) {
-            s[2 * stride * t] += s[2 * stride * t + stride];
+        if (t < blockDim.x / (2 * stride)) {  // expect: CL301 warning
+            s[2 * stride * t] += s[2 * stride * t + stride];  // expect: CL201 warning
         }
         __syncthreads();
     }
@@ -70,7 +70,7 @@ __global__ void ms_transpose_tile32(float* out, const float* in, int n) {
     __syncthreads();
     int tx = blockIdx.y * 32 + threadIdx.x;
     int ty = blockIdx.x * 32 + threadIdx.y;
-    out[ty * n + tx] = tile[threadIdx.x][threadIdx.y];
+    out[ty * n + tx] = tile[threadIdx.x][threadIdx.y];  // expect: CL201 warning
 }
 
 // The same with a padded tile[32][33]: the column read is conflict-free (1 wavefront).
@@ -95,9 +95,9 @@ __global__ void ms_dynamic_stride2(float* out, const float* a) {
     extern __shared__ float s[];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    s[t * 2] = a[i];
+    s[t * 2] = a[i];  // expect: CL201 warning
     __syncthreads();
-    out[i] = s[t * 2];
+    out[i] = s[t * 2];  // expect: CL201 warning
 }
 
 struct MsPair {
@@ -112,9 +112,9 @@ __global__ void ms_struct2_x(float* out, const float* a) {
     __shared__ MsPair s[128];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    s[t].x = a[i];
+    s[t].x = a[i];  // expect: CL201 warning
     __syncthreads();
-    out[i] = s[t].x;
+    out[i] = s[t].x;  // expect: CL201 warning
 }
 
 // s[t * 4] with 4-byte words under a 64-thread block: 8 banks used, 4 lanes each =
@@ -125,7 +125,7 @@ __global__ void ms_stride4_block64(float* out, const float* a) {
     __shared__ float s[4 * 64];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    s[t * 4] = a[i];
+    s[t * 4] = a[i];  // expect: CL201 warning
     __syncthreads();
-    out[i] = s[t * 4];
+    out[i] = s[t * 4];  // expect: CL201 warning
 }

@@ -31,8 +31,8 @@ __global__ void bar_bad_lane_branch(float* out, const float* a) {
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
-    if (t % 2) {
-        __syncthreads();
+    if (t % 2) {  // expect: CL301 warning
+        __syncthreads();  // expect: CL302 error
         s[t] += s[t ^ 1];
     }
     out[i] = s[t];
@@ -46,7 +46,7 @@ __global__ void bar_bad_lane_return(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    if (t % 2) return;
+    if (t % 2) return;  // expect: CL301 warning
     s[t] = a[i];
     __syncthreads();
     out[i] = s[(t + 2) % 256];
@@ -77,8 +77,8 @@ __global__ void bar_bad_thread_trip_loop(float* out, const float* a) {
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
-    for (unsigned int j = 0; j < threadIdx.x % 4; ++j) {
-        __syncthreads();
+    for (unsigned int j = 0; j < threadIdx.x % 4; ++j) {  // expect: CL301 warning
+        __syncthreads();  // expect: CL302 warning
         s[t] += s[(t + 1) % 256];
     }
     out[i] = s[t];
@@ -94,7 +94,7 @@ __global__ void bar_bad_warp_branch(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
     if ((threadIdx.x >> 5) & 1) {
-        __syncthreads();
+        __syncthreads();  // expect: CL302 warning
         s[t] += s[(t + 32) % 256];
     }
     out[i] = s[t];
@@ -109,13 +109,13 @@ __global__ void bar_bad_both_arms(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    if (t % 2) {
+    if (t % 2) {  // expect: CL301 warning
         s[t] = a[i];
-        __syncthreads();
+        __syncthreads();  // expect: CL302 error
         out[i] = s[t ^ 1];
     } else {
         s[t] = a[i] + 1.0f;
-        __syncthreads();
+        __syncthreads();  // expect: CL302 error
         out[i] = s[t ^ 1] * 2.0f;
     }
 }
@@ -141,7 +141,7 @@ __global__ void bar_ok_outside_branch(float* out, const float* a) {
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     s[t] = 0.0f;
-    if (t % 2) {
+    if (t % 2) {  // expect: CL301 warning
         s[t] = a[i];
     }
     __syncthreads();
