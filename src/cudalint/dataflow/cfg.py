@@ -285,11 +285,8 @@ def _literal_truth(cond: ir.Expr | None) -> bool | None:
 
 
 def _for_condition_truth(loop: ir.Stmt) -> bool | None:
-    if loop.cond is not None:
-        return _literal_truth(loop.cond)
-    # The IR loses the clauses of a header a macro writes unless all three are there,
-    # so there a missing condition is unknown rather than always true.
-    return None if loop.span.from_macro else True
+    # A header written by a macro carries an UNKNOWN condition, which is no literal.
+    return _literal_truth(loop.cond) if loop.cond is not None else True
 
 
 def _source_order(body: ir.Stmt | None) -> Iterator[Node]:

@@ -49,6 +49,7 @@ _LAUNCH_CONFIGURATION = "__cudaPushCallConfiguration"
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
 
 _UNSIGNED_INT = ir.CType(ir.TypeKind.INTEGER, "unsigned int", 4, 4, is_signed=False)
+_BOOL = ir.CType(ir.TypeKind.BOOL, "bool", 1, 1)
 _NOWHERE = ir.Span("", 0, 0, 0, 0)
 """Placeholder for nodes without a location until their parent anchors them."""
 
@@ -210,8 +211,9 @@ class Lowering:
         end_file, end_line, end_column, end_offset = clang_ext.file_location(extent.end)
         if file == self.path:
             expansion = self._macro_map.expansion_at(offset)
-            if expansion is not None and offset == expansion.start:
-                # Spelled inside a macro body: report the whole invocation.
+            if expansion is not None and offset == expansion.start and (end_file != file or end_offset <= expansion.end):
+                # Spelled inside a macro body: report the whole invocation. (A declaration that
+                # merely starts with a macro, `__shared__ float t[32];`, runs past it.)
                 return self._offset_span(expansion.start, expansion.end, expansion.definition)
         if end_file != file or (end_line, end_column) < (line, column):
             end_line, end_column = line, column
@@ -634,6 +636,9 @@ class Lowering:
             body = [self._stmt_or_expr(children[-1])]
             if len(children) == 4:
                 init, cond, step = self._stmt_or_expr(children[0]), self.expr(children[1]), self.expr(children[2])
+            else:
+                # Which clauses the macro wrote is unknown: say so rather than imply `for (;;)`.
+                cond = ir.Expr(ir.ExprKind.UNKNOWN, _BOOL, span, name="loop condition written by a macro")
         return ir.Stmt(ir.StmtKind.FOR, span, init=init, cond=cond, step=step, body=tuple(body),
                        unroll=self._unroll_before(span.line))
 

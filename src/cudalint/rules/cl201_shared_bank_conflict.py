@@ -7,7 +7,7 @@ from cudalint.dataflow import Access, Confidence, Facts, MemorySpace
 from cudalint.diagnostics import Edit, Fix, Level
 from cudalint.rules.base import FactRule
 
-_DIMENSION = re.compile(r"\[\s*(\d+)\s*\]")
+_DIMENSION = re.compile(r"\[\s*([^\[\]]+?)\s*\]")
 
 
 class SharedBankConflict(FactRule):
@@ -108,6 +108,7 @@ def _padding_fix(tu: ir.TranslationUnit, var: ir.VarDecl) -> Fix | None:
     if len(dimensions) < 2:
         return None
     last = dimensions[-1]
-    row = int(last.group(1))
+    written = last.group(1)
+    padded = str(int(written) + 1) if written.isdigit() else f"{written} + 1"
     span = ir.Span(tu.path, var.span.line, last.start() + 1, var.span.line, last.end() + 1)
-    return Fix(f"pad each row of `{var.name}` by one element", (Edit(span, f"[{row + 1}]"),))
+    return Fix(f"pad each row of `{var.name}` by one element", (Edit(span, f"[{padded}]"),))

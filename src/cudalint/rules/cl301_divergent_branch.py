@@ -65,7 +65,10 @@ class DivergentBranch(FactRule):
                 condition = facts.source_text(stmt.cond.span) if stmt.cond is not None else ""
                 work = _statements(stmt)
                 if pattern.variance is Variance.DATA:
-                    # Whether lanes disagree depends on the data: worth knowing, not a verdict.
+                    # Whether lanes disagree depends on the data: worth knowing, not a verdict,
+                    # and not for a single guarded statement, which compiles to a select.
+                    if work <= 1:
+                        continue
                     yield self.finding(
                         f"{stmt.kind.value} `{condition}` depends on data each thread loaded: lanes that read "
                         f"values on different sides diverge, and the warp then runs both paths ({work} guarded "
