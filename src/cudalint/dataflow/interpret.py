@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import re
 from dataclasses import dataclass, field
 
 from cudalint import ir
@@ -32,6 +33,9 @@ _VARYING_INTRINSICS = frozenset(
 _BARRIERS = frozenset(
     ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__barrier_sync")
 )
+# Inline PTX block barriers: `bar.sync`, `barrier.sync` (with or without `.aligned`).
+_ASM_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.sync\b")
+_VOID = ir.CType(ir.TypeKind.VOID, "void")
 _LOADS = frozenset(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"))
 _STORES = frozenset(("__stcg", "__stcs", "__stwb", "__stwt"))
 _MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
@@ -229,6 +233,10 @@ class Interpreter:
             self._loop(stmt)
         elif kind is ir.StmtKind.SWITCH:
             self._switch(stmt)
+        elif kind is ir.StmtKind.ASM and _ASM_BARRIER.search(stmt.label or "") and self.recording:
+            marker = ir.Expr(ir.ExprKind.UNKNOWN, _VOID, stmt.span, name="bar.sync")
+            self.trace.barriers.append(Barrier(marker, "bar.sync", tuple(self.guards), tuple(self.loops), self.statement,
+                                               tuple(self.call_stack)))
         elif kind is ir.StmtKind.RETURN:
             value = self._expr(stmt.expr) if stmt.expr is not None else None
             if self._returns and value is not None:

@@ -13,7 +13,8 @@ class BarrierInDivergentCode(FactRule):
 
     ## What it does
     Finds `__syncthreads()` (and `__syncthreads_count/and/or`, cooperative groups'
-    block `sync()`) reached under a condition that differs between threads, or inside a
+    block `sync()`, inline PTX `bar.sync`) reached under a condition that differs between
+    threads, or inside a
     loop whose trip count differs between threads, and `__syncwarp()` with a full mask
     under a condition that differs between lanes. It is an `error` when the lanes of one
     warp split at the barrier (compute-sanitizer's synccheck reports these on the GPU),
@@ -79,8 +80,9 @@ class BarrierInDivergentCode(FactRule):
                 where = "a loop whose trip count" if decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO) \
                     else f"`{condition}`, which"
                 scope = "lanes of a warp" if barrier.name == "__syncwarp" else "threads of the block"
+                call = facts.source_text(barrier.expr.span) or barrier.name
                 yield self.finding(
-                    f"`{barrier.name}()` is reached under {where} differs between {scope} "
+                    f"`{call}` is reached under {where} differs between {scope} "
                     f"(line {decision.span.line}): threads that skip it leave the others waiting or racing; "
                     "move the barrier out of the divergent code",
                     barrier.expr.span, level=Level.ERROR if splits_a_warp else Level.WARNING,

@@ -1,0 +1,98 @@
+"""Rule behaviour beyond the corpus: levels, messages, fixes and quiet cases."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from conftest import analyze
+
+
+def findings(tmp_path, source: str, select: list[str]):
+    path = tmp_path / "case.cu"
+    path.write_text(textwrap.dedent(source).lstrip("\n"))
+    result = analyze(path, "embedded", select=select)
+    assert result.analyzed and not result.notices, result.notices
+    return result.findings
+
+
+BARRIERS = """
+    #include <cooperative_groups.h>
+    namespace cg = cooperative_groups;
+    __global__ void k(float* a) {
+        int lane = threadIdx.x & 31;
+        if (lane < 16) { a[lane] = 1; __syncwarp(); }
+        if (lane < 16) { __syncwarp(0x0000ffff); }
+        cg::thread_block block = cg::this_thread_block();
+        if (threadIdx.x < 64) block.sync();
+        if (threadIdx.x < 64) asm volatile("bar.sync 0;");
+        if (threadIdx.x % 2) return;
+        __syncthreads();
+    }
+"""
+
+
+def test_barrier_levels_and_forms(tmp_path):
+    got = {(f.span.line, f.level.value, f.message.split("`")[1]) for f in findings(tmp_path, BARRIERS, ["CL302"])}
+    assert got == {
+        (5, "error", "__syncwarp()"),            # full mask, lanes split
+        (8, "warning", "block.sync()"),          # whole warps skip it
+        (9, "warning", 'asm volatile("bar.sync 0;")'),
+    }  # a partial-mask __syncwarp and a barrier after an early return are fine
+
+
+def test_padding_fix_for_a_conflicting_tile(tmp_path):
+    source = """
+        __global__ void t(const float* in, float* out) {
+            __shared__ float tile[32][32];
+            tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+            __syncthreads();
+            out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+        }
+        void go(const float* in, float* out) { t<<<1, dim3(32, 32)>>>(in, out); }
+    """
+    (finding,) = findings(tmp_path, source, ["CL201"])
+    assert finding.message.startswith("32-way bank conflict") and finding.span.line == 5
+    (edit,) = finding.fix.edits
+    assert (edit.span.line, edit.span.column, edit.replacement) == (2, 30, "[33]")
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("out[i] = a[i * stride];", ("note", "coalesced only when stride == 1")),
+    ("for (int j = 0; j < n; ++j) out[i] += a[i * n + j];", ("warning", "for any realistic n")),
+    ("out[i] = a[idx[i]];", ("note", "depends on data loaded at run time")),
+    ("if (threadIdx.x % 2) out[i] = a[i];", None),  # idle lanes are CL301's business
+    ("out[i] = a[i + 1];", None),                    # misaligned but contiguous: 5 sectors, not 8
+])
+def test_global_access_levels(tmp_path, body, expected):
+    source = f"""
+        __global__ void k(const float* a, float* out, const int* idx, int n, int stride) {{
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            {body}
+        }}
+    """
+    got = [(f.level.value, f.message) for f in findings(tmp_path, source, ["CL101"]) if f.span.line == 3]
+    if expected is None:
+        assert got == []
+    else:
+        (level, message), = got
+        assert level == expected[0] and expected[1] in message
+
+
+@pytest.mark.parametrize("condition, expected", [
+    ("threadIdx.x % 2", "warning"),
+    ("threadIdx.x == 0", "note"),
+    ("threadIdx.x / 32 == 1", None),
+    ("i < n", None),
+    ("blockIdx.x == 0", None),
+])
+def test_divergence_levels(tmp_path, condition, expected):
+    source = f"""
+        __global__ void k(float* out, int n) {{
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if ({condition}) {{ out[i] = 1.0f; out[i + 1] = 2.0f; }}
+        }}
+    """
+    got = [f.level.value for f in findings(tmp_path, source, ["CL301"])]
+    assert got == ([expected] if expected else [])
