@@ -36,15 +36,9 @@ class BlockShape:
     def threads(self) -> int:
         return self.x * self.y * self.z
 
-    def lane_coordinates(self, warp: int) -> list[tuple[int, int, int]]:
+    def lane_coordinates(self, warp: int) -> tuple[tuple[int, int, int], ...]:
         """(threadIdx.x, .y, .z) of each lane of warp ``warp``; lanes are consecutive linear ids."""
-        coordinates = []
-        for lane in range(WARP_SIZE):
-            linear = warp * WARP_SIZE + lane
-            if linear >= self.threads:
-                break
-            coordinates.append((linear % self.x, (linear // self.x) % self.y, linear // (self.x * self.y)))
-        return coordinates
+        return _lane_coordinates(self, warp)
 
     def warps(self) -> int:
         return max(1, -(-self.threads // WARP_SIZE))
@@ -55,6 +49,17 @@ class BlockShape:
 
 
 ASSUMED_SHAPE = BlockShape(ASSUMED_BLOCK_X, 1, 1, "assumed")
+
+
+@functools.lru_cache(maxsize=256)
+def _lane_coordinates(shape: BlockShape, warp: int) -> tuple[tuple[int, int, int], ...]:
+    coordinates = []
+    for lane in range(WARP_SIZE):
+        linear = warp * WARP_SIZE + lane
+        if linear >= shape.threads:
+            break
+        coordinates.append((linear % shape.x, (linear // shape.x) % shape.y, linear // (shape.x * shape.y)))
+    return tuple(coordinates)
 
 
 def _stable_index(atom: Atom, round_: int) -> int:
