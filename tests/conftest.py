@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,8 +14,20 @@ from cudalint.config import Config
 from cudalint.rules import REGISTRY
 
 CORPUS = Path(__file__).parent / "corpus"
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 EXPECT = re.compile(r"//.*?\bexpect:\s*(.+?)\s*$")
 EXPECT_ITEM = re.compile(r"(CL\d{3})\s+(error|warning|note)")
+
+
+def load_script(name: str):
+    """A script of scripts/ as a module (they are run as programs, not installed)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def toolkit_available() -> bool:

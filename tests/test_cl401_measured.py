@@ -15,16 +15,14 @@ a CL401 note only where implicit fp64 == 0; a fully exempt case has no CL401 at 
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, analyze
+from conftest import CORPUS, analyze, load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 CL401_CORPUS = CORPUS / "cl401"
@@ -32,16 +30,7 @@ EXEMPT_TAGS = ("declared-double", "library-internal")
 MIN_CASES = 30
 
 
-def _load_measure_script():
-    path = ROOT / "scripts" / "measure_fp64.py"
-    spec = importlib.util.spec_from_file_location("measure_fp64", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("measure_fp64", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-measure = _load_measure_script()
+measure = load_script("measure_fp64")
 
 
 @dataclass(frozen=True)

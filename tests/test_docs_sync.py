@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from cudalint.rules import REGISTRY
 
+from conftest import load_script
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("generate_rule_docs", ROOT / "scripts" / "generate_rule_docs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_every_rule_page_matches_its_docstring():
-    generator = _generator()
+    generator = load_script("generate_rule_docs")
     for rule in REGISTRY.values():
         page = ROOT / "docs" / "rules" / f"{rule.code}.md"
         assert page.is_file(), f"missing {page}; run scripts/generate_rule_docs.py"

@@ -10,29 +10,20 @@ compare cudalint's own predictions with these records live elsewhere.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCESS = ROOT / "tests" / "corpus" / "access"
 MIN_LAUNCHES = 40
 
 
-def _load_measure_script():
-    path = ROOT / "scripts" / "measure_gpu.py"
-    spec = importlib.util.spec_from_file_location("measure_gpu", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("measure_gpu", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-measure = _load_measure_script()
+measure = load_script("measure_gpu")
 
 FILES = sorted(ACCESS.glob("*.cu"))
 

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import load_script
 
 
-def _accuracy():
-    spec = importlib.util.spec_from_file_location("rule_accuracy", ROOT / "scripts" / "rule_accuracy.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("rule_accuracy", module)
-    spec.loader.exec_module(module)
-    return module
 
-
-_MODULE = _accuracy()
+_MODULE = load_script("rule_accuracy")
 PREDICATION_IDLE = _MODULE.PREDICATION_IDLE
 ACCURACY = _MODULE.evaluate()
 

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from cudalint.dataflow import Access, AccessPattern, Confidence, Facts, KernelFacts, MemorySpace
+from cudalint.dataflow import Access, AccessPattern, Confidence, Facts, KernelFacts
 from cudalint.dataflow.symbolic import AtomKind
 from cudalint.dataflow.threads import WARP_SIZE
 from cudalint.diagnostics import Finding, Level
 from cudalint.rules.base import FactRule
-from cudalint.rules.memory import array_of_structs_field, kernel_context, uncoalesced
+from cudalint.rules.memory import array_of_structs_field, global_accesses, kernel_context, uncoalesced
 
 # At or below this fraction of useful bytes per sector a warp moves at least twice the
 # data it uses: half the memory bandwidth or worse.
@@ -65,15 +65,12 @@ class UncoalescedGlobalAccess(FactRule):
     tags = ("performance", "memory")
 
     def check(self, facts: Facts):
-        for kernel in facts.kernels:
-            for access, pattern in kernel.accesses:
-                if access.space not in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) or pattern.single_lane:
-                    continue
-                if array_of_structs_field(facts, access, pattern) is not None:
-                    continue  # CL102 says it better.
-                finding = self._finding(facts, kernel, access, pattern)
-                if finding is not None:
-                    yield finding
+        for kernel, access, pattern in global_accesses(facts):
+            if array_of_structs_field(facts, access, pattern) is not None:
+                continue  # CL102 says it better.
+            finding = self._finding(facts, kernel, access, pattern)
+            if finding is not None:
+                yield finding
 
     def _finding(self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern) -> Finding | None:
         what = f"global {access.kind.value} `{facts.source_text(access.span) or access.location.base}`"

@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-from cudalint.dataflow import Facts, MemorySpace
+from cudalint.dataflow import Facts
 from cudalint.diagnostics import Level
 from cudalint.rules.base import FactRule
 from cudalint.rules.cl101_uncoalesced_global_access import EFFICIENCY_THRESHOLD
-from cudalint.rules.memory import array_of_structs_field, kernel_context, uncoalesced
+from cudalint.rules.memory import array_of_structs_field, global_accesses, kernel_context, uncoalesced
 
 
 class ArrayOfStructsAccess(FactRule):
@@ -49,20 +49,17 @@ class ArrayOfStructsAccess(FactRule):
     tags = ("performance", "memory")
 
     def check(self, facts: Facts):
-        for kernel in facts.kernels:
-            for access, pattern in kernel.accesses:
-                if access.space not in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) or pattern.single_lane:
-                    continue
-                member = array_of_structs_field(facts, access, pattern)
-                if member is None or not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
-                    continue
-                record = member.record.name.removeprefix("struct ")
-                yield self.finding(
-                    f"global {access.kind.value} of field `{member.field.name}` ({access.size} bytes) of `{record}` "
-                    f"({member.record.size} bytes) in each lane: {pattern.sectors} sectors per request for "
-                    f"{pattern.ideal_sectors} sectors of data{kernel_context(kernel, access)}; store the field in its own "
-                    "array (structure of arrays), or load whole elements with vector types",
-                    access.span, function=kernel.function.display_name,
-                    properties={"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
-                                "struct": record, "structBytes": member.record.size, "field": member.field.name},
-                )
+        for kernel, access, pattern in global_accesses(facts):
+            member = array_of_structs_field(facts, access, pattern)
+            if member is None or not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
+                continue
+            record = member.record.name.removeprefix("struct ")
+            yield self.finding(
+                f"global {access.kind.value} of field `{member.field.name}` ({access.size} bytes) of `{record}` "
+                f"({member.record.size} bytes) in each lane: {pattern.sectors} sectors per request for "
+                f"{pattern.ideal_sectors} sectors of data{kernel_context(kernel, access)}; store the field in its own "
+                "array (structure of arrays), or load whole elements with vector types",
+                access.span, function=kernel.function.display_name,
+                properties={"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
+                            "struct": record, "structBytes": member.record.size, "field": member.field.name},
+            )

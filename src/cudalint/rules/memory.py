@@ -5,8 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow import Access, AccessPattern, Facts, KernelFacts
+from cudalint.dataflow import Access, AccessPattern, Facts, KernelFacts, MemorySpace
 from cudalint.dataflow.symbolic import AtomKind
+
+
+def global_accesses(facts: Facts):
+    """(kernel, access, pattern) for every global access that more than one lane runs."""
+    for kernel in facts.kernels:
+        for access, pattern in kernel.accesses:
+            if access.space in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) and not pattern.single_lane:
+                yield kernel, access, pattern
 
 
 def uncoalesced(pattern: AccessPattern, threshold: float, best: bool = False) -> bool:
