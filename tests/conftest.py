@@ -4,6 +4,7 @@ import importlib.util
 import os
 import re
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,11 @@ CORPUS = Path(__file__).parent / "corpus"
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 EXPECT = re.compile(r"//.*?\bexpect:\s*(.+?)\s*$")
 EXPECT_ITEM = re.compile(r"(CL\d{3})\s+(error|warning|note)")
+
+
+def pytest_configure(config):
+    # Results cached by an earlier build of the code under test must never answer for it.
+    os.environ["CUDALINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="cudalint-test-cache-")
 
 
 def load_script(name: str):

@@ -151,9 +151,12 @@ def check_command(
     pre_includes: Annotated[Optional[list[str]], typer.Option("--include", help="Include this file before each source.")] = None,
     std: Annotated[Optional[str], typer.Option("--std", help="C++ standard, e.g. c++17.")] = None,
     exclude: Annotated[Optional[list[str]], typer.Option("--exclude", help="Glob of paths to skip (added to the configured excludes).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Analyze every file again instead of reusing results of unchanged ones.")] = False,
+    cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Where results are cached (default: .cudalint_cache beside the configuration, or CUDALINT_CACHE_DIR).")] = None,
 ) -> None:
     """Analyze CUDA sources and report performance hazards."""
     from cudalint import engine, frontend
+    from cudalint.cache import CACHE_DIRECTORY_NAME
     from cudalint.config import Config, ConfigError, enabled_rules, find_config, load_config, parse_selectors
     from cudalint.report import ReportOptions, notice_line, render, repository_root
 
@@ -177,6 +180,11 @@ def check_command(
             settings.frontend, headers, cuda_path, arch, compile_commands, include_dirs, defines, undefines, pre_includes, std
         )
         settings.jobs = jobs or os.cpu_count() or 1
+        if not no_cache:
+            chosen = cache_dir or os.environ.get("CUDALINT_CACHE_DIR") or (config.root / CACHE_DIRECTORY_NAME)
+            settings.cache_dir = str(Path(chosen).resolve())
+        # A live progress line only for a person watching a terminal, never in CI logs.
+        settings.progress = sys.stderr.isatty() and not os.environ.get("CI")
         result = engine.run(paths, settings, config.exclude + list(exclude or []))
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise _fail(str(exc)) from None

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cudalint import frontend
+from cudalint import __version__, frontend
+from cudalint.cache import ResultCache
 from cudalint.config import Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.dataflow import Facts
 from cudalint.diagnostics import Finding, Notice, NoticeKind
@@ -27,6 +29,14 @@ class RunSettings:
     enabled: list[str]
     config: Config
     jobs: int = 1
+    cache_dir: str | None = None
+    """Where results of unchanged files are kept; None turns the cache off."""
+    progress: bool = False
+    """Show a progress line on standard error."""
+
+    def fingerprint(self) -> str:
+        """Everything besides a file's text and compiler arguments that decides its result."""
+        return repr((__version__, sorted(self.enabled), self.config, self.frontend))
 
 
 @dataclass
@@ -93,23 +103,40 @@ def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list
 # Per-process state: the parse environment is built once per worker, not per file.
 _worker_environment: frontend.ParseEnvironment | None = None
 _worker_settings: RunSettings | None = None
+_worker_cache: ResultCache | None = None
+
+
+def _open_cache(settings: RunSettings) -> ResultCache | None:
+    return ResultCache(Path(settings.cache_dir), settings.fingerprint()) if settings.cache_dir else None
 
 
 def _init_worker(settings: RunSettings, environment: frontend.ParseEnvironment) -> None:
-    global _worker_environment, _worker_settings
+    global _worker_environment, _worker_settings, _worker_cache
     _worker_environment = environment
     _worker_settings = settings
+    _worker_cache = _open_cache(settings)
 
 
 def _analyze_in_worker(path: str) -> FileResult:
     assert _worker_environment is not None and _worker_settings is not None
-    return analyze_file(path, _worker_environment, _worker_settings)
+    return analyze_file(path, _worker_environment, _worker_settings, _worker_cache)
 
 
-def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: RunSettings) -> FileResult:
+def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: RunSettings,
+                 cache: ResultCache | None = None) -> FileResult:
     result = FileResult(path)
     try:
-        tu = frontend.parse_file(path, environment)
+        text = frontend.read_source(path)
+    except frontend.SourceError as exc:
+        result.notices.append(Notice(path, NoticeKind.ERROR, str(exc)))
+        return result
+    args = environment.args_for(os.path.abspath(path))
+    if cache is not None:
+        cached = cache.lookup(path, text, args)
+        if cached is not None:
+            return dataclasses.replace(cached, path=path)
+    try:
+        tu = frontend.parse_file(path, environment, text)
     except frontend.SourceError as exc:
         result.notices.append(Notice(path, NoticeKind.ERROR, str(exc)))
         return result
@@ -128,6 +155,8 @@ def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: Ru
         result.findings = check(tu, settings)
     except Exception as exc:  # noqa: BLE001
         return _internal_error(result, exc)
+    if cache is not None:
+        cache.store(path, text, args, tu.includes, result)
     return result
 
 
@@ -177,17 +206,38 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     return RunResult(results + _analyze_all(files, environment, settings, jobs), environment.header_mode.value)
 
 
+def _cached_result(path: str, environment, cache: ResultCache) -> FileResult | None:
+    try:
+        text = frontend.read_source(path)
+    except frontend.SourceError:
+        return None  # The worker reports it.
+    cached = cache.lookup(path, text, environment.args_for(os.path.abspath(path)))
+    return dataclasses.replace(cached, path=path) if cached is not None else None
+
+
 def _analyze_all(files: list[str], environment, settings: RunSettings, jobs: int) -> list[FileResult]:
-    """Analyze in worker processes, so that libclang aborting on one file cannot end the run."""
+    """Analyze in worker processes, so that libclang aborting on one file cannot end the run;
+    unchanged files come from the cache without starting any."""
     done: dict[str, FileResult] = {}
+    cache = _open_cache(settings)
+    if cache is not None:
+        for path in files:
+            hit = _cached_result(path, environment, cache)
+            if hit is not None:
+                done[path] = hit
+    progress = _Progress(len(files), settings.progress, len(done))
+    pending = [path for path in files if path not in done]
     crashed: list[str] = []
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(settings, environment)) as pool:
-        futures = [(path, pool.submit(_analyze_in_worker, path)) for path in files]
-        for path, future in futures:
-            try:
-                done[path] = future.result()
-            except BrokenProcessPool:
-                crashed.append(path)
+    if pending:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(pending)), initializer=_init_worker,
+                                 initargs=(settings, environment)) as pool:
+            futures = [(path, pool.submit(_analyze_in_worker, path)) for path in pending]
+            for path, future in futures:
+                try:
+                    done[path] = future.result()
+                except BrokenProcessPool:
+                    crashed.append(path)
+                progress.advance()
     # A dead worker breaks the whole pool: re-run each affected file alone to find the culprit.
     for path in crashed:
         with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(settings, environment)) as pool:
@@ -197,7 +247,26 @@ def _analyze_all(files: list[str], environment, settings: RunSettings, jobs: int
                 result = FileResult(path, internal_error=True)
                 result.notices.append(Notice(path, NoticeKind.ERROR, "internal error: the C++ parser crashed on this file"))
                 done[path] = result
+    progress.finish()
     return [done[path] for path in files]
+
+
+class _Progress:
+    """``cudalint: 37/150 files`` on standard error, rewritten in place."""
+
+    def __init__(self, total: int, enabled: bool, already: int):
+        self.total, self.enabled, self.count = total, enabled and total > 1, already
+
+    def advance(self) -> None:
+        self.count += 1
+        if self.enabled:
+            sys.stderr.write(f"\rcudalint: {self.count}/{self.total} files")
+            sys.stderr.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * (len(str(self.total)) * 2 + 18) + "\r")
+            sys.stderr.flush()
 
 
 def _common_root(files: list[str]) -> str:

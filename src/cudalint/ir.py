@@ -366,6 +366,8 @@ class TranslationUnit:
     comments: tuple[Comment, ...]
     errors: tuple[ParseError, ...]
     source_lines: tuple[str, ...] = field(default=())
+    includes: tuple[str, ...] = field(default=())
+    """Every file the translation unit included, directly or not."""
 
     def device_functions(self):
         return (f for f in self.functions if f.kind.runs_on_device and f.body is not None)

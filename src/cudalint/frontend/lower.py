@@ -126,6 +126,7 @@ class Lowering:
             comments=tuple(self._comments),
             errors=self._errors(),
             source_lines=self.lines,
+            includes=tuple(sorted({inclusion.include.name for inclusion in self.tu.get_includes()})),
         )
 
     def _in_user_code(self, cursor: cindex.Cursor) -> bool:

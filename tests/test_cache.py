@@ -1,0 +1,87 @@
+"""The result cache: warm runs reuse results, and anything that could change them invalidates them."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from typer.testing import CliRunner
+
+from cudalint import engine, frontend
+from cudalint.cache import ResultCache
+from cudalint.cli import app
+from cudalint.config import Config
+
+runner = CliRunner()
+KERNEL = '#include "scale.h"\n__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n'
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "scale.h").write_text("#define SCALE 0.1\n")
+    (tmp_path / "k.cu").write_text(KERNEL)
+    return tmp_path
+
+
+def _run(project, cache_dir, select=("ALL",)):
+    enabled = [code for code in engine.REGISTRY if select == ("ALL",) or code in select]
+    settings = engine.default_settings(Config(), enabled, header_mode="embedded")
+    settings.cache_dir = str(cache_dir)
+    settings.jobs = 1
+    return engine.run([str(project)], settings, [])
+
+
+def _parses(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    original = frontend.parse_file
+
+    def counting(path, environment, text=None):
+        calls.append(path)
+        return original(path, environment, text)
+
+    monkeypatch.setattr(frontend, "parse_file", counting)
+    return calls
+
+
+def test_warm_run_reuses_results_without_parsing(project, tmp_path, monkeypatch):
+    cache_dir = tmp_path / "cache"
+    cold = _run(project, cache_dir)
+    calls = _parses(monkeypatch)
+    warm = _run(project, cache_dir)
+    assert calls == []  # Lookups happen before any worker starts.
+    summary = [(f.code, f.span.line, f.message) for f in warm.findings]
+    assert summary and summary == [(f.code, f.span.line, f.message) for f in cold.findings]
+
+
+def test_a_changed_header_invalidates(project, tmp_path):
+    cache_dir = tmp_path / "cache"
+    assert _run(project, cache_dir).findings
+    (project / "scale.h").write_text("#define SCALE 0.1f\n")
+    assert _run(project, cache_dir).findings == []
+
+
+def test_changed_source_or_settings_miss(project, tmp_path):
+    cache_dir = tmp_path / "cache"
+    assert _run(project, cache_dir).findings
+    assert _run(project, cache_dir, select=("CL101",)).findings == []
+    (project / "k.cu").write_text(KERNEL.replace("* SCALE", "* 2.0f"))
+    assert _run(project, cache_dir).findings == []
+
+
+def test_a_corrupt_entry_is_a_miss(tmp_path):
+    cache = ResultCache(tmp_path, "fingerprint")
+    cache.store("k.cu", "text", ("-x",), (), {"answer": 42})
+    assert cache.lookup("k.cu", "text", ("-x",)) == {"answer": 42}
+    (entry,) = tmp_path.rglob("*.pickle")
+    entry.write_bytes(b"not a pickle")
+    assert cache.lookup("k.cu", "text", ("-x",)) is None
+    entry.write_bytes(pickle.dumps("wrong shape"))
+    assert cache.lookup("k.cu", "text", ("-x",)) is None
+
+
+def test_no_cache_writes_nothing(project, tmp_path):
+    cache_dir = tmp_path / "cache"
+    result = runner.invoke(app, [str(project / "k.cu"), "--headers", "embedded", "--no-cache", "--cache-dir", str(cache_dir)])
+    assert result.exit_code == 1 and not cache_dir.exists()
+    result = runner.invoke(app, [str(project / "k.cu"), "--headers", "embedded", "--cache-dir", str(cache_dir)])
+    assert result.exit_code == 1 and any(cache_dir.rglob("*.pickle"))
