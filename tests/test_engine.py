@@ -38,10 +38,10 @@ def test_a_parser_crash_costs_only_that_file(tmp_path, monkeypatch):
     (tmp_path / "crash.cu").write_text(KERNEL.format(n=9))
     original = engine.analyze_file
 
-    def crashing(path, environment, settings):
+    def crashing(path, environment, settings, cache=None):
         if path.endswith("crash.cu"):
             os._exit(134)  # dies like a libclang abort, without a core dump in the test output
-        return original(path, environment, settings)
+        return original(path, environment, settings, cache)
 
     # Workers are forked, so they inherit the patched function.
     monkeypatch.setattr(engine, "analyze_file", crashing)
