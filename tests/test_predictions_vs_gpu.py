@@ -72,7 +72,7 @@ def analyzed(launch) -> tuple[KernelFacts, dict[str, int]]:
         values = [a.strip() for a in arguments.rstrip(">").split(",")]
         bindings.update({p: int(v) for p, v in zip(function.template_parameters, values) if v.lstrip("-").isdigit()})
     shape = BlockShape(*launch.block, source="corpus launch")
-    return KernelFacts(function, shape, trace_kernel(tu, function)), bindings
+    return KernelFacts(function, shape, trace_kernel(tu, function, shape)), bindings
 
 
 def predicted(kernel: KernelFacts, bindings: dict[str, int], metric: str) -> float | None:

@@ -9,7 +9,7 @@ from functools import cached_property
 from cudalint import ir
 from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.interpret import Access, Barrier, Branch, KernelTrace, MemorySpace, trace_kernel
-from cudalint.dataflow.symbolic import AtomKind, Variance
+from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
@@ -49,7 +49,7 @@ class KernelFacts:
         names = set()
         for branch in self.trace.branches:
             for atom in branch.condition.atoms():
-                if atom.kind is AtomKind.OPERATION and atom.name in ("<", ">", "<=", ">=", "==", "!="):
+                if atom.kind is AtomKind.OPERATION and atom.name in COMPARISONS:
                     names.update(a.name for argument in atom.args for a in argument.atoms() if a.kind is AtomKind.PARAMETER)
         return frozenset(names)
 
@@ -151,8 +151,9 @@ class Facts:
     def _kernel(self, function: ir.Function) -> KernelFacts:
         context = self.launches.get(function.display_name.replace(", ", ",")) or self.launches.get(function.name)
         if context is None:
-            return KernelFacts(function, block_shape(self.tu, function), trace_kernel(self.tu, function))
-        return KernelFacts(function, context.shape, trace_kernel(self.tu, function), context.bindings)
+            shape = block_shape(self.tu, function)
+            return KernelFacts(function, shape, trace_kernel(self.tu, function, shape))
+        return KernelFacts(function, context.shape, trace_kernel(self.tu, function, context.shape), context.bindings)
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
         """The source a span covers, on one line and shortened, for messages."""

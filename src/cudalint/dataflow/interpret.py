@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from cudalint import ir
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.symbolic import Sym, Variance
+from cudalint.dataflow.threads import ASSUMED_SHAPE, BlockShape, refine_variance
 
 MAX_INLINE_DEPTH = 4
 
@@ -33,6 +34,8 @@ _VARYING_INTRINSICS = frozenset(
 _BARRIERS = frozenset(
     ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__barrier_sync")
 )
+# cooperative_groups types whose sync() only waits for the lanes of a warp.
+_WARP_GROUPS = ("thread_block_tile", "tiled_partition", "coalesced_group")
 # Inline PTX block barriers: `bar.sync`, `barrier.sync` (with or without `.aligned`).
 _ASM_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.sync\b")
 _VOID = ir.CType(ir.TypeKind.VOID, "void")
@@ -40,7 +43,6 @@ _LOADS = frozenset(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"))
 _STORES = frozenset(("__stcg", "__stcs", "__stwb", "__stwt"))
 _MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
             "std::min": "min", "std::max": "max"}
-_COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
 
 
 class MemorySpace(enum.Enum):
@@ -162,14 +164,12 @@ def _opaque(name: str, *inputs: Value) -> Sym:
     return sym.unknown(name, variance)
 
 
-class _Returned(Exception):
-    """Unwinds an inlined helper at its ``return``."""
-
-
 class Interpreter:
-    def __init__(self, tu: ir.TranslationUnit, function: ir.Function):
+    def __init__(self, tu: ir.TranslationUnit, function: ir.Function, shape: BlockShape = ASSUMED_SHAPE):
         self.tu = tu
         self.function = function
+        self.shape = shape
+        """The block shape: it decides whether a load's address is the same across a warp."""
         self.trace = KernelTrace(function)
         self.functions = {f.decl: f for f in tu.functions if f.body is not None}
         self.globals = {g.decl: g for g in tu.globals}
@@ -177,6 +177,8 @@ class Interpreter:
         self.guards: list[Guard] = []
         self.loops: list[ir.Stmt] = []
         self.call_stack: list[str] = []
+        """Declarations of the helpers being inlined (to stop recursion); names in ``call_names``."""
+        self.call_names: list[str] = []
         self.statement: ir.Stmt | None = None
         """The analyzed function's statement being run (inlined helpers keep their call's)."""
         self.recording = True
@@ -209,7 +211,7 @@ class Interpreter:
         pushed = 0
         for child in stmt.body:
             condition = self._stmt(child)
-            if condition is not None and _exits_early(child):
+            if condition is not None and exits_early(child):
                 # Code after `if (c) return;` runs only where c is false.
                 self.guards.append(Guard(condition, False))
                 pushed += 1
@@ -236,7 +238,7 @@ class Interpreter:
         elif kind is ir.StmtKind.ASM and _ASM_BARRIER.search(stmt.label or "") and self.recording:
             marker = ir.Expr(ir.ExprKind.UNKNOWN, _VOID, stmt.span, name="bar.sync")
             self.trace.barriers.append(Barrier(marker, "bar.sync", tuple(self.guards), tuple(self.loops), self.statement,
-                                               tuple(self.call_stack)))
+                                               tuple(self.call_names)))
         elif kind is ir.StmtKind.RETURN:
             value = self._expr(stmt.expr) if stmt.expr is not None else None
             if self._returns and value is not None:
@@ -273,7 +275,7 @@ class Interpreter:
     def _branch(self, stmt: ir.Stmt, condition: Sym) -> None:
         if self.recording:
             self.trace.branches.append(
-                Branch(stmt, condition, tuple(self.guards), tuple(self.loops), tuple(self.call_stack))
+                Branch(stmt, condition, tuple(self.guards), tuple(self.loops), tuple(self.call_names))
             )
 
     def _if(self, stmt: ir.Stmt) -> Sym:
@@ -292,7 +294,7 @@ class Interpreter:
             self.guards.append(Guard(condition, False))
             self._stmt(stmt.orelse)
             self.guards.pop()
-        if _exits_early(stmt):
+        if exits_early(stmt):
             return condition  # Nothing assigned on the returning path reaches later code.
         self.env = _merge(condition, after_then, self.env)
         return condition
@@ -472,7 +474,7 @@ class Interpreter:
 
     def _loaded_value(self, location: Pointer) -> Sym:
         """What a load yields: the same in all threads only if they all read the same address."""
-        variance = location.offset.variance
+        variance = refine_variance(location.offset, self.shape)
         if variance is Variance.UNIFORM:
             return _uniform_unknown(f"{location.base}[]")
         if variance is Variance.WARP_UNIFORM:
@@ -534,7 +536,7 @@ class Interpreter:
         self.trace.accesses.append(Access(
             expr=expr, kind=kind, location=location, size=type_.size, type=type_,
             guards=tuple(self.guards), loops=tuple(self.loops), stmt=self.statement,
-            inlined_from=tuple(self.call_stack),
+            inlined_from=tuple(self.call_names),
         ))
 
     def _memory_read(self, expr: ir.Expr) -> Value:
@@ -601,8 +603,8 @@ class Interpreter:
                 return _advance(left, -right, left.pointee)
             return _opaque("pointer-op", left, right)
         left, right = self._int(left), self._int(right)
-        if not _is_integral(expr.type) and op not in _COMPARISONS and op not in ("&&", "||"):
-            return _opaque(op or "op", left, right) if left.constant is None or right.constant is None else left
+        if not _is_integral(expr.type) and op not in sym.COMPARISONS and op not in ("&&", "||"):
+            return _opaque(op or "op", left, right)  # Floating point: only its variance matters.
         if op == "+":
             return left + right
         if op == "-":
@@ -644,12 +646,19 @@ class Interpreter:
 
     def _call(self, expr: ir.Expr) -> Value:
         name = (expr.name or "").removeprefix("::")
-        if name in _BARRIERS or (name == "sync" and not expr.children) or name == "__syncwarp":
+        if name == "sync" and not expr.children:
+            # cooperative_groups: a block's sync() is a block barrier, a tile's a warp barrier.
+            name = "__syncwarp" if any(t in (expr.decl or "") for t in _WARP_GROUPS) else "__syncthreads"
+        if name in _BARRIERS or name == "__syncwarp":
             arguments = [self._expr(c) for c in expr.children]
             if self.recording:
                 self.trace.barriers.append(Barrier(expr, name, tuple(self.guards), tuple(self.loops), self.statement,
-                                                   tuple(self.call_stack)))
+                                                   tuple(self.call_names)))
             return _opaque(name, *arguments)
+        if name == "thread_rank" and not expr.children:
+            if "@S@thread_block@" in (expr.decl or ""):
+                return _linear_thread_index()
+            return sym.unknown("thread_rank", Variance.DATA)  # A tile's rank: lane-varying, size unknown.
         if name in _LOADS and expr.children:
             pointer = self._expr(expr.children[0])
             if isinstance(pointer, Pointer):
@@ -692,25 +701,31 @@ class Interpreter:
         for param, argument in zip(callee.params, arguments):
             self.env[param.decl] = self._convert(argument, param.type)
         self.call_stack.append(callee.decl)
+        self.call_names.append(callee.display_name)
         self._returns.append([])
         try:
             self._block(callee.body)
         finally:
             returned = self._returns.pop()
             self.call_stack.pop()
+            self.call_names.pop()
             self.env = saved_env
         if len(returned) == 1 or (returned and all(r == returned[0] for r in returned)):
             return returned[0]
         return _opaque(callee.name, *returned) if returned else _uniform_unknown(callee.name)
-
-    def _init_list(self, expr: ir.Expr) -> Value:
-        return self._generic(expr)
 
     def _lambda(self, expr: ir.Expr) -> Value:
         return _uniform_unknown("lambda")
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _linear_thread_index() -> Sym:
+    """threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y."""
+    x, y, z = (sym.builtin("threadIdx", c) for c in "xyz")
+    bx, by = sym.builtin("blockDim", "x"), sym.builtin("blockDim", "y")
+    return x + y * bx + z * bx * by
 
 
 def _is_integral(ctype: ir.CType) -> bool:
@@ -777,7 +792,7 @@ def _assigned_variables(loop: ir.Stmt) -> list[str]:
     return list(found)
 
 
-def _exits_early(stmt: ir.Stmt) -> bool:
+def exits_early(stmt: ir.Stmt) -> bool:
     """``if (c) return;`` without an else: the rest of the block runs only where c is false."""
     if stmt.kind is not ir.StmtKind.IF or stmt.orelse is not None or not stmt.body:
         return False
@@ -786,5 +801,5 @@ def _exits_early(stmt: ir.Stmt) -> bool:
     return last.kind is ir.StmtKind.RETURN
 
 
-def trace_kernel(tu: ir.TranslationUnit, function: ir.Function) -> KernelTrace:
-    return Interpreter(tu, function).run()
+def trace_kernel(tu: ir.TranslationUnit, function: ir.Function, shape: BlockShape = ASSUMED_SHAPE) -> KernelTrace:
+    return Interpreter(tu, function, shape).run()

@@ -21,6 +21,7 @@ import struct
 from dataclasses import dataclass, field
 
 from cudalint import ir
+from cudalint.dataflow.symbolic import COMPARISONS
 
 MATH_FUNCTIONS = frozenset(
     """sqrt cbrt rsqrt rcbrt pow exp exp2 exp10 expm1 log log2 log10 log1p logb ilogb sin cos
@@ -33,7 +34,7 @@ MATH_FUNCTIONS = frozenset(
 # CUDA's min/max have no f-suffixed twins; the others do (powf, sqrtf, fminf...).
 WITHOUT_FLOAT_VARIANT = frozenset(("min", "max"))
 _NARROWABLE_BINARY = frozenset("+-*/")
-_COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
+
 _COMPOUND_ARITHMETIC = frozenset(("+=", "-=", "*=", "/="))
 _FLOAT_KINDS = (ir.TypeKind.FLOAT, ir.TypeKind.HALF)
 _DOUBLE_KINDS = (ir.TypeKind.DOUBLE, ir.TypeKind.LONG_DOUBLE)
@@ -97,7 +98,7 @@ class Fp64Region:
         if len(self.promoted) != 1:
             return False
         operation = self.operations[0]
-        if operation.op in _COMPARISONS and self.promoted[0].type.kind is ir.TypeKind.INTEGER:
+        if operation.op in COMPARISONS and self.promoted[0].type.kind is ir.TypeKind.INTEGER:
             # An integer compared with a constant becomes an integer comparison.
             return len(self.literals) == 1
         if self.promoted[0].type.kind not in _FLOAT_KINDS:
@@ -108,7 +109,7 @@ class Fp64Region:
             return False
         simple = (
             operation.op in _NARROWABLE_BINARY
-            or operation.op in _COMPARISONS
+            or operation.op in COMPARISONS
             or operation.op in _COMPOUND_ARITHMETIC
         )
         return simple and exactly_float(self.literals[0].value)
@@ -123,7 +124,7 @@ class _RegionFinder:
     def visit(self, expr: ir.Expr, consumer: str = "double") -> None:
         if self._starts_region(expr):
             region = Fp64Region(root=expr, function=self.function, consumer=consumer)
-            if expr.kind is ir.ExprKind.BINARY and expr.op in _COMPARISONS:
+            if expr.kind is ir.ExprKind.BINARY and expr.op in COMPARISONS:
                 region.consumer = "float"
                 region.operations.append(expr)
                 for operand in expr.children:
@@ -180,7 +181,7 @@ class _RegionFinder:
             self.regions.append(region)
 
     def _starts_region(self, expr: ir.Expr) -> bool:
-        if expr.kind is ir.ExprKind.BINARY and expr.op in _COMPARISONS:
+        if expr.kind is ir.ExprKind.BINARY and expr.op in COMPARISONS:
             return any(is_double(c) for c in expr.children)
         if expr.kind is ir.ExprKind.ASSIGN and expr.op in _COMPOUND_ARITHMETIC and len(expr.children) == 2:
             target = expr.children[0].type.kind

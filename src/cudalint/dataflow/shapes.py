@@ -44,14 +44,25 @@ def _dimensions(expr: ir.Expr | None, variables: dict[str, ir.Expr]) -> tuple[in
 
 
 def _local_initializers(function: ir.Function | None) -> dict[str, ir.Expr]:
+    """Initial values of the function's variables that are never assigned again
+    (``dim3 block; block.x = 256;`` says nothing through its declaration)."""
     found: dict[str, ir.Expr] = {}
     if function is None or function.body is None:
         return found
+    reassigned: set[str] = set()
     for stmt in function.body.walk():
         for var in stmt.decls:
             if var.init is not None:
                 found[var.decl] = var.init
-    return found
+        for expr in stmt.expressions():
+            for node in expr.walk():
+                if node.kind is ir.ExprKind.ASSIGN or (node.kind is ir.ExprKind.CALL and node.name == "operator="):
+                    target = node.children[0] if node.children else None
+                    while target is not None and target.kind in (ir.ExprKind.MEMBER, ir.ExprKind.CAST) and target.children:
+                        target = target.children[0]
+                    if target is not None and target.kind is ir.ExprKind.DECL_REF and target.decl:
+                        reassigned.add(target.decl)
+    return {decl: init for decl, init in found.items() if decl not in reassigned}
 
 
 def _uses_y_or_z(function: ir.Function) -> bool:

@@ -50,8 +50,6 @@ class AtomKind(enum.Enum):
     OPERATION = "op"
 
 
-_UNIFORM_KINDS = {AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM, AtomKind.PARAMETER,
-                  AtomKind.ITERATION, AtomKind.UNIFORM}
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +250,7 @@ def _c_remainder(a: int, b: int) -> int | None:
 
 
 _EVALUATORS: dict[str, Callable[..., int | None]] = {
+    "+": operator.add,
     "/": _c_divide,
     "%": _c_remainder,
     ">>": lambda a, b: a >> b if 0 <= b < 64 else None,
@@ -274,6 +273,7 @@ _EVALUATORS: dict[str, Callable[..., int | None]] = {
     "~": lambda a: ~a,
 }
 OPERATORS = frozenset(_EVALUATORS)
+COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
 
 
 def _combine(function, left: int | list[int], right: int | list[int]) -> int | list[int]:
@@ -351,7 +351,3 @@ def parameter(name: str) -> Sym:
 
 def iteration(loop_name: str, key: int) -> Sym:
     return Sym.atom(Atom(AtomKind.ITERATION, loop_name, key=key))
-
-
-def is_uniform_leaf(atom: Atom) -> bool:
-    return atom.kind in _UNIFORM_KINDS

@@ -7,10 +7,9 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
+from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
 
 WARP_SIZE = 32
-_COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
 # blockDim.x used when nothing says how blocks are shaped: a multiple of 32, so that
 # threadIdx.y/z and threadIdx.x / 32 are the same across a warp, as in most kernels.
 ASSUMED_BLOCK_X = 128
@@ -149,7 +148,7 @@ def refine_variance(value: Sym, shape: BlockShape) -> Variance:
     if _differs_between_lanes(value, shape):
         return Variance.THREAD
     for atom in value.atoms():
-        if atom.kind is AtomKind.OPERATION and atom.name in _COMPARISONS:
+        if atom.kind is AtomKind.OPERATION and atom.name in COMPARISONS:
             varying = [a for a in atom.args if a.variance is Variance.THREAD and _differs_between_lanes(a, shape)]
             if varying and any(value_dependent(a) for a in atom.args if a not in varying):
                 return Variance.THREAD

@@ -89,6 +89,20 @@ def active_lanes(guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int 
     return active
 
 
+# Warps looked at for one access or branch: enough to find one that runs code guarded
+# to later warps (`if (threadIdx.x >= 32)`) without evaluating whole large blocks.
+MAX_WARPS_EXAMINED = 8
+
+
+def first_running_warp(guards: tuple[Guard, ...], evaluator: LaneEvaluator) -> tuple[int, list[bool]]:
+    """The first warp of the block with a lane that runs code under ``guards``, and its lanes."""
+    for warp in range(min(evaluator.shape.warps(), MAX_WARPS_EXAMINED)):
+        active = active_lanes(guards, evaluator, warp)
+        if any(active):
+            return warp, active
+    return 0, active_lanes(guards, evaluator, 0)
+
+
 def _sectors(addresses: list[int], size: int) -> tuple[int, int]:
     touched: set[int] = set()
     used: set[tuple[int, int]] = set()
@@ -116,8 +130,13 @@ def _wavefronts(addresses: list[int], size: int) -> tuple[int, int]:
 
 
 def _depends_on(offset: Sym) -> tuple[str, ...]:
-    names = {str(atom) for atom in offset.atoms()
-             if atom.kind in (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.ITERATION)}
+    """What the cost depends on, as a reader of the source would name it."""
+    names = set()
+    for atom in offset.atoms():
+        if atom.kind is AtomKind.ITERATION:
+            names.add(f"the loop at line {atom.name.removeprefix('L')}")
+        elif atom.kind in (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM):
+            names.add(atom.name)
     return tuple(sorted(names))
 
 
@@ -146,8 +165,8 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
     results = []
     lanes_active = 0
     for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings):
-        active = active_lanes(access.guards, evaluator)
-        addresses = evaluator.lanes(offset)
+        warp, active = first_running_warp(access.guards, evaluator)
+        addresses = evaluator.lanes(offset, warp)
         chosen = [a for a, on in zip(addresses, active) if on]
         lanes_active = max(lanes_active, len(chosen))
         if not chosen:
@@ -198,8 +217,8 @@ def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int
     # warp most evenly: a reduction's `t < stride` diverges only in its last iterations.
     best = None
     for evaluator in evaluators(shape, condition, *(g.condition for g in branch.guards), bindings=bindings):
-        active = active_lanes(branch.guards, evaluator)
-        values = evaluator.lanes(condition)
+        warp, active = first_running_warp(branch.guards, evaluator)
+        values = evaluator.lanes(condition, warp)
         taken = None if None in values else sum(1 for v, on in zip(values, active) if on and v)
         count = sum(active)
         split = min(taken, count - taken) if taken is not None else -1

@@ -95,7 +95,8 @@ def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> st
         record = kernel_record(kernel, root)
         out.append(f"{record['kind']} {record['function']}  [{record['location']}]  {kernel.shape.describe()}")
         for access, (item, _) in zip(record["accesses"], kernel.accesses):
-            out.append(f"  {access['location']}  {access['space']} {access['kind']} {access['bytes']}B  "
+            size = f"{access['bytes']}B" if access["bytes"] is not None else "?B"
+            out.append(f"  {access['location']}  {access['space']} {access['kind']} {size}  "
                        f"{access['address']}")
             lanes = "single lane" if access["active_lanes"] == 1 else f"{access['active_lanes']} lanes"
             stride = access["lane_stride_bytes"]

@@ -4,7 +4,13 @@ from cudalint.dataflow import Facts
 from cudalint.diagnostics import Level
 from cudalint.rules.base import FactRule
 from cudalint.rules.cl101_uncoalesced_global_access import EFFICIENCY_THRESHOLD
-from cudalint.rules.memory import array_of_structs_field, global_accesses, kernel_context, uncoalesced
+from cudalint.rules.memory import (
+    array_of_structs_field,
+    fields_used_together,
+    global_accesses,
+    kernel_context,
+    uncoalesced,
+)
 
 
 class ArrayOfStructsAccess(FactRule):
@@ -53,6 +59,8 @@ class ArrayOfStructsAccess(FactRule):
             member = array_of_structs_field(facts, access, pattern)
             if member is None or not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
                 continue
+            if fields_used_together(facts, kernel, access, member) * 2 > member.record.size:
+                continue  # Most of each struct is used: the compiler merges these into wide loads.
             record = member.record.name.removeprefix("struct ")
             yield self.finding(
                 f"global {access.kind.value} of field `{member.field.name}` ({access.size} bytes) of `{record}` "

@@ -62,37 +62,44 @@ class SharedBankConflict(FactRule):
     tags = ("performance", "memory")
 
     def check(self, facts: Facts):
-        declarations = _shared_declarations(facts.tu)
         for kernel in facts.kernels:
+            declarations = _shared_declarations(facts.tu, kernel.function)
             for access, pattern in kernel.accesses:
                 if access.space is not MemorySpace.SHARED or pattern.single_lane:
                     continue
                 degree = pattern.conflict_degree
                 if degree is None or degree < 2:
                     continue
-                worst = " in the worst loop iteration" if pattern.confidence is Confidence.SYMBOLIC else ""
+                level = None
+                qualifier = ""
+                if pattern.confidence is Confidence.SYMBOLIC:
+                    values = [name for name in pattern.depends_on if not name.startswith("the loop")]
+                    if values:
+                        # Only some values of a runtime stride collide: worth a look, not a verdict.
+                        level, qualifier = Level.NOTE, f" for some values of {', '.join(values)}"
+                    else:
+                        qualifier = " in the worst loop iteration"
                 declaration = declarations.get(access.location.base)
                 fix = _padding_fix(facts.tu, declaration) if declaration is not None else None
                 advice = f"pad the row ({fix.edits[0].replacement})" if fix else "use an odd stride or swap the indices"
                 yield self.finding(
                     f"{degree}-way bank conflict on shared {access.kind.value} "
-                    f"`{facts.source_text(access.span) or access.location.base}`{worst}: "
+                    f"`{facts.source_text(access.span) or access.location.base}`{qualifier}: "
                     f"{pattern.wavefronts} wavefronts per request instead of {pattern.ideal_wavefronts}; {advice}",
-                    access.span, fix=fix, function=kernel.function.display_name,
+                    access.span, level=level, fix=fix, function=kernel.function.display_name,
                     properties={"conflictDegree": degree, "wavefrontsPerRequest": pattern.wavefronts,
                                 "laneStrideBytes": str(pattern.lane_stride)},
                 )
 
 
-def _shared_declarations(tu: ir.TranslationUnit) -> dict[str, ir.VarDecl]:
+def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[str, ir.VarDecl]:
+    """Shared arrays by name as ``function`` sees them: its own, else file-scope ones."""
     found = {var.name: var for var in tu.globals if var.storage is ir.StorageClass.SHARED}
-    for function in tu.functions:
-        if function.body is None:
-            continue
+    if function.body is not None:
         for stmt in function.body.walk():
             for var in stmt.decls:
                 if var.storage is ir.StorageClass.SHARED:
-                    found.setdefault(var.name, var)
+                    found[var.name] = var
     return found
 
 
@@ -104,7 +111,10 @@ def _padding_fix(tu: ir.TranslationUnit, var: ir.VarDecl) -> Fix | None:
     if element.size is None or element.size % 128 or var.span.from_macro or var.span.file != tu.path:
         return None
     line = tu.source_lines[var.span.line - 1] if 0 < var.span.line <= len(tu.source_lines) else ""
-    dimensions = list(_DIMENSION.finditer(line, var.span.column - 1))
+    declarator = re.compile(rf"\b{re.escape(var.name)}\s*((?:\[[^\[\]]+\]\s*)+)").search(line, var.span.column - 1)
+    if declarator is None:
+        return None
+    dimensions = list(_DIMENSION.finditer(line, declarator.start(1), declarator.end(1)))
     if len(dimensions) < 2:
         return None
     last = dimensions[-1]

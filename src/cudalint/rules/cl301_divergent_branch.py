@@ -64,11 +64,10 @@ class DivergentBranch(FactRule):
                 stmt = branch.stmt
                 condition = facts.source_text(stmt.cond.span) if stmt.cond is not None else ""
                 work = _statements(stmt)
+                if _select_like(stmt):
+                    continue  # Compiled to a select or a predicated instruction: no branch to diverge.
                 if pattern.variance is Variance.DATA:
-                    # Whether lanes disagree depends on the data: worth knowing, not a verdict,
-                    # and not for a single guarded statement, which compiles to a select.
-                    if work <= 1:
-                        continue
+                    # Whether lanes disagree depends on the data: worth knowing, not a verdict.
                     yield self.finding(
                         f"{stmt.kind.value} `{condition}` depends on data each thread loaded: lanes that read "
                         f"values on different sides diverge, and the warp then runs both paths ({work} guarded "
@@ -84,6 +83,8 @@ class DivergentBranch(FactRule):
                 shape = " (assuming blockDim.x is a multiple of 32)" if kernel.shape.assumed else \
                     f" (block {kernel.shape.x}x{kernel.shape.y}x{kernel.shape.z})"
                 if pattern.taken_lanes == 1:
+                    if work <= 1:
+                        continue  # `if (lane == 0) out[w] = v;`: the intended single-lane idiom.
                     yield self.finding(
                         f"only one lane runs this {stmt.kind.value} (`{condition}`); the other 31 idle while its "
                         f"{work} statement{'s' if work != 1 else ''} run",
@@ -102,6 +103,25 @@ class DivergentBranch(FactRule):
                     properties={"takenLanes": pattern.taken_lanes, "activeLanes": pattern.active_lanes,
                                 "variance": pattern.variance.name.lower(), "guardedStatements": work},
                 )
+
+
+def _select_like(stmt: ir.Stmt) -> bool:
+    """An `if` whose arms each assign one register value: the compiler emits a select or a
+    predicated instruction, so no lane waits for another."""
+    if stmt.kind is not ir.StmtKind.IF:
+        return False
+    arms = [arm for arm in (*stmt.body, stmt.orelse) if arm is not None]
+    for arm in arms:
+        statements = [s for s in arm.walk() if s.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL)]
+        if len(statements) != 1 or statements[0].kind is not ir.StmtKind.EXPR or statements[0].expr is None:
+            return False
+        expr = statements[0].expr
+        if expr.kind is not ir.ExprKind.ASSIGN or expr.children[0].kind is not ir.ExprKind.DECL_REF:
+            return False
+        if any(node.kind in (ir.ExprKind.CALL, ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER) or
+               (node.kind is ir.ExprKind.UNARY and node.op == "*") for node in expr.walk()):
+            return False
+    return bool(arms)
 
 
 def _statements(stmt: ir.Stmt) -> int:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from cudalint import ir
 from cudalint.dataflow import Barrier, Facts, KernelFacts, Variance
+from cudalint.dataflow.interpret import exits_early
 from cudalint.diagnostics import Level
 from cudalint.rules.base import FactRule
 
@@ -127,8 +128,9 @@ def _all_agree(pattern) -> bool:
 
 
 def _exits_before(decision: ir.Stmt, stmt: ir.Stmt) -> bool:
-    """``if (c) return;`` with ``stmt`` after it rather than inside it."""
-    if decision.kind is not ir.StmtKind.IF:
+    """``if (c) return;`` with ``stmt`` after it rather than inside it. (A `continue` or
+    `break` instead keeps the thread alive to reach other barriers: no excuse.)"""
+    if not exits_early(decision):
         return False
     inside = any(node is stmt for part in (*decision.body, *(p for p in (decision.orelse,) if p)) for node in part.walk())
     return not inside

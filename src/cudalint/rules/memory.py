@@ -59,3 +59,18 @@ def array_of_structs_field(facts: Facts, access: Access, pattern: AccessPattern)
         return None
     field = next((f for f in record.fields if f.name == expr.name), None)
     return StructField(record, field) if field is not None else None
+
+
+def fields_used_together(facts: Facts, kernel: KernelFacts, access: Access, member: StructField) -> int:
+    """Bytes of each struct the kernel reads through accesses like this one: the same
+    array and element, different fields."""
+    element_start = access.location.offset - (member.field.offset or 0)
+    used = set()
+    for other, pattern in kernel.accesses:
+        if other.location.base != access.location.base or other.kind is not access.kind:
+            continue
+        sibling = array_of_structs_field(facts, other, pattern)
+        if sibling is not None and sibling.record is member.record and \
+                other.location.offset - (sibling.field.offset or 0) == element_start:
+            used.add((sibling.field.name, other.size or 0))
+    return sum(size for _, size in used)

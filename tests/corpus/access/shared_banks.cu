@@ -191,7 +191,7 @@ __global__ void sm_reduce_interleaved(float* out, const float* a) {
         }
         __syncthreads();
     }
-    if (t == 0) {  // expect: CL301 note
+    if (t == 0) {
         out[blockIdx.x] = s[0];
     }
 }
