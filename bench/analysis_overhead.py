@@ -22,7 +22,6 @@ from clang import cindex
 
 from cudalint import frontend
 from cudalint.config import Config
-from cudalint.dataflow import Facts
 from cudalint.engine import check, default_settings
 from cudalint.frontend.lower import Lowering
 
@@ -52,10 +51,7 @@ def measure(path: Path, environment, settings, repeat: int) -> tuple[float, floa
         parsed = time.perf_counter()
         unit = Lowering(tu, str(path), text, environment.header_mode).run()
         lowered = time.perf_counter()
-        facts = Facts(unit)
-        for kernel in facts.kernels:
-            _ = kernel.accesses, kernel.branches
-        check(unit, settings)
+        check(unit, settings)  # Every rule, so every fact they read is derived once.
         done = time.perf_counter()
         parse.append(parsed - started)
         lower.append(lowered - parsed)

@@ -96,3 +96,70 @@ def test_divergence_levels(tmp_path, condition, expected):
     """
     got = [f.level.value for f in findings(tmp_path, source, ["CL301"])]
     assert got == ([expected] if expected else [])
+
+
+def test_later_warps_are_examined(tmp_path):
+    source = """
+        __global__ void k(float* a, const float* b) {
+            __shared__ float s[4096];
+            if (threadIdx.x >= 32) { a[threadIdx.x * 2] = b[threadIdx.x * 32]; s[threadIdx.x * 32] = 1; }
+        }
+        void go(float* a, const float* b) { k<<<1, 128>>>(a, b); }
+    """
+    got = sorted((f.code, f.level.value) for f in findings(tmp_path, source, ["CL101", "CL201"]))
+    assert got == [("CL101", "warning"), ("CL101", "warning"), ("CL201", "warning")]
+
+
+def test_barriers_after_continue_and_cooperative_groups(tmp_path):
+    source = """
+        #include <cooperative_groups.h>
+        namespace cg = cooperative_groups;
+        __global__ void k(float* a) {
+            for (int j = 0; j < 4; ++j) { if (threadIdx.x % 2) continue; __syncthreads(); a[j] = 1; }
+            cg::thread_block block = cg::this_thread_block();
+            if (block.thread_rank() < 16) block.sync();
+            cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+            tile.sync();
+        }
+    """
+    got = sorted((f.span.line, f.level.value) for f in findings(tmp_path, source, ["CL302"]))
+    assert got == [(4, "error"), (6, "error")]
+
+
+def test_a_dim3_assigned_after_its_declaration_is_not_trusted(tmp_path):
+    source = """
+        __global__ void k(float* a) { a[threadIdx.x * 2] = 0; }
+        void go(float* a) { dim3 block; block.x = 256; k<<<1, block>>>(a); }
+    """
+    (finding,) = findings(tmp_path, source, ["CL101"])
+    assert "8 sectors per request" in finding.message
+
+
+def test_padding_fix_edits_the_right_declaration(tmp_path):
+    source = """
+        __global__ void first(float* out) {
+            __shared__ float tile[32][32], other[32][32];
+            tile[threadIdx.y][threadIdx.x] = 1; other[threadIdx.y][threadIdx.x] = 2;
+            __syncthreads();
+            out[threadIdx.x] = tile[threadIdx.x][threadIdx.y] + other[threadIdx.y][threadIdx.x];
+        }
+        __global__ void second(float* out) {
+            __shared__ float tile[32][64];
+            out[threadIdx.x] = tile[threadIdx.x][0];
+        }
+        void go(float* out) { first<<<1, dim3(32, 32)>>>(out); second<<<1, 32>>>(out); }
+    """
+    fixes = {f.function: f.fix.edits[0] for f in findings(tmp_path, source, ["CL201"]) if f.fix}
+    assert (fixes["first"].span.line, fixes["first"].span.column, fixes["first"].replacement) == (2, 30, "[33]")
+    assert (fixes["second"].span.line, fixes["second"].span.column, fixes["second"].replacement) == (8, 30, "[65]")
+
+
+def test_bitfields_and_template_members_do_not_break_analysis(tmp_path):
+    source = """
+        struct Flags { unsigned a : 3; unsigned b : 5; };
+        template <typename T> struct Box { T value; };
+        __global__ void k(const Flags* f, float* out) { out[threadIdx.x] = f[threadIdx.x].b; }
+        template <typename T> __global__ void t(const Box<T>* in, T* out) { out[threadIdx.x] = in[threadIdx.x].value; }
+        template __global__ void t<float>(const Box<float>*, float*);
+    """
+    assert findings(tmp_path, source, ["CL101", "CL102"]) == []

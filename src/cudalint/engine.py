@@ -164,6 +164,7 @@ def _internal_error(result: FileResult, exc: Exception) -> FileResult:
     frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
     result.internal_error = True
+    result.analyzed = False  # Its findings are lost: do not let the summary call it clean.
     result.notices.append(Notice(result.path, NoticeKind.ERROR, f"internal error: {type(exc).__name__}: {exc}{where}"))
     return result
 

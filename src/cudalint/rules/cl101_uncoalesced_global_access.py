@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from cudalint.dataflow import Access, AccessPattern, Confidence, Facts, KernelFacts
-from cudalint.dataflow.symbolic import AtomKind
+from cudalint.dataflow.symbolic import AtomKind, Variance
 from cudalint.dataflow.threads import WARP_SIZE
 from cudalint.diagnostics import Finding, Level
 from cudalint.rules.base import FactRule
@@ -77,6 +77,8 @@ class UncoalescedGlobalAccess(FactRule):
         properties = {"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
                       "laneStrideBytes": str(pattern.lane_stride), "confidence": pattern.confidence.value}
         if pattern.confidence is Confidence.UNKNOWN:
+            if access.location.offset.variance is not Variance.DATA:
+                return None  # Unknown for another reason (a dependent type's size): nothing to say.
             return self.finding(
                 f"{what}: the address depends on data loaded at run time, so its coalescing is unknown; "
                 "if the index is scattered, every lane may need its own sector",
