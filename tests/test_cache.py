@@ -12,6 +12,8 @@ from cudalint.cache import ResultCache
 from cudalint.cli import app
 from cudalint.config import Config
 
+from conftest import CORPUS, toolkit_available
+
 runner = CliRunner()
 KERNEL = '#include "scale.h"\n__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n'
 
@@ -85,3 +87,17 @@ def test_no_cache_writes_nothing(project, tmp_path):
     assert result.exit_code == 1 and not cache_dir.exists()
     result = runner.invoke(app, [str(project / "k.cu"), "--headers", "embedded", "--cache-dir", str(cache_dir)])
     assert result.exit_code == 1 and any(cache_dir.rglob("*.pickle"))
+
+
+@pytest.mark.skipif(not toolkit_available(), reason="needs a CUDA toolkit")
+def test_precompiled_cuda_headers_change_nothing(tmp_path):
+    corpus = sorted((CORPUS / "access").glob("*.cu"))[:3] + sorted((CORPUS / "cl401").glob("*.cu"))[:2]
+    settings = engine.default_settings(Config(), None, header_mode="toolkit")
+    settings.jobs = 2
+    plain = engine.run([str(p) for p in corpus], settings, [])
+    settings.cache_dir = str(tmp_path / "cache")
+    precompiled = engine.run([str(p) for p in corpus], settings, [])
+    assert list((tmp_path / "cache" / "pch").glob("*.pch"))
+    assert [(f.path, f.code, f.span.line, f.message) for f in precompiled.findings] == \
+        [(f.path, f.code, f.span.line, f.message) for f in plain.findings]
+    assert not precompiled.notices
