@@ -71,3 +71,14 @@ def test_symlink_loops_do_not_hang_discovery(tmp_path):
     os.symlink(tmp_path, tmp_path / "a" / "loop")
     files, _ = engine.discover([str(tmp_path)], Config(), [])
     assert [os.path.basename(f) for f in files] == ["k.cu"]
+
+
+def test_progress_line_only_when_asked(tmp_path, capsys):
+    _tree(tmp_path, count=3)
+    settings = engine.default_settings(Config(), header_mode="embedded")
+    settings.progress = True
+    engine.run([str(tmp_path)], settings, [])
+    assert "cudalint: 3/3 files" in capsys.readouterr().err
+    settings.progress = False
+    engine.run([str(tmp_path)], settings, [])
+    assert capsys.readouterr().err == ""
