@@ -204,7 +204,7 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
         return RunResult(results)
     environment = frontend.build_environment(settings.frontend, search_from=_common_root(files))
     if settings.cache_dir:
-        environment = frontend.prepare_precompiled_header(environment, Path(settings.cache_dir) / "pch")
+        environment = dataclasses.replace(environment, precompiled_dir=str(Path(settings.cache_dir) / "pch"))
     jobs = max(1, min(settings.jobs, len(files)))
     return RunResult(results + _analyze_all(files, environment, settings, jobs), environment.header_mode.value)
 

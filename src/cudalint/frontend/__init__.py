@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 import stat
@@ -33,7 +32,7 @@ __all__ = [
     "build_environment",
     "parse_arch",
     "parse_file",
-    "prepare_precompiled_header",
+    "precompiled_header",
     "read_source",
 ]
 
@@ -76,36 +75,37 @@ def read_source(path: str) -> str:
         raise SourceError(f"not valid UTF-8 (byte {exc.start})") from None
 
 
-def prepare_precompiled_header(environment: ParseEnvironment, directory: Path) -> ParseEnvironment:
-    """The environment with a precompiled header of the CUDA headers for the default flags,
-    built once into ``directory`` (shared by every run with the same set-up). Parsing the
-    toolkit's headers is most of a file's parse; loading them precompiled is ~10x faster.
-    Falls back to the environment as it is when the header cannot be built."""
+def precompiled_header(args: tuple[str, ...], directory: Path) -> str | None:
+    """A precompiled header of the CUDA headers for ``args``, built the first time a set of
+    flags is seen and kept in ``directory`` for every later file and run with the same set.
+    Parsing the toolkit's headers is most of a file's parse; loading them precompiled is
+    about ten times faster. None when it cannot be built (the file is parsed without)."""
     from clang import cindex
 
-    if environment.header_mode is not ir.HeaderMode.TOOLKIT:
-        return environment
     prefix = directory / "prefix.cuh"
-    args = environment.args_for(str(prefix))
     # The headers' modification times are part of the key: clang rejects a stale PCH.
-    headers = [a.split("=", 1)[1] for a in args if a.startswith("--cuda-path=")]
-    stamps = [str(os.stat(Path(h) / "include" / "cuda_runtime.h").st_mtime_ns) for h in headers if (Path(h) / "include" / "cuda_runtime.h").exists()]
+    stamps = []
+    for toolkit in (a.split("=", 1)[1] for a in args if a.startswith("--cuda-path=")):
+        runtime = Path(toolkit) / "include" / "cuda_runtime.h"
+        if runtime.exists():
+            stamps.append(str(runtime.stat().st_mtime_ns))
     key = hashlib.sha256("\0".join((*args, *stamps)).encode()).hexdigest()[:20]
     target = directory / f"cuda-{key}.pch"
-    if not target.exists():
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-            if not prefix.exists():
-                prefix.write_text("// The CUDA headers every file starts with, precompiled.\n", encoding="utf-8")
-            tu = cindex.Index.create().parse(str(prefix), args=list(args), options=PARSE_OPTIONS | _INCOMPLETE)
-            if any(d.severity >= cindex.Diagnostic.Error for d in tu.diagnostics):
-                return environment
-            temporary = directory / f".{target.name}.{os.getpid()}.tmp"
-            tu.save(str(temporary))
-            os.replace(temporary, target)
-        except (OSError, cindex.TranslationUnitLoadError, cindex.TranslationUnitSaveError):
-            return environment
-    return dataclasses.replace(environment, precompiled=(args, str(target)))
+    if target.exists():
+        return str(target)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not prefix.exists():
+            prefix.write_text("// The CUDA headers every file starts with, precompiled.\n", encoding="utf-8")
+        tu = cindex.Index.create().parse(str(prefix), args=list(args), options=PARSE_OPTIONS | _INCOMPLETE)
+        if any(d.severity >= cindex.Diagnostic.Error for d in tu.diagnostics):
+            return None
+        temporary = directory / f".{target.name}.{os.getpid()}.tmp"
+        tu.save(str(temporary))
+        os.replace(temporary, target)  # Concurrent builders of the same header: the last one wins.
+    except (OSError, cindex.TranslationUnitLoadError, cindex.TranslationUnitSaveError):
+        return None
+    return str(target)
 
 
 def parse_file(path: str, environment: ParseEnvironment, text: str | None = None) -> ir.TranslationUnit:
@@ -117,8 +117,10 @@ def parse_file(path: str, environment: ParseEnvironment, text: str | None = None
     if text is None:
         text = read_source(path)
     args = environment.args_for(path)
-    if environment.precompiled is not None and environment.precompiled[0] == args:
-        args = (*args, "-include-pch", environment.precompiled[1])
+    if environment.precompiled_dir is not None and environment.header_mode is ir.HeaderMode.TOOLKIT:
+        header = precompiled_header(args, Path(environment.precompiled_dir))
+        if header is not None:
+            args = (*args, "-include-pch", header)
     index = cindex.Index.create()
     try:
         tu = index.parse(path, args=list(args), unsaved_files=[(path, text)], options=PARSE_OPTIONS)

@@ -55,9 +55,9 @@ class ParseEnvironment:
     default_arch: int
     user_args: tuple[str, ...] = ()
     compile_db: CompileDatabase | None = None
-    precompiled: tuple[tuple[str, ...], str] | None = None
-    """A precompiled header of the CUDA headers and the arguments it was built with; used for
-    every file whose arguments are the same."""
+    precompiled_dir: str | None = None
+    """Where precompiled CUDA headers are kept, one per distinct set of arguments; None
+    parses every file's headers from source."""
 
     def flags_for(self, path: str) -> FileFlags:
         """What the compile database says about ``path`` (nothing when it is not listed)."""
