@@ -23,6 +23,9 @@ EXPECT_ITEM = re.compile(r"(CL\d{3})\s+(error|warning|note)")
 def pytest_configure(config):
     # Results cached by an earlier build of the code under test must never answer for it.
     os.environ["CUDALINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="cudalint-test-cache-")
+    # The frontend raises the limit for deeply nested source; raise it once up front so that
+    # tests that reset it between examples (hypothesis) do not warn.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 
 
 def load_script(name: str):
