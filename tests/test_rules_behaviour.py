@@ -163,3 +163,26 @@ def test_bitfields_and_template_members_do_not_break_analysis(tmp_path):
         template __global__ void t<float>(const Box<float>*, float*);
     """
     assert findings(tmp_path, source, ["CL101", "CL102"]) == []
+
+
+def test_divergence_and_barriers_inside_helpers(tmp_path):
+    source = """
+        __device__ void stage(float* s, const float* a) {
+            if (threadIdx.x < 16) { s[threadIdx.x] = a[threadIdx.x]; __syncthreads(); }
+        }
+        __device__ float block_sum(float* s, float v) {
+            s[threadIdx.x] = v; __syncthreads();
+            for (int o = blockDim.x / 2; o > 0; o /= 2) {
+                if (threadIdx.x < o) s[threadIdx.x] += s[threadIdx.x + o];
+                __syncthreads();
+            }
+            return s[0];
+        }
+        __global__ void k(const float* a, float* out) {
+            __shared__ float s[256];
+            stage(s, a);
+            out[blockIdx.x] = block_sum(s, a[threadIdx.x]);
+        }
+    """
+    got = sorted((f.code, f.span.line, f.level.value) for f in findings(tmp_path, source, ["CL301", "CL302"]))
+    assert got == [("CL301", 2, "warning"), ("CL301", 7, "warning"), ("CL302", 2, "error")]

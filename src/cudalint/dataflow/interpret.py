@@ -85,6 +85,10 @@ class Guard:
 
     condition: Sym
     holds: bool
+    decision: ir.Stmt | None = None
+    """The if or loop the condition belongs to."""
+    after_exit: bool = False
+    """From an earlier `if (c) return;`: threads that left are gone, not waiting elsewhere."""
 
 
 @dataclass
@@ -213,7 +217,7 @@ class Interpreter:
             condition = self._stmt(child)
             if condition is not None and exits_early(child):
                 # Code after `if (c) return;` runs only where c is false.
-                self.guards.append(Guard(condition, False))
+                self.guards.append(Guard(condition, False, child, after_exit=True))
                 pushed += 1
         del self.guards[len(self.guards) - pushed:]
 
@@ -284,14 +288,14 @@ class Interpreter:
         condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else _uniform_unknown("cond")
         self._branch(stmt, condition)
         before = dict(self.env)
-        self.guards.append(Guard(condition, True))
+        self.guards.append(Guard(condition, True, stmt))
         for child in stmt.body:
             self._stmt(child)
         self.guards.pop()
         after_then = self.env
         self.env = dict(before)
         if stmt.orelse is not None:
-            self.guards.append(Guard(condition, False))
+            self.guards.append(Guard(condition, False, stmt))
             self._stmt(stmt.orelse)
             self.guards.pop()
         if exits_early(stmt):
@@ -336,7 +340,7 @@ class Interpreter:
         self.loops.append(stmt)
         condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else Sym.const(1)
         self._branch(stmt, condition)
-        self.guards.append(Guard(condition, True))
+        self.guards.append(Guard(condition, True, stmt))
         self._loop_body(stmt)
         self.guards.pop()
         self.loops.pop()

@@ -57,7 +57,7 @@ class DivergentBranch(FactRule):
     def check(self, facts: Facts):
         for kernel in facts.kernels:
             for branch, pattern in kernel.branches:
-                if pattern.variance < Variance.THREAD or pattern.bounds_guard or branch.inlined_from:
+                if pattern.variance < Variance.THREAD or pattern.bounds_guard:
                     continue
                 if pattern.taken_lanes is not None and pattern.taken_lanes in (0, pattern.active_lanes):
                     continue  # Every lane of the warp agrees under this block shape.

@@ -104,15 +104,19 @@ def _full_mask(barrier: Barrier) -> bool:
 
 def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None:
     """The innermost thread-varying decision the barrier depends on, early exits aside."""
+    block_wide = barrier.name != "__syncwarp"
+    varying = {id(b.stmt) for b, p in kernel.branches
+               if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))}
+    if barrier.inlined_from:
+        # Inside a helper the kernel's graph does not reach: the conditions it runs under.
+        guards = [g for g in barrier.guards if g.decision is not None and not g.after_exit]
+        return next((g.decision for g in reversed(guards) if id(g.decision) in varying), None)
     if barrier.stmt is None:
         return None
     try:
         decisions = kernel.control_flow.controlling(barrier.stmt)
     except (KeyError, ValueError):
         return None
-    block_wide = barrier.name != "__syncwarp"
-    varying = {id(b.stmt) for b, p in kernel.branches
-               if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))}
     for decision in reversed(decisions):
         if id(decision) not in varying:
             continue
