@@ -375,3 +375,14 @@ def test_values_chosen_by_thread_varying_conditions_stay_exact(pointer_facts):
     _, branches = only(pointer_facts, 14)
     assert ternary.confidence is Confidence.EXACT and ternary.sectors == 20
     assert branches.confidence is Confidence.EXACT and branches.sectors == 7  # 1 sector + 6 for lanes 8..31
+
+
+def test_guards_mixing_a_lane_test_and_a_parameter_narrow_the_lanes(tmp_path):
+    source = """
+        __global__ void halo(float* t, int n) {
+            int x = blockIdx.x * blockDim.x + threadIdx.x;
+            if (threadIdx.x == 31 && x < n - 1) t[x * 32] = 1;
+        }
+    """
+    (access, pattern), = kernel(facts_for(tmp_path, source), "halo").accesses
+    assert pattern.single_lane and pattern.sectors == 1

@@ -70,14 +70,32 @@ _DECIDABLE = {AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, A
               AtomKind.ITERATION, AtomKind.OPERATION}
 
 
+def _decidable(condition: Sym) -> bool:
+    return all(atom.kind in _DECIDABLE for atom in condition.atoms())
+
+
+def _conjuncts(condition: Sym) -> list[Sym]:
+    """``a && b && c`` as its parts (a condition that is not a conjunction is one part)."""
+    if len(condition.terms) == 1 and condition.terms[0][1] == 1 and len(condition.terms[0][0]) == 1:
+        atom = condition.terms[0][0][0]
+        if atom.kind is AtomKind.OPERATION and atom.name == "&&":
+            return [part for argument in atom.args for part in _conjuncts(argument)]
+    return [condition]
+
+
 def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> list[bool]:
-    """Lanes that satisfy ``guard``. A guard that depends on parameters or loaded values
-    (``i < n``) is not decided here: every lane counts as running."""
+    """Lanes that satisfy ``guard``. Parts that depend on parameters or loaded values
+    (``i < n``) are not decided here: they let every lane through. So
+    ``threadIdx.x == 31 && x < n`` still narrows the warp to lane 31."""
     count = len(evaluator.shape.lane_coordinates(warp))
-    if any(atom.kind not in _DECIDABLE for atom in guard.condition.atoms()):
-        return [True] * count
-    values = evaluator.lanes(guard.condition, warp)
-    return [True if v is None else (v != 0) == guard.holds for v in values]
+    parts = _conjuncts(guard.condition) if guard.holds else [guard.condition]
+    lanes = [True] * count
+    for part in parts:
+        if not _decidable(part):
+            continue
+        values = evaluator.lanes(part, warp)
+        lanes = [lane and (True if v is None else (v != 0) == guard.holds) for lane, v in zip(lanes, values)]
+    return lanes
 
 
 def active_lanes(guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int = 0) -> list[bool]:
