@@ -1,6 +1,6 @@
 // CL401 corpus: compound assignment and accumulation in loops.
 // The "measured:" lines are nvcc's fp64 PTX instruction counts (scripts/measure_fp64.py).
-// Cases of this theme where cudalint disagrees with nvcc are in disagreements.cu.
+// Cases where NVVM rewrites double code in less obvious ways are in compiler_rewrites.cu.
 
 // float s; s += 0.5: one add with an exact constant, narrowed to add.f32.
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)

@@ -1,6 +1,6 @@
 // CL401 corpus: comparisons between float (or integer) values and double constants.
 // The "measured:" lines are nvcc's fp64 PTX instruction counts (scripts/measure_fp64.py).
-// Cases of this theme where cudalint disagrees with nvcc are in disagreements.cu.
+// Cases where NVVM rewrites double code in less obvious ways are in compiler_rewrites.cu.
 
 // A comparison with an exact constant is narrowed to setp.f32.
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)

@@ -1,6 +1,6 @@
 // CL401 corpus: half-precision data (cuda_fp16.h) meeting double literals.
 // The "measured:" lines are nvcc's fp64 PTX instruction counts (scripts/measure_fp64.py).
-// Cases of this theme where cudalint disagrees with nvcc are in disagreements.cu.
+// Cases where NVVM rewrites double code in less obvious ways are in compiler_rewrites.cu.
 #include <cuda_fp16.h>
 
 // measured: fp64=3 (nvcc 13.0 sm_90 ptx)

@@ -2,7 +2,7 @@
 // An int is not exact in float, so NVVM cannot narrow these: cvt.rn.f64.s32 and
 // the fp64 operation stay. The "measured:" lines are nvcc's fp64 PTX instruction
 // counts (scripts/measure_fp64.py).
-// Cases of this theme where cudalint disagrees with nvcc are in disagreements.cu.
+// Cases where NVVM rewrites double code in less obvious ways are in compiler_rewrites.cu.
 
 // measured: fp64=3 (nvcc 13.0 sm_90 ptx)
 __global__ void ip_int_times_half(float* out, const int* in) {

@@ -3,7 +3,7 @@
 // alone stays in fp32; a double argument (or pow's double exponent) selects the
 // double routine. The "measured:" lines are nvcc's fp64 PTX instruction counts
 // (scripts/measure_fp64.py), libdevice routines included.
-// Cases of this theme where cudalint disagrees with nvcc are in disagreements.cu.
+// Cases where NVVM rewrites double code in less obvious ways are in compiler_rewrites.cu.
 
 // pow(float, double) promotes to the double pow: ~140 fp64 instructions.
 // measured: fp64=143 (nvcc 13.0 sm_90 ptx)

@@ -1,7 +1,7 @@
 // CL401 corpus: conditional expressions whose branches mix float and double.
 // The condition is a kernel parameter (uniform, no divergence). The "measured:"
 // lines are nvcc's fp64 PTX instruction counts (scripts/measure_fp64.py).
-// Cases of this theme where cudalint disagrees with nvcc are in disagreements.cu.
+// Cases where NVVM rewrites double code in less obvious ways are in compiler_rewrites.cu.
 
 // A promoted float or a double constant, selected and converted back: NVVM selects
 // between floats. No arithmetic, nothing reported.
