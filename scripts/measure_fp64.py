@@ -41,21 +41,16 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_ARCH = "sm_90"
-MEASURED = re.compile(
-    r"^(?P<indent>\s*)// measured: fp64=(?P<count>\d+) \((?P<tool>[^)]*)\)(?P<rest>.*)$"
-)
-TAG = re.compile(r"^\s*(?P<tag>[A-Za-z_]\w*<[^>\s]*>)")
-KERNEL = re.compile(r"\b__global__\b")
-KERNEL_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
-TEMPLATE = re.compile(r"^\s*template\s*<")
+from cudalint.ptxas.names import demangle
 
-# Itanium builtin type codes that can appear as kernel template arguments.
-_BUILTINS = {
-    "v": "void", "b": "bool", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
-    "t": "unsigned short", "i": "int", "j": "unsigned int", "l": "long", "m": "unsigned long",
-    "x": "long long", "y": "unsigned long long", "f": "float", "d": "double", "e": "long double",
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernel_records import (  # noqa: E402 - a sibling script, not an installed module
+    Measurement, RecordKind, SourceKernel, nvcc_version, recorded, rewrite, source_kernels,
+)
+
+DEFAULT_ARCH = "sm_90"
+MEASURED = RecordKind("measured")
+
 
 
 # ---------------------------------------------------------------------------- PTX
@@ -163,129 +158,6 @@ def entry_fp64(functions: dict[str, PtxFunction], entry: str) -> int:
     return total
 
 
-# ---------------------------------------------------------------------------- names
-
-
-def _source_name(text: str, position: int) -> tuple[str, int] | None:
-    match = re.match(r"\d+", text[position:])
-    if not match:
-        return None
-    length = int(match.group(0))
-    start = position + len(match.group(0))
-    return text[start:start + length], start + length
-
-
-def _template_args(text: str, position: int) -> tuple[list[str], int]:
-    """Decode ``I...E`` with builtin, named and integer arguments; unknown codes stay raw."""
-    args: list[str] = []
-    position += 1  # skip "I"
-    while position < len(text) and text[position] != "E":
-        char = text[position]
-        if char in _BUILTINS:
-            args.append(_BUILTINS[char])
-            position += 1
-        elif text.startswith("DF16_", position):
-            args.append("_Float16")
-            position += 5
-        elif char.isdigit():
-            named = _source_name(text, position)
-            if named is None:
-                break
-            args.append(named[0])
-            position = named[1]
-        elif char == "L":  # literal: L <type> <value> E
-            end = text.find("E", position)
-            if end < 0:
-                break
-            body = text[position + 2:end]
-            args.append(body.replace("n", "-", 1) if body.startswith("n") else body)
-            position = end + 1
-        else:
-            end = text.find("E", position)
-            args.append(text[position:end if end >= 0 else len(text)])
-            position = end if end >= 0 else len(text)
-    return args, position + 1
-
-
-def demangle(mangled: str) -> tuple[str, str]:
-    """``_Z5scalePfi`` -> ("scale", "scale"); ``_Z5scaleIfEvPT_i`` -> ("scale", "scale<float>").
-
-    The kernel's plain name (the last component of a nested name) and a label that adds
-    the template arguments. ``extern "C"`` kernels are not mangled and come back as is.
-    """
-    if not mangled.startswith("_Z"):
-        return mangled, mangled
-    position = 2
-    name = None
-    if mangled.startswith("N", position):
-        position += 1
-        while position < len(mangled) and mangled[position].isdigit():
-            named = _source_name(mangled, position)
-            if named is None:
-                break
-            name, position = named
-    else:
-        named = _source_name(mangled, position)
-        if named is not None:
-            name, position = named
-    if name is None:
-        return mangled, mangled
-    label = name
-    if mangled.startswith("I", position):
-        args, position = _template_args(mangled, position)
-        label = f"{name}<{','.join(args)}>"
-    return name, label
-
-
-# ---------------------------------------------------------------------------- source
-
-
-@dataclass
-class MeasuredLine:
-    index: int  # 0-based line index in the file
-    count: int
-    tag: str | None
-
-
-@dataclass
-class SourceKernel:
-    name: str
-    line: int  # 1-based line of the __global__ declaration
-    insert_at: int  # 0-based index where measured lines belong (before "template <...>")
-    is_template: bool
-    measured: list[MeasuredLine] = field(default_factory=list)
-
-
-def source_kernels(lines: list[str]) -> list[SourceKernel]:
-    """Kernels declared on a ``__global__`` line, with the measured lines right above them."""
-    kernels = []
-    for index, line in enumerate(lines):
-        code = line.split("//", 1)[0]
-        if not KERNEL.search(code):
-            continue
-        after = code[KERNEL.search(code).end():]
-        names = [n for n in KERNEL_NAME.findall(after) if n not in ("__launch_bounds__", "__maxnreg__")]
-        if not names:
-            continue
-        top = index
-        is_template = False
-        if top > 0 and TEMPLATE.match(lines[top - 1]):
-            top -= 1
-            is_template = True
-        kernel = SourceKernel(names[0], index + 1, top, is_template)
-        above = top - 1
-        while above >= 0:
-            match = MEASURED.match(lines[above])
-            if not match:
-                break
-            tag = TAG.match(match.group("rest"))
-            kernel.measured.insert(0, MeasuredLine(above, int(match.group("count")), tag.group("tag") if tag else None))
-            above -= 1
-        kernel.insert_at = above + 1
-        kernels.append(kernel)
-    return kernels
-
-
 # ---------------------------------------------------------------------------- nvcc
 
 
@@ -303,23 +175,10 @@ def compile_ptx(path: Path, nvcc: str, arch: str, extra: list[str]) -> str:
         return output.read_text(encoding="utf-8")
 
 
-def nvcc_version(nvcc: str) -> str:
-    done = subprocess.run([nvcc, "--version"], capture_output=True, text=True, check=False)
-    match = re.search(r"release (\d+\.\d+)", done.stdout)
-    return match.group(1) if match else "?"
-
-
-@dataclass
-class Measurement:
-    kernel: SourceKernel
-    label: str
-    count: int
-
-
 def measure_file(path: Path, nvcc: str, arch: str, extra: list[str]) -> tuple[list[str], list[Measurement], list[str]]:
     """The file's lines, one measurement per PTX entry matched to a source kernel, and problems."""
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    kernels = source_kernels(lines)
+    kernels = source_kernels(lines, MEASURED)
     by_name: dict[str, SourceKernel] = {}
     problems: list[str] = []
     for kernel in kernels:
@@ -336,38 +195,13 @@ def measure_file(path: Path, nvcc: str, arch: str, extra: list[str]) -> tuple[li
         if kernel is None:
             problems.append(f"{path}: PTX entry {mangled} ({label}) matches no __global__ line")
             continue
-        measurements.append(Measurement(kernel, label if kernel.is_template else name, entry_fp64(functions, mangled)))
+        measurements.append(Measurement(kernel, label if kernel.is_template else name, {"fp64": entry_fp64(functions, mangled)}))
     measured_kernels = {id(m.kernel) for m in measurements}
     for kernel in kernels:
         if id(kernel) not in measured_kernels:
             problems.append(f"{path}:{kernel.line}: kernel {kernel.name} has no PTX entry (never instantiated?)")
     measurements.sort(key=lambda m: (m.kernel.line, m.label))
     return lines, measurements, problems
-
-
-def recorded(kernel: SourceKernel, label: str) -> MeasuredLine | None:
-    if kernel.is_template:
-        return next((m for m in kernel.measured if m.tag == label), None)
-    return kernel.measured[0] if len(kernel.measured) == 1 else None
-
-
-def rewrite(lines: list[str], measurements: list[Measurement], tool: str) -> list[str]:
-    """The file with every measured line set to the new count; missing lines added."""
-    result = list(lines)
-    inserts: dict[int, list[str]] = {}
-    for m in measurements:
-        line = recorded(m.kernel, m.label)
-        if line is not None:
-            match = MEASURED.match(result[line.index].rstrip("\n"))
-            assert match is not None
-            ending = "\n" if result[line.index].endswith("\n") else ""
-            result[line.index] = f"{match.group('indent')}// measured: fp64={m.count} ({tool}){match.group('rest')}{ending}"
-        else:
-            tag = f" {m.label}" if m.kernel.is_template else ""
-            inserts.setdefault(m.kernel.insert_at, []).append(f"// measured: fp64={m.count} ({tool}){tag}\n")
-    for index in sorted(inserts, reverse=True):
-        result[index:index] = inserts[index]
-    return result
 
 
 # ---------------------------------------------------------------------------- CLI
@@ -412,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {problem}", file=sys.stderr)
         failed |= bool(problems)
         if options.write:
-            new = rewrite(lines, measurements, tool)
+            new = rewrite(lines, measurements, tool, MEASURED)
             if new != lines:
                 path.write_text("".join(new), encoding="utf-8")
                 print(f"updated {path}")
@@ -420,16 +254,17 @@ def main(argv: list[str] | None = None) -> int:
         for m in measurements:
             line = recorded(m.kernel, m.label)
             where = f"{path}:{m.kernel.line}"
+            count, before = m.fields["fp64"], None if line is None else line.fields.get("fp64")
             if options.check:
                 if line is None:
-                    print(f"{where}: {m.label}: fp64={m.count}, no '// measured:' line recorded")
+                    print(f"{where}: {m.label}: fp64={count}, no '// measured:' line recorded")
                     failed = True
-                elif line.count != m.count:
-                    print(f"{where}: {m.label}: fp64={m.count}, recorded {line.count}")
+                elif before != count:
+                    print(f"{where}: {m.label}: fp64={count}, recorded {before}")
                     failed = True
             else:
-                note = "" if line is None or line.count == m.count else f"  (recorded {line.count})"
-                print(f"{where:<50} {m.label:<36} fp64={m.count}{note}")
+                note = "" if before in (None, count) else f"  (recorded {before})"
+                print(f"{where:<50} {m.label:<36} fp64={count}{note}")
     if options.check and not failed:
         print("all recorded fp64 counts match")
     return 1 if failed else 0

@@ -67,9 +67,21 @@ def expectations(path: Path) -> set[Expected]:
     return found
 
 
-def analyze(path: Path | str, header_mode: str = "embedded", select: list[str] | None = None, config: Config | None = None):
-    config = config or Config()
+_BUILD = re.compile(r"^// build: -maxrregcount=(\d+)")
+
+
+def build_config(path: Path | str) -> Config:
+    """A corpus file's ``// build: -maxrregcount=N`` first line, as configuration."""
+    with open(path, encoding="utf-8", errors="replace") as source:
+        match = _BUILD.match(source.readline())
+    return Config(max_registers=int(match.group(1))) if match else Config()
+
+
+def analyze(path: Path | str, header_mode: str = "embedded", select: list[str] | None = None, config: Config | None = None,
+            nvcc: str | None = None):
+    config = config or build_config(path)
     settings = engine.default_settings(config, select or list(REGISTRY), header_mode=header_mode)
+    settings.nvcc = nvcc
     environment = frontend.build_environment(settings.frontend, search_from=str(path))
     return engine.analyze_file(os.path.abspath(path), environment, settings)
 

@@ -90,12 +90,11 @@ def cases_of(path: Path) -> tuple[Case, ...]:
     lines = path.read_text(encoding="utf-8").splitlines()
     result = []
     first = 1
-    for kernel in measure.source_kernels(lines):
+    for kernel in measure.source_kernels(lines, measure.MEASURED):
         measured = []
-        for entry in kernel.measured:
-            rest = measure.MEASURED.match(lines[entry.index]).group("rest").split()
-            exempt = next((tag for tag in EXEMPT_TAGS if tag in rest), None)
-            measured.append(Measured(entry.count, entry.tag, exempt))
+        for entry in kernel.records:
+            exempt = next((tag for tag in EXEMPT_TAGS if tag in entry.rest.split()), None)
+            measured.append(Measured(entry.fields["fp64"], entry.tag, exempt))
         last = _closing_brace(lines, kernel.line)
         result.append(Case(path, kernel.name, first, kernel.line, last, tuple(measured)))
         first = last + 1
@@ -204,7 +203,7 @@ def test_recorded_measurements_are_current(path):
     if NVCC is None:
         pytest.skip("nvcc is not on PATH")
     lines = path.read_text(encoding="utf-8").splitlines()
-    tools = {measure.MEASURED.match(lines[m.index]).group("tool") for k in measure.source_kernels(lines) for m in k.measured}
+    tools = {m.tool for k in measure.source_kernels(lines, measure.MEASURED) for m in k.records}
     version = measure.nvcc_version(NVCC)
     wanted = {f"nvcc {version} {measure.DEFAULT_ARCH} ptx"}
     if tools != wanted:
@@ -214,7 +213,7 @@ def test_recorded_measurements_are_current(path):
     stale = []
     for m in measurements:
         line = measure.recorded(m.kernel, m.label)
-        recorded = None if line is None else line.count
-        if recorded != m.count:
-            stale.append(f"{path.name}:{m.kernel.line} {m.label}: nvcc fp64={m.count}, recorded {recorded}")
+        recorded = None if line is None else line.fields.get("fp64")
+        if recorded != m.fields["fp64"]:
+            stale.append(f"{path.name}:{m.kernel.line} {m.label}: nvcc fp64={m.fields['fp64']}, recorded {recorded}")
     assert not stale, "run scripts/measure_fp64.py --write tests/corpus/cl401\n" + "\n".join(stale)

@@ -40,6 +40,7 @@ include = ["include"]
 define = ["USE_FAST_MATH", "TILE=16"]
 compile-commands = "build"
 max-registers = 64
+ptxas = true
 """
 
 
@@ -94,7 +95,7 @@ def test_every_documented_key_is_read(tmp_path):
     assert config.exclude == ["third_party"]
     assert config.cuda_path == "cuda" and config.arch == "sm_80" and config.compile_commands == "build"
     assert config.include == ["include"] and config.define == ["USE_FAST_MATH", "TILE=16"]
-    assert config.max_registers == 64
+    assert config.max_registers == 64 and config.ptxas
     written = {line.split("=")[0].strip() for line in EVERY_KEY.splitlines() if "=" in line}
     assert written == set(KNOWN_KEYS)
 
@@ -157,11 +158,11 @@ def test_reserved_codes_are_valid_selectors():
     [
         (None, [], [], list(REGISTRY)),
         (["CL4"], [], [], ["CL401"]),
-        (["ALL"], [], ["CL0", "CL1", "CL2", "CL3"], ["CL401"]),
+        (["ALL"], [], ["CL0", "CL1", "CL2", "CL3", "CL5"], ["CL401"]),
         (["CL4"], [], ["CL4"], []),  # equally specific: ignore wins
         (["CL401"], [], ["CL4"], ["CL401"]),  # the more specific selector wins
         (["CL001"], ["CL401"], [], ["CL001", "CL401"]),
-        (["CL501"], [], [], []),  # reserved: selectable, but nothing runs
+        (["CL5"], [], ["CL502"], ["CL501"]),
     ],
 )
 def test_one_layer(select, extend, ignore, expected):

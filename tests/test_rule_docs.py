@@ -68,8 +68,10 @@ def test_unknown_code_exits_2():
     assert result.exit_code == EXIT_ERROR and "unknown rule CL999" in result.stderr
 
 
-def test_reserved_code_exits_2_and_says_so():
-    reserved = next(code for code in CATALOG if code not in REGISTRY)
+def test_reserved_code_exits_2_and_says_so(monkeypatch):
+    # A catalog code whose rule this version does not register (every code is implemented today).
+    reserved = "CL502"
+    monkeypatch.delitem(REGISTRY, reserved)
     result = _invoke(reserved)
     assert result.exit_code == EXIT_ERROR
     assert result.stderr == (f"cudalint: error: {reserved} ({CATALOG[reserved]}) is reserved for a rule "

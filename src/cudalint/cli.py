@@ -127,6 +127,16 @@ def _frontend_options(base, headers, cuda_path, arch, compile_commands, include_
     )
 
 
+def _nvcc(cuda_path: str | None) -> str | None:
+    from cudalint.ptxas import find_nvcc
+
+    nvcc = find_nvcc(cuda_path)
+    if nvcc is None:
+        typer.echo("cudalint: warning: --ptxas: nvcc not found (set cuda-path or put nvcc on PATH); "
+                   "register findings are estimates", err=True)
+    return nvcc
+
+
 @app.command("check")
 @_guarded
 def check_command(
@@ -153,6 +163,7 @@ def check_command(
     exclude: Annotated[Optional[list[str]], typer.Option("--exclude", help="Glob of paths to skip (added to the configured excludes).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Analyze every file again instead of reusing results of unchanged ones.")] = False,
     cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Where results are cached (default: .cudalint_cache beside the configuration, or CUDALINT_CACHE_DIR).")] = None,
+    use_ptxas: Annotated[Optional[bool], typer.Option("--ptxas/--no-ptxas", help="Compile each file with nvcc for ptxas's exact registers, stack and spills (configuration `ptxas`).")] = None,
 ) -> None:
     """Analyze CUDA sources and report performance hazards."""
     from cudalint import engine, frontend
@@ -180,6 +191,8 @@ def check_command(
             settings.frontend, headers, cuda_path, arch, compile_commands, include_dirs, defines, undefines, pre_includes, std
         )
         settings.jobs = jobs or os.cpu_count() or 1
+        if config.ptxas if use_ptxas is None else use_ptxas:
+            settings.nvcc = _nvcc(cuda_path or config.resolve(config.cuda_path))
         if not no_cache:
             chosen = cache_dir or os.environ.get("CUDALINT_CACHE_DIR") or (config.root / CACHE_DIRECTORY_NAME)
             settings.cache_dir = str(Path(chosen).resolve())

@@ -15,7 +15,7 @@ CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "include", "define")
 _SELECTOR_KEYS = ("select", "ignore", "extend-select")
 _STRING_KEYS = ("cuda-path", "arch", "compile-commands")
-KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers")
+KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas")
 
 
 class ConfigError(Exception):
@@ -37,6 +37,8 @@ class Config:
     define: list[str] = field(default_factory=list)
     compile_commands: str | None = None
     max_registers: int | None = None
+    ptxas: bool = False
+    """Compile each file with nvcc for exact register figures."""
 
     @property
     def root(self) -> Path:
@@ -124,6 +126,10 @@ def parse_config(table: dict, path: Path) -> Config:
         if not isinstance(value, int) or isinstance(value, bool) or not 16 <= value <= 255:
             raise ConfigError(f"{path}: `max-registers` must be an integer between 16 and 255")
         config.max_registers = value
+    if "ptxas" in table:
+        if not isinstance(table["ptxas"], bool):
+            raise ConfigError(f"{path}: `ptxas` must be true or false")
+        config.ptxas = table["ptxas"]
     return config
 
 

@@ -4,23 +4,28 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
+from collections import Counter
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cudalint import __version__, frontend
+from cudalint import __version__, frontend, ptxas
 from cudalint.cache import ResultCache
 from cudalint.config import Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
-from cudalint.dataflow import Facts
+from cudalint.dataflow import BuildContext, Facts
 from cudalint.diagnostics import Finding, Notice, NoticeKind
 from cudalint.rules import CATALOG, REGISTRY
 from cudalint.rules.base import FactRule
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
 
-CUDA_SUFFIXES = (".cu", ".cuh")
+CUDA_SUFFIXES = frontend.CUDA_SUFFIXES
+RECOVERED_CODE = " (in code the parser recovered from errors)"
+"""Said after the message of a finding in a function that had parse errors."""
+_MISSING_HEADER = re.compile(r"'(.+)' file not found")
 
 
 @dataclass
@@ -33,10 +38,12 @@ class RunSettings:
     """Where results of unchanged files are kept; None turns the cache off."""
     progress: bool = False
     """Show a progress line on standard error."""
+    nvcc: str | None = None
+    """Compile each file with this nvcc for ptxas's exact register figures (``--ptxas``)."""
 
     def fingerprint(self) -> str:
         """Everything besides a file's text and compiler arguments that decides its result."""
-        return repr((__version__, sorted(self.enabled), self.config, self.frontend))
+        return repr((__version__, sorted(self.enabled), self.config, self.frontend, self.nvcc))
 
 
 @dataclass
@@ -88,16 +95,23 @@ def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list
                     dirs[:] = []
                     continue
                 visited.add((info.st_dev, info.st_ino))
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_excluded(config, Path(root) / d, exclude))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _excluded(config, Path(root) / d, exclude))
                 for name in sorted(names):
                     candidate = Path(root) / name
-                    if candidate.suffix in CUDA_SUFFIXES and not is_excluded(config, candidate, exclude):
+                    if candidate.suffix in CUDA_SUFFIXES and not _excluded(config, candidate, exclude):
                         add(candidate)
         elif not path.exists() and not path.is_symlink():
             notices.append(Notice(str(path), NoticeKind.ERROR, "no such file or directory"))
-        elif not is_excluded(config, path, exclude):
+        elif not _excluded(config, path, exclude):
             add(path)
     return files, notices
+
+
+def _excluded(config: Config, path: Path, exclude: list[str]) -> bool:
+    try:
+        return is_excluded(config, path, exclude)
+    except (OSError, RuntimeError):
+        return False  # A symbolic-link loop has no real path; reading it explains the problem.
 
 
 # Per-process state: the parse environment is built once per worker, not per file.
@@ -130,7 +144,7 @@ def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: Ru
     except frontend.SourceError as exc:
         result.notices.append(Notice(path, NoticeKind.ERROR, str(exc)))
         return result
-    args = environment.args_for(os.path.abspath(path))
+    args = _cache_arguments(path, environment)
     if cache is not None:
         cached = cache.lookup(path, text, args)
         if cached is not None:
@@ -143,21 +157,80 @@ def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: Ru
     except Exception as exc:  # noqa: BLE001 - one broken file must not end the run
         return _internal_error(result, exc)
     result.analyzed = True
-    if tu.errors:
-        first = tu.errors[0]
-        where = ""
-        if first.span and first.span.file != tu.path:
-            where = f" (in {first.span.file}:{first.span.line})"
-        line = first.span.line if first.span and first.span.file == tu.path else None
-        column = first.span.column if line else None
-        result.notices.append(Notice(path, NoticeKind.INCOMPLETE, first.message + where, line, column))
+    result.notices.extend(_error_notices(path, tu))
+    build = build_context(path, environment, settings, result)
     try:
-        result.findings = check(tu, settings)
+        result.findings = check(tu, settings, build)
     except Exception as exc:  # noqa: BLE001
         return _internal_error(result, exc)
     if cache is not None:
         cache.store(path, text, args, tu.includes, result)
     return result
+
+
+def _cache_arguments(path: str, environment: frontend.ParseEnvironment) -> tuple[str, ...]:
+    """What, besides its text, decides how a file is parsed: its arguments, and the files
+    that could be its context when it does not parse alone."""
+    absolute = os.path.abspath(path)
+    graph = environment.include_graph
+    includers = graph.includers_of(absolute) if graph is not None else ()
+    return (*environment.args_for(absolute), *(f"--included-by={includer}" for includer in includers))
+
+
+def _error_notices(path: str, tu) -> list[Notice]:
+    """One notice for each header that is not found (the other errors usually follow from
+    them), else one for the first error."""
+    notices: list[Notice] = []
+    for error in tu.errors:
+        if _MISSING_HEADER.fullmatch(error.message) and all(n.message != error.message for n in notices):
+            notices.append(_error_notice(path, tu, error))
+    if not notices and tu.errors:
+        notices.append(_error_notice(path, tu, tu.errors[0]))
+    return notices
+
+
+def _error_notice(path: str, tu, error) -> Notice:
+    if error.span is None or error.span.file == tu.path:
+        line = error.span.line if error.span else None
+        return Notice(path, NoticeKind.INCOMPLETE, error.message, line, error.span.column if error.span else None)
+    return Notice(path, NoticeKind.INCOMPLETE, f"{error.message} (in {error.span.file}:{error.span.line})")
+
+
+def _name_missing_headers_once(results: list[FileResult]) -> None:
+    """A header missing from many files is named once per run: at the first file missing
+    it, with how many others do too."""
+    counts = Counter(m.group(1) for r in results for n in r.notices if (m := _MISSING_HEADER.match(n.message)))
+    named: set[str] = set()
+    for result in results:
+        kept = []
+        for notice in result.notices:
+            match = _MISSING_HEADER.match(notice.message)
+            if match is None:
+                kept.append(notice)
+                continue
+            header = match.group(1)
+            if header in named:
+                continue
+            named.add(header)
+            others = counts[header] - 1
+            also = f" ({others} more file{'s' if others != 1 else ''} include{'' if others != 1 else 's'} it)" if others else ""
+            kept.append(dataclasses.replace(notice, message=(
+                f"{notice.message}{also}; analyzed without it: add its directory to the `include` setting or -I")))
+        result.notices = kept
+
+
+def _mark_recovered(findings: list[Finding], tu) -> list[Finding]:
+    """Say so in findings inside functions where the parser met errors: what it kept of
+    them may be partial."""
+    errors = [e.span for e in tu.errors if e.span is not None and e.span.file == tu.path]
+    recovered = [f.span for f in tu.functions if f.span.file == tu.path and any(_encloses(f.span, e) for e in errors)]
+    return [dataclasses.replace(f, message=f.message + RECOVERED_CODE) if any(_encloses(r, f.span) for r in recovered)
+            else f for f in findings]
+
+
+def _encloses(outer, inner) -> bool:
+    return (outer.file == inner.file and (outer.line, outer.column) <= (inner.line, inner.column)
+            and (inner.line, inner.column) <= (outer.end_line, outer.end_column))
 
 
 def _internal_error(result: FileResult, exc: Exception) -> FileResult:
@@ -169,8 +242,26 @@ def _internal_error(result: FileResult, exc: Exception) -> FileResult:
     return result
 
 
-def check(tu, settings: RunSettings) -> list[Finding]:
-    facts = Facts(tu)
+def build_context(path: str, environment: frontend.ParseEnvironment, settings: RunSettings,
+                  result: FileResult) -> BuildContext:
+    """How the project builds ``path``; with ``settings.nvcc``, also what ptxas makes of it
+    (a failed compilation is noted and the source-level estimates stand)."""
+    flags = environment.flags_for(os.path.abspath(path))
+    arch = flags.arch or (frontend.flags.parse_arch(settings.config.arch) if settings.config.arch else None) \
+        or environment.default_arch
+    max_registers = flags.max_registers or settings.config.max_registers
+    if settings.nvcc is None:
+        return BuildContext(arch, max_registers)
+    try:
+        compiled = ptxas.compile_resources(path, settings.nvcc, arch, (*environment.user_args, *flags.args), max_registers)
+    except ptxas.CompileError as exc:
+        result.notices.append(Notice(path, NoticeKind.INCOMPLETE, f"--ptxas: {exc}; register findings are estimates"))
+        return BuildContext(arch, max_registers)
+    return BuildContext(arch, max_registers, {kernel.label: kernel for kernel in compiled})
+
+
+def check(tu, settings: RunSettings, build: BuildContext | None = None) -> list[Finding]:
+    facts = Facts(tu, build=build)
     file_ignores = ignored_for_file(settings.config, tu.path)
     enabled = [code for code in settings.enabled if not any(selector_matches(s, code) for s in file_ignores)]
     findings: dict[tuple, Finding] = {}
@@ -194,7 +285,7 @@ def check(tu, settings: RunSettings) -> list[Finding]:
         cl001 = REGISTRY["CL001"]()
         extra = apply_suppressions(cl001.report(tu.path, unused, CATALOG), suppressions, CATALOG)
         kept = sorted(kept + extra, key=Finding.sort_key)
-    return kept
+    return _mark_recovered(kept, tu)
 
 
 def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResult:
@@ -205,8 +296,14 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     environment = frontend.build_environment(settings.frontend, search_from=_common_root(files))
     if settings.cache_dir:
         environment = dataclasses.replace(environment, precompiled_dir=str(Path(settings.cache_dir) / "pch"))
+    # Files the compile database lists can be the context of a file of the run that does not parse alone.
+    listed = [f for f in environment.compile_db.entries if f.endswith(CUDA_SUFFIXES)] if environment.compile_db else []
+    environment = dataclasses.replace(
+        environment, include_graph=frontend.IncludeGraph.scan([*files, *listed], environment.args_for))
     jobs = max(1, min(settings.jobs, len(files)))
-    return RunResult(results + _analyze_all(files, environment, settings, jobs), environment.header_mode.value)
+    results += _analyze_all(files, environment, settings, jobs)
+    _name_missing_headers_once(results)
+    return RunResult(results, environment.header_mode.value)
 
 
 def _cached_result(path: str, environment, cache: ResultCache) -> FileResult | None:
@@ -214,7 +311,7 @@ def _cached_result(path: str, environment, cache: ResultCache) -> FileResult | N
         text = frontend.read_source(path)
     except frontend.SourceError:
         return None  # The worker reports it.
-    cached = cache.lookup(path, text, environment.args_for(os.path.abspath(path)))
+    cached = cache.lookup(path, text, _cache_arguments(path, environment))
     return dataclasses.replace(cached, path=path) if cached is not None else None
 
 

@@ -7,18 +7,35 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from cudalint import ir
+from cudalint.ptxas import KernelResources
 from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.interpret import Access, Barrier, Branch, KernelTrace, MemorySpace, trace_kernel
 from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
+from cudalint.dataflow.registers import (
+    LocalArray, Occupancy, RegisterBudget, RegisterEstimate, estimate_registers, local_arrays, math_library_stack,
+    occupancy, register_budget,
+)
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
 from cudalint.dataflow.warps import AccessPattern, BranchPattern, Confidence, access_pattern, branch_pattern
 
 __all__ = [
-    "Access", "AccessPattern", "Barrier", "BlockShape", "Branch", "BranchPattern", "Confidence", "Facts",
-    "Fp64Region", "KernelFacts", "LaunchContext", "MemorySpace", "Variance",
+    "Access", "AccessPattern", "Barrier", "BlockShape", "BuildContext", "Branch", "BranchPattern", "Confidence",
+    "Facts", "Fp64Region", "KernelFacts", "KernelResources", "LaunchContext", "LocalArray", "MemorySpace",
+    "Occupancy", "RegisterBudget", "RegisterEstimate", "Variance",
 ]
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """How the project builds the file, as far as the register analysis needs it."""
+
+    arch: int = 90
+    max_registers: int | None = None
+    """The build's ``-maxrregcount``."""
+    resources: Mapping[str, KernelResources] | None = None
+    """ptxas's figures by kernel label (``k``, ``k<8>``) when the file was compiled; None otherwise."""
 
 
 @dataclass
@@ -30,6 +47,39 @@ class KernelFacts:
     trace: KernelTrace
     bindings: Mapping[str, int] = field(default_factory=dict)
     """Known values of parameters and template constants (e.g. from a recorded launch)."""
+    build: BuildContext = field(default_factory=BuildContext)
+
+    @property
+    def label(self) -> str:
+        """The kernel as ptxas and launch records name it: ``k`` or ``k<8,float>``."""
+        return self.function.display_name.replace(", ", ",")
+
+    @cached_property
+    def local_arrays(self) -> list[LocalArray]:
+        return local_arrays(self.trace)
+
+    @cached_property
+    def register_budget(self) -> RegisterBudget:
+        return register_budget(self.function, self.build.arch, self.build.max_registers)
+
+    @cached_property
+    def register_estimate(self) -> RegisterEstimate:
+        return estimate_registers(self.function, self.trace, self.local_arrays)
+
+    @property
+    def resources(self) -> KernelResources | None:
+        """ptxas's figures for this kernel, when the file was compiled."""
+        compiled = self.build.resources
+        return None if compiled is None else compiled.get(self.label)
+
+    @property
+    def array_stack_bytes(self) -> int | None:
+        """ptxas's stack frame less what the math library may use: room taken by arrays and spills."""
+        resources = self.resources
+        return None if resources is None else resources.stack_frame - math_library_stack(self.trace)
+
+    def occupancy(self, registers: int) -> Occupancy:
+        return occupancy(registers, None if self.shape.assumed else self.shape.threads, self.build.arch)
 
     @cached_property
     def accesses(self) -> list[tuple[Access, AccessPattern]]:
@@ -136,9 +186,11 @@ class Facts:
     values to analyze it with; other kernels use what the source says.
     """
 
-    def __init__(self, tu: ir.TranslationUnit, launches: Mapping[str, LaunchContext] | None = None):
+    def __init__(self, tu: ir.TranslationUnit, launches: Mapping[str, LaunchContext] | None = None,
+                 build: BuildContext | None = None):
         self.tu = tu
         self.launches = launches or {}
+        self.build = build or BuildContext()
 
     @cached_property
     def fp64_regions(self) -> tuple[Fp64Region, ...]:
@@ -152,8 +204,9 @@ class Facts:
         context = self.launches.get(function.display_name.replace(", ", ",")) or self.launches.get(function.name)
         if context is None:
             shape = block_shape(self.tu, function)
-            return KernelFacts(function, shape, trace_kernel(self.tu, function, shape))
-        return KernelFacts(function, context.shape, trace_kernel(self.tu, function, context.shape), context.bindings)
+            return KernelFacts(function, shape, trace_kernel(self.tu, function, shape), build=self.build)
+        return KernelFacts(function, context.shape, trace_kernel(self.tu, function, context.shape), context.bindings,
+                           self.build)
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
         """The source a span covers, on one line and shortened, for messages."""

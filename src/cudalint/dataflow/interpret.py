@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from cudalint import ir
 from cudalint.dataflow import symbolic as sym
-from cudalint.dataflow.symbolic import Sym, Variance
+from cudalint.dataflow.symbolic import Atom, Sym, Variance
 from cudalint.dataflow.threads import ASSUMED_SHAPE, BlockShape, refine_variance
 
 MAX_INLINE_DEPTH = 4
@@ -138,12 +138,27 @@ class Barrier:
     inlined_from: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class LoopRun:
+    """A loop as the interpreter ran it: its trip counter and the condition in terms of it."""
+
+    stmt: ir.Stmt
+    iteration: Atom
+    condition: Sym
+
+
 @dataclass
 class KernelTrace:
     function: ir.Function
     accesses: list[Access] = field(default_factory=list)
     branches: list[Branch] = field(default_factory=list)
     barriers: list[Barrier] = field(default_factory=list)
+    loops: dict[Atom, LoopRun] = field(default_factory=dict)
+    """By trip-counter atom: the loops of the kernel and of the helpers it inlines."""
+    local_arrays: dict[str, ir.VarDecl] = field(default_factory=dict)
+    """Per-thread arrays by the base name their accesses carry."""
+    calls: set[str] = field(default_factory=set)
+    """Names of the functions called, helpers' calls included."""
 
 
 def _uniform_unknown(name: str) -> Sym:
@@ -261,6 +276,8 @@ class Interpreter:
                 ir.StorageClass.CONSTANT: MemorySpace.CONSTANT,
                 ir.StorageClass.DEVICE: MemorySpace.GLOBAL,
             }.get(var.storage, MemorySpace.LOCAL)
+            if space is MemorySpace.LOCAL and self.recording:
+                self.trace.local_arrays.setdefault(var.name, var)
             self.env[var.decl] = Pointer(space, var.name, sym.ZERO, var.type.pointee)
             if var.init is not None:
                 self._expr(var.init)
@@ -340,6 +357,9 @@ class Interpreter:
         self.loops.append(stmt)
         condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else Sym.const(1)
         self._branch(stmt, condition)
+        if self.recording:
+            counter = next(iter(iteration.atoms()))
+            self.trace.loops[counter] = LoopRun(stmt, counter, condition)
         self.guards.append(Guard(condition, True, stmt))
         self._loop_body(stmt)
         self.guards.pop()
@@ -650,6 +670,8 @@ class Interpreter:
 
     def _call(self, expr: ir.Expr) -> Value:
         name = (expr.name or "").removeprefix("::")
+        if self.recording:
+            self.trace.calls.add(name.removeprefix("std::"))
         if name == "sync" and not expr.children:
             # cooperative_groups: a block's sync() is a block barrier, a tile's a warp barrier.
             name = "__syncwarp" if any(t in (expr.decl or "") for t in _WARP_GROUPS) else "__syncthreads"

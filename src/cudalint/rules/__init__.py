@@ -14,6 +14,8 @@ from cudalint.rules.cl201_shared_bank_conflict import SharedBankConflict
 from cudalint.rules.cl301_divergent_branch import DivergentBranch
 from cudalint.rules.cl302_barrier_in_divergent_code import BarrierInDivergentCode
 from cudalint.rules.cl401_implicit_fp64 import ImplicitFp64
+from cudalint.rules.cl501_register_spill_risk import RegisterSpillRisk
+from cudalint.rules.cl502_local_array_dynamic_index import LocalArrayDynamicIndex
 
 CATALOG = {
     "CL001": "unused-suppression",
@@ -47,6 +49,8 @@ REGISTRY = _register(
     DivergentBranch,
     BarrierInDivergentCode,
     ImplicitFp64,
+    RegisterSpillRisk,
+    LocalArrayDynamicIndex,
 )
 
 __all__ = ["CATALOG", "REGISTRY", "Rule"]

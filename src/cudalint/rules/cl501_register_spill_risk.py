@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+from cudalint.dataflow import Facts, KernelFacts
+from cudalint.diagnostics import Level
+from cudalint.ir import FunctionKind, Span
+from cudalint.rules.base import FactRule
+
+
+class RegisterSpillRisk(FactRule):
+    """A kernel whose per-thread state does not fit the registers its build allows.
+
+    ## What it does
+    Works out the register cap of each kernel: `__launch_bounds__(maxThreads, minBlocks)`
+    (64K registers per SM shared by `minBlocks` blocks of `maxThreads` threads, rounded
+    down to the allocation unit of 8, at most 255), `__maxnreg__(N)`, the build's
+    `-maxrregcount` (configuration `max-registers` or compile_commands.json), or the
+    hardware's 255. It then estimates what one thread keeps live: per-thread arrays the
+    compiler holds in registers once loops over them are unrolled (accumulator tiles,
+    fragments), values carried across the loops that stay rolled (64-bit values count
+    twice) and a fixed overhead. When the estimate exceeds the cap, it warns, naming the
+    cap's source and the largest contributors.
+
+    With `--ptxas` the verdict is ptxas's own: the warning gives the exact spill bytes, and
+    a `note` reports the registers a kernel uses when they, rather than the block size,
+    limit how many warps an SM can hold.
+
+    ## Why is this bad?
+    What does not fit is spilled to local memory: per-thread off-chip storage, cached in
+    L1 but competing with it. Each spill is an extra load or store on the kernel's
+    critical path, and a kernel that spills in its main loop typically loses most of
+    what its register tiling was meant to gain.
+
+    ## Example
+    ```cuda
+    __global__ void __launch_bounds__(256, 4) tile(const float* a, float* c, int n) {
+        float acc[8][8] = {};
+        for (int k = 0; k < n; ++k) {
+            float v = a[k * 256 + threadIdx.x];
+    #pragma unroll
+            for (int i = 0; i < 8; ++i)
+    #pragma unroll
+                for (int j = 0; j < 8; ++j) acc[i][j] += v * (i + j);
+        }
+    #pragma unroll
+        for (int i = 0; i < 8; ++i)
+    #pragma unroll
+            for (int j = 0; j < 8; ++j) c[(i * 8 + j) * 256 + threadIdx.x] = acc[i][j];
+    }
+    ```
+
+    ## Use instead
+    ```cuda
+    __global__ void __launch_bounds__(256, 2) tile(const float* a, float* c, int n) {
+        float acc[8][8] = {};
+        for (int k = 0; k < n; ++k) {
+            float v = a[k * 256 + threadIdx.x];
+    #pragma unroll
+            for (int i = 0; i < 8; ++i)
+    #pragma unroll
+                for (int j = 0; j < 8; ++j) acc[i][j] += v * (i + j);
+        }
+    #pragma unroll
+        for (int i = 0; i < 8; ++i)
+    #pragma unroll
+            for (int j = 0; j < 8; ++j) c[(i * 8 + j) * 256 + threadIdx.x] = acc[i][j];
+    }
+    ```
+
+    ## References
+    - CUDA C++ Programming Guide, "Launch Bounds" and "Maximum Number of Registers per Thread"
+    - `nvcc -Xptxas -v`: registers, stack frame, spill stores and loads per kernel
+    """
+
+    code = "CL501"
+    name = "register-spill-risk"
+    category = "registers"
+    default_level = Level.WARNING
+    precision = "medium"
+    tags = ("performance", "registers")
+
+    def check(self, facts: Facts):
+        for kernel in facts.kernels:
+            if kernel.function.kind is not FunctionKind.KERNEL:
+                continue
+            if facts.build.resources is not None:
+                yield from self._compiled(kernel, facts.build.arch)
+            else:
+                yield from self._estimated(kernel, facts.build.arch)
+
+    def _estimated(self, kernel: KernelFacts, arch: int):
+        budget, estimate = kernel.register_budget, kernel.register_estimate
+        if estimate.registers <= budget.registers:
+            return
+        parts = ", ".join(f"{c.what}: {c.registers}" for c in estimate.contributors[:3])
+        cap = (f"{budget.source} allows {budget.registers} on sm_{arch}" if budget.explicit
+               else f"a thread can have at most {budget.registers}")
+        yield self.finding(
+            f"kernel '{kernel.function.display_name}' needs about {estimate.registers} registers per thread "
+            f"({parts}) but {cap}: expect spills to local memory",
+            _header(kernel), function=kernel.function.display_name,
+            properties={"estimatedRegisters": estimate.registers, "registerCap": budget.registers,
+                        "capSource": budget.source},
+        )
+
+    def _compiled(self, kernel: KernelFacts, arch: int):
+        resources = kernel.resources
+        if resources is None:
+            return
+        budget = kernel.register_budget
+        figures = {"registers": resources.registers, "spillStores": resources.spill_stores,
+                   "spillLoads": resources.spill_loads, "stackFrame": resources.stack_frame,
+                   "registerCap": budget.registers, "capSource": budget.source}
+        name = kernel.function.display_name
+        if resources.spills:
+            cap = f" (cap {budget.registers} from {budget.source} on sm_{arch})" if budget.explicit else ""
+            yield self.finding(
+                f"ptxas: kernel '{name}' spills {resources.spill_stores} bytes (stores) and "
+                f"{resources.spill_loads} bytes (loads) per thread at {resources.registers} registers{cap}",
+                _header(kernel), function=name, properties=figures,
+            )
+            return
+        occupancy = kernel.occupancy(resources.registers)
+        if occupancy.limited_by_registers:
+            blocks = "" if kernel.shape.assumed else f" with {kernel.shape.threads}-thread blocks"
+            yield self.finding(
+                f"ptxas: kernel '{name}' uses {resources.registers} registers per thread, which allows "
+                f"{occupancy.warps} of {occupancy.max_warps} warps per SM ({occupancy.percent}% occupancy)"
+                f"{blocks} on sm_{arch}",
+                _header(kernel), level=Level.NOTE, function=name,
+                properties={**figures, "residentWarps": occupancy.warps, "occupancyPercent": occupancy.percent},
+            )
+
+
+def _header(kernel: KernelFacts) -> Span:
+    """The first line of the kernel's declaration (``template <...>`` for a template)."""
+    span = kernel.function.span
+    return Span(span.file, span.line, span.column, span.line, span.column + 1)

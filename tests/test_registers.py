@@ -1,0 +1,245 @@
+"""CL501/CL502 against ptxas: the register budget, the estimate, and exact mode.
+
+The truth is the ``// ptxas:`` line above each kernel of tests/corpus/registers
+(scripts/measure_ptxas.py): a kernel *spills* when ptxas reports spill stores or loads;
+it *keeps an array in local memory* when, with nothing spilled, its stack frame is
+larger than what the math library's argument reduction may take.
+"""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS, analyze, build_config, load_script
+from cudalint import engine, frontend
+from cudalint.dataflow import BuildContext, Facts
+from cudalint.dataflow.registers import math_library_stack, occupancy, register_budget
+from cudalint.ir import Function, FunctionKind, LaunchBounds, TypeKind, CType, Span
+from cudalint.ptxas import KernelResources, parse_verbose
+from cudalint.rules import REGISTRY
+
+FIXTURES = Path(__file__).parent / "fixtures" / "ptxas"
+REGISTERS = sorted((CORPUS / "registers").glob("*.cu"))
+measure = load_script("measure_ptxas")
+NVCC = shutil.which("nvcc")
+SOURCE_LEVEL_TARGET = 0.9
+
+
+# ---------------------------------------------------------------- ptxas output
+
+
+def test_verbose_output_of_sm80_with_maxrregcount():
+    kernels = {k.label: k for k in parse_verbose((FIXTURES / "sm80_maxrregcount.txt").read_text())}
+    assert set(kernels) == {"lb_and_flag", "lb_768_2", "lb_1024_3", "lb_1024_2", "plain"}
+    assert kernels["lb_768_2"] == KernelResources("_Z8lb_768_2PKfPfi", "lb_768_2", "lb_768_2", "sm_80", 40, 304, 400, 400)
+    assert kernels["lb_and_flag"].registers == 122 and not kernels["lb_and_flag"].spills
+    assert kernels["plain"].mangled == "plain"  # extern "C": not mangled
+
+
+def test_verbose_output_skips_non_entry_functions():
+    kernels = parse_verbose((FIXTURES / "sm90_noinline_helper.txt").read_text())
+    assert [(k.name, k.registers, k.stack_frame) for k in kernels] == [("calls_helper", 39, 64), ("lb_256", 115, 0)]
+
+
+def test_template_instantiations_are_labelled_like_kernels():
+    text = ("ptxas info    : Compiling entry function '_Z8gemmTileILi8ELi4EEvPKfPfi' for 'sm_90'\n"
+            "ptxas info    : Function properties for _Z8gemmTileILi8ELi4EEvPKfPfi\n"
+            "    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+            "ptxas info    : Used 64 registers, used 1 barriers, 8 bytes cumulative stack size\n")
+    (kernel,) = parse_verbose(text)
+    assert (kernel.name, kernel.label, kernel.spill_stores) == ("gemmTile", "gemmTile<8,4>", 4)
+
+
+# ---------------------------------------------------------------- budget
+
+
+def _kernel(bounds: tuple[int, ...] | None = None, maxnreg: int | None = None) -> Function:
+    launch = LaunchBounds(*bounds) if bounds else None
+    return Function("k", "k", "k", FunctionKind.KERNEL, CType(TypeKind.VOID, "void"), (), Span("k.cu", 1, 1, 1, 2),
+                    None, launch_bounds=launch, max_registers=maxnreg)
+
+
+# Each row is what ptxas (nvcc 13.0) chose for a kernel that needs ~254 registers unbounded.
+@pytest.mark.parametrize("bounds, arch, cap", [
+    ((1024, 1), 90, 64), ((1024,), 90, 64), ((512, 2), 90, 64), ((384, 2), 90, 80), ((256, 4), 90, 64),
+    ((256, 3), 90, 80), ((256, 2), 90, 128), ((256,), 90, 255), ((128, 5), 90, 96), ((128, 7), 90, 72),
+    ((96, 8), 90, 80), ((100, 8), 90, 64), ((640, 1), 90, 96), ((64, 16), 90, 64),
+    ((32, 40), 90, 255),  # more blocks than an SM holds: ptxas ignores minBlocks
+    ((1024, 3), 90, 64),  # more threads than an SM holds: likewise
+    ((768, 2), 90, 40), ((1024, 2), 120, 64),
+])
+def test_launch_bounds_cap_matches_ptxas(bounds, arch, cap):
+    assert register_budget(_kernel(bounds), arch, None).registers == cap
+
+
+def test_maxnreg_and_maxrregcount():
+    assert register_budget(_kernel(maxnreg=40), 90, None).source == "__maxnreg__(40)"
+    budget = register_budget(_kernel(), 90, 32)
+    assert (budget.registers, budget.source, budget.explicit) == (32, "-maxrregcount=32", True)
+    # ptxas: "Overriding global maxrregcount 40 with entry-specific value 128 computed using thread count".
+    assert register_budget(_kernel((256, 2)), 90, 40).registers == 128
+    assert not register_budget(_kernel(), 90, None).explicit
+
+
+@pytest.mark.parametrize("registers, threads, arch, warps, limited", [
+    (32, 256, 90, 64, False), (40, None, 90, 51, True), (48, 256, 90, 40, True), (64, 256, 90, 32, True),
+    (128, 1024, 90, 0, True), (72, 128, 86, 28, True), (24, 1024, 75, 32, False),
+])
+def test_occupancy(registers, threads, arch, warps, limited):
+    result = occupancy(registers, threads, arch)
+    assert (result.warps, result.limited_by_registers) == (warps, limited)
+
+
+# ---------------------------------------------------------------- the corpus against ptxas
+
+
+def _records(path: Path) -> dict[str, dict[str, int]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    records = {}
+    for kernel in measure.source_kernels(lines, measure.PTXAS):
+        for record in kernel.records:
+            records[record.tag or kernel.name] = record.fields
+    return records
+
+
+def _facts(path: Path, header_mode: str, compiled: bool) -> tuple[Facts, dict[str, dict[str, int]]]:
+    records = _records(path)
+    resources = None
+    if compiled:
+        resources = {label: KernelResources(label, label.split("<")[0], label, "sm_90", f["registers"], f["stack"],
+                                            f["spill-stores"], f["spill-loads"]) for label, f in records.items()}
+    environment = frontend.build_environment(frontend.FrontendOptions(header_mode=header_mode))
+    tu = frontend.parse_file(str(path), environment, path.read_text(encoding="utf-8"))
+    build = BuildContext(90, build_config(path).max_registers, resources)
+    return Facts(tu, build=build), records
+
+
+def _confusion(header_mode: str, compiled: bool) -> dict[str, list[int]]:
+    """code -> [TP, FP, FN, TN] over the measured kernels."""
+    counts = {"CL501": [0, 0, 0, 0], "CL502": [0, 0, 0, 0]}
+    rules = {code: REGISTRY[code]() for code in counts}
+    for path in REGISTERS:
+        facts, records = _facts(path, header_mode, compiled)
+        for kernel in facts.kernels:
+            figures = records.get(kernel.label)
+            if figures is None:
+                continue
+            spills = figures["spill-stores"] + figures["spill-loads"] > 0
+            local = not spills and figures["stack"] - math_library_stack(kernel.trace) > 0
+            # Spills are warnings; an exact-mode note about occupancy is not a spill verdict.
+            found = {code for code, rule in rules.items() for f in rule.check(facts)
+                     if f.function == kernel.function.display_name and f.level.value == "warning"}
+            for code, truth in (("CL501", spills), ("CL502", local)):
+                predicted = code in found
+                counts[code][{(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[predicted, truth]] += 1
+    return counts
+
+
+def _precision_recall(tp: int, fp: int, fn: int) -> tuple[float, float]:
+    return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0)
+
+
+def test_corpus_covers_each_situation():
+    labels = {label: f for path in REGISTERS for label, f in _records(path).items()}
+    spilling = [label for label, f in labels.items() if f["spill-stores"]]
+    heavy = [label for label, f in labels.items() if not f["spill-stores"] and f["registers"] >= 48]
+    local = [label for label, f in labels.items() if not f["spill-stores"] and f["stack"] >= 32]
+    assert len(labels) >= 35 and len(spilling) >= 6 and len(heavy) >= 6 and len(local) >= 6
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["source-level", "exact"])
+def test_precision_and_recall_against_ptxas(header_mode, compiled):
+    target = 1.0 if compiled else SOURCE_LEVEL_TARGET
+    for code, (tp, fp, fn, tn) in _confusion(header_mode, compiled).items():
+        precision, recall = _precision_recall(tp, fp, fn)
+        print(f"{code} {'exact' if compiled else 'source-level'}: TP {tp} FP {fp} FN {fn} TN {tn} "
+              f"precision {precision:.3f} recall {recall:.3f}")
+        assert tp >= 5, code
+        assert precision >= target and recall >= target, (code, tp, fp, fn, tn)
+
+
+@pytest.mark.parametrize("path", REGISTERS, ids=[p.name for p in REGISTERS])
+def test_recorded_ptxas_figures_are_current(path):
+    if NVCC is None:
+        pytest.skip("nvcc is not on PATH")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    tools = {r.tool for k in measure.source_kernels(lines, measure.PTXAS) for r in k.records}
+    if tools != {f"nvcc {measure.nvcc_version(NVCC)} sm_{measure.ARCH}"}:
+        pytest.skip(f"recorded with {sorted(tools)}")
+    _, measurements, problems = measure.measure_file(path, NVCC)
+    assert not problems
+    stale = [f"{m.label}: {m.fields}" for m in measurements if (r := measure.recorded(m.kernel, m.label)) is None or r.fields != m.fields]
+    assert not stale, "run scripts/measure_ptxas.py --write tests/corpus/registers\n" + "\n".join(stale)
+
+
+# ---------------------------------------------------------------- exact mode end to end
+
+
+def _counting_nvcc(directory: Path, real: str | None, failure: str | None = None) -> tuple[str, Path]:
+    """An nvcc stand-in that logs each call, then runs the real one (or fails as told)."""
+    log = directory / "calls.log"
+    script = directory / "nvcc"
+    action = (f"print({failure!r}, file=sys.stderr); sys.exit(1)" if failure
+              else f"sys.exit(subprocess.call([{real!r}, *sys.argv[1:]]))")
+    script.write_text(f"#!{sys.executable}\nimport subprocess, sys\n"
+                      f"open({str(log)!r}, 'a').write(repr(sys.argv[1:]) + '\\n')\n{action}\n", encoding="utf-8")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return str(script), log
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+def test_exact_mode_compiles_once_per_file_with_odd_paths(tmp_path):
+    directory = tmp_path / "odd dir (1) & 'quotes'"
+    directory.mkdir()
+    source = directory / "two kernels; $HOME.cu"
+    source.write_text((CORPUS / "registers" / "register_caps.cu").read_text(encoding="utf-8"), encoding="utf-8")
+    nvcc, log = _counting_nvcc(tmp_path, NVCC)
+    started = time.perf_counter()
+    result = analyze(source, select=["CL501", "CL502"], nvcc=nvcc)
+    elapsed = time.perf_counter() - started
+    assert not result.notices, [n.one_line() for n in result.notices]
+    assert len(log.read_text().splitlines()) == 1
+    spills = sorted(f.function for f in result.findings if f.properties.get("spillStores"))
+    assert spills == ["double_state", "gemm_tile_4<8, 8>", "horner_bank", "huge_tile", "window_sum"]
+    print(f"--ptxas on {len(_records(source))} kernels: one nvcc call, {elapsed:.2f} s")
+
+
+def test_compile_failure_is_one_line_and_estimates_stand(tmp_path):
+    nvcc, log = _counting_nvcc(tmp_path, None, failure="kernel.cu(3): error: identifier \"undefined_thing\" is undefined")
+    source = CORPUS / "registers" / "local_arrays.cu"
+    result = analyze(source, select=["CL502"], nvcc=nvcc)
+    assert [n.one_line().split(": ", 1)[1] for n in result.notices] == [
+        'analysis incomplete: --ptxas: nvcc failed: kernel.cu(3): error: identifier "undefined_thing" is undefined; '
+        "register findings are estimates"]
+    assert len([f for f in result.findings if f.code == "CL502"]) == 9
+
+
+def test_missing_nvcc_warns_once_and_runs(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from cudalint.cli import app
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("CUDA_PATH", raising=False)
+    monkeypatch.delenv("CUDA_HOME", raising=False)
+    source = tmp_path / "k.cu"
+    source.write_text("__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", "--ptxas", "--headers", "embedded", "--no-cache", "-j", "1", str(source)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("nvcc not found") == 1
+
+
+def test_ptxas_setting_is_read_from_configuration(tmp_path):
+    from cudalint.config import load_config
+
+    path = tmp_path / "cudalint.toml"
+    path.write_text("ptxas = true\nmax-registers = 64\n", encoding="utf-8")
+    config = load_config(path)
+    assert config.ptxas and config.max_registers == 64
+    assert engine.default_settings(config).nvcc is None  # the command line resolves nvcc
