@@ -79,3 +79,18 @@ def test_forced_include(tmp_path):
     forced = runner.invoke(app, [str(tmp_path / "k.cu"), "--headers", "embedded", "--format", "concise",
                                  "--include", str(tmp_path / "scale.h")])
     assert forced.exit_code == 1 and "CL401" in forced.output and "incomplete" not in forced.output
+
+
+def test_brackets_nested_deeper_than_clang_allows_by_default(tmp_path):
+    nested = "a[i]"
+    for depth in range(600):
+        nested = f"({nested} + {depth})"
+    source = f"__global__ void k(float* a) {{ int i = threadIdx.x; a[i] = {nested} * 0.1; }}\n"
+    assert len(_cl401(tmp_path, "brackets.cu", source.encode())) == 1
+
+
+def test_managed_variables_without_device_are_device_variables(tmp_path, header_mode):
+    path = tmp_path / "managed.cu"
+    path.write_text("__managed__ int counter;\n__global__ void k() { counter++; }\n")
+    result = analyze(path, header_mode)
+    assert result.analyzed and result.notices == []

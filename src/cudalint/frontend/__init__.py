@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from cudalint import ir
+from cudalint.frontend import recovery
 from cudalint.frontend.flags import (
     FileFlags,
     FrontendConfigError,
@@ -21,8 +22,11 @@ from cudalint.frontend.flags import (
     build_environment,
     parse_arch,
 )
+from cudalint.frontend.includes import CUDA_SUFFIXES, IncludeGraph
 
 __all__ = [
+    "CUDA_SUFFIXES",
+    "IncludeGraph",
     "FileFlags",
     "FrontendConfigError",
     "FrontendOptions",
@@ -109,26 +113,103 @@ def precompiled_header(args: tuple[str, ...], directory: Path) -> str | None:
 
 
 def parse_file(path: str, environment: ParseEnvironment, text: str | None = None) -> ir.TranslationUnit:
-    from clang import cindex
-
+    """Parse and lower ``path``. A file with errors that another file includes is parsed
+    inside that one (the first that really includes it, see ``IncludeGraph.includers_of``);
+    names still missing are then recovered (see ``recovery``)."""
     from cudalint.frontend.lower import Lowering
 
     path = os.path.abspath(path)
     if text is None:
         text = read_source(path)
-    args = environment.args_for(path)
-    if environment.precompiled_dir is not None and environment.header_mode is ir.HeaderMode.TOOLKIT:
-        header = precompiled_header(args, Path(environment.precompiled_dir))
-        if header is not None:
-            args = (*args, "-include-pch", header)
-    index = cindex.Index.create()
-    try:
-        tu = index.parse(path, args=list(args), unsaved_files=[(path, text)], options=PARSE_OPTIONS)
-    except cindex.TranslationUnitLoadError:
-        raise SourceError("libclang could not parse the file") from None
+    parser = _Parser(path, text, environment)
+    tu = parser.parse(path)
+    context = path
+    if _errors(tu):
+        for includer in _includers(path, environment):
+            try:
+                inside = parser.parse(includer)
+            except SourceError:
+                continue
+            if any(inclusion.include.name == path for inclusion in inside.get_includes()):
+                tu, context = inside, includer
+                break
+    headers: list[tuple[str, str | None]] = []
+    if recovery.needs_legacy_textures(_errors(tu)):
+        headers.append((recovery.LEGACY_HEADER, None))
+        tu = parser.parse(context, headers)
+    errors = _errors(tu)
+    # The including file's own errors are reported when it is analyzed itself.
+    reported = tuple(e for e in errors if context == path or e.span is None or e.span.file != context)
+    undeclared = recovery.undeclared_names(errors)
+    if undeclared:
+        for name in recovery.declared_at_file_scope(tu) & undeclared.keys():
+            del undeclared[name]
+    if undeclared:
+        headers.append((recovery.UNKNOWNS_HEADER, recovery.unknown_declarations(undeclared, {path: text.encode()})))
+        tu = parser.parse(context, headers)
     if sys.getrecursionlimit() < _RECURSION_LIMIT:
         sys.setrecursionlimit(_RECURSION_LIMIT)
+    lowering = Lowering(tu, path, text, environment.header_mode, reported, frozenset(undeclared),
+                        dependencies=(context,) if context != path else ())
     try:
-        return Lowering(tu, path, text, environment.header_mode).run()
+        return lowering.run()
     except RecursionError:
         raise SourceError("expressions nested too deeply to analyze") from None
+
+
+class _Parser:
+    """Parses of one file, alone or inside another, with extra headers included first."""
+
+    def __init__(self, path: str, text: str, environment: ParseEnvironment):
+        from clang import cindex
+
+        self.path, self.text, self.environment = path, text, environment
+        self.index = cindex.Index.create()
+
+    def parse(self, main: str, headers: list[tuple[str, str | None]] = ()):
+        """``headers``: (path, contents) force-included after the CUDA headers; contents
+        None reads the file."""
+        from clang import cindex
+
+        args = self.environment.args_for(main)
+        if self.environment.precompiled_dir is not None and self.environment.header_mode is ir.HeaderMode.TOOLKIT:
+            header = precompiled_header(args, Path(self.environment.precompiled_dir))
+            if header is not None:
+                args = (*args, "-include-pch", header)
+        unsaved = [(self.path, self.text)]
+        for header, contents in headers:
+            args = (*args, "-include", header)
+            if contents is not None:
+                unsaved.append((header, contents))
+        try:
+            return self.index.parse(main, args=list(args), unsaved_files=unsaved, options=PARSE_OPTIONS)
+        except cindex.TranslationUnitLoadError:
+            raise SourceError("libclang could not parse the file") from None
+
+
+def _errors(tu) -> tuple[ir.ParseError, ...]:
+    from clang import cindex
+
+    errors = []
+    for diagnostic in tu.diagnostics:
+        if diagnostic.severity < cindex.Diagnostic.Error:
+            continue
+        location = diagnostic.location
+        span = None
+        if location.file is not None:
+            span = ir.Span(location.file.name, location.line, location.column, location.line, location.column)
+        errors.append(ir.ParseError(diagnostic.spelling, span))
+    return tuple(errors)
+
+
+def _includers(path: str, environment: ParseEnvironment) -> tuple[str, ...]:
+    """Files that include ``path``: among the run's files, or else among the CUDA files
+    beside it and those the compile database lists."""
+    graph = environment.include_graph
+    if graph is None:
+        directory = Path(path).parent
+        candidates = [str(p) for p in directory.iterdir() if p.suffix in CUDA_SUFFIXES]
+        if environment.compile_db is not None:
+            candidates += [f for f in environment.compile_db.entries if f.endswith(CUDA_SUFFIXES)]
+        graph = IncludeGraph.scan(candidates, environment.args_for)
+    return graph.includers_of(path)

@@ -11,8 +11,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata, resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cudalint.ir import HeaderMode
+
+if TYPE_CHECKING:
+    from cudalint.frontend.includes import IncludeGraph
 
 # The newest GPU architecture libclang 18 knows; newer targets parse as this one.
 MAX_CLANG_ARCH = 90
@@ -58,6 +62,8 @@ class ParseEnvironment:
     precompiled_dir: str | None = None
     """Where precompiled CUDA headers are kept, one per distinct set of arguments; None
     parses every file's headers from source."""
+    include_graph: IncludeGraph | None = field(default=None, compare=False)
+    """Which files of the run include which; None looks beside each file that needs it."""
 
     def flags_for(self, path: str) -> FileFlags:
         """What the compile database says about ``path`` (nothing when it is not listed)."""
@@ -144,8 +150,9 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
     res = resource_dir()
     # The version check would reject older --arch values the toolkit no longer builds for;
     # we only parse, so any architecture clang knows is fine.
+    # Generated code nests brackets deeper than clang's default limit of 256 allows.
     common = ["-x", "cuda", "--cuda-device-only", "--no-cuda-version-check", "-resource-dir", res,
-              "-Wno-unknown-cuda-version", "-ferror-limit=0"]
+              "-Wno-unknown-cuda-version", "-ferror-limit=0", "-fbracket-depth=1024"]
     if cuda_path:
         header_mode = HeaderMode.TOOLKIT
         base = [
@@ -155,6 +162,8 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
             str(Path(cuda_path) / "include" / "cccl"),
             "-idirafter",
             stub_headers_dir(),
+            "-include",
+            str(Path(_package_dir("compat")) / "toolkit_overrides.h"),
         ]
     else:
         header_mode = HeaderMode.EMBEDDED
@@ -185,9 +194,10 @@ _JOINABLE = {"-I", "-D", "-U", "-isystem", "-iquote", "-idirafter"}
 _ARCH_FLAGS = ("-arch", "--gpu-architecture", "--cuda-gpu-arch", "--offload-arch", "-gencode", "--generate-code")
 _MAXRREG_FLAGS = ("-maxrregcount", "--maxrregcount")
 _STD_FLAGS = ("-std", "--std")
+_SEARCH_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
 
 
-def _split_flag(arg: str, names) -> tuple[str, str | None] | None:
+def split_flag(arg: str, names) -> tuple[str, str | None] | None:
     """Match ``-Xvalue``, ``-X=value`` or a bare ``-X`` (value in the next argument)."""
     for name in sorted(names, key=len, reverse=True):
         if arg == name:
@@ -200,6 +210,19 @@ def _split_flag(arg: str, names) -> tuple[str, str | None] | None:
     return None
 
 
+def include_search_path(args: tuple[str, ...]) -> list[str]:
+    """The directories ``args`` name for ``#include`` lookups, in the order given."""
+    directories = []
+    remaining = iter(args)
+    for arg in remaining:
+        hit = split_flag(arg, _SEARCH_FLAGS)
+        if hit is not None:
+            value = hit[1] or next(remaining, None)
+            if value:
+                directories.append(value)
+    return directories
+
+
 def translate_build_flags(arguments: list[str], directory: str) -> FileFlags:
     """Keep include paths, macros, language standard, GPU architecture and register cap."""
     kept: list[str] = []
@@ -210,7 +233,7 @@ def translate_build_flags(arguments: list[str], directory: str) -> FileFlags:
     while index < len(arguments):
         arg = arguments[index]
         index += 1
-        table, hit = next(((t, h) for t in tables if (h := _split_flag(arg, t))), (None, None))
+        table, hit = next(((t, h) for t in tables if (h := split_flag(arg, t))), (None, None))
         if hit is None:
             continue
         name, value = hit

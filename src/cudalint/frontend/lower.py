@@ -12,7 +12,7 @@ from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
 from cudalint import ir
-from cudalint.frontend import clang_ext, literals
+from cudalint.frontend import clang_ext, literals, recovery
 from cudalint.frontend.macros import MacroMap
 
 _INTEGER_KINDS = {
@@ -80,9 +80,18 @@ class _Sources:
 class Lowering:
     """Converts one parsed translation unit into ``ir.TranslationUnit``."""
 
-    def __init__(self, tu: cindex.TranslationUnit, path: str, text: str, header_mode: ir.HeaderMode):
+    def __init__(self, tu: cindex.TranslationUnit, path: str, text: str, header_mode: ir.HeaderMode,
+                 errors: tuple[ir.ParseError, ...], unknown_names: frozenset[str] = frozenset(),
+                 dependencies: tuple[str, ...] = ()):
+        """``path`` is the file to lower, the one ``tu`` was parsed from or one it includes.
+        ``unknown_names`` were declared by ``recovery``: their uses keep the name and lose
+        the made-up declaration, so that they read as unknown values.
+        ``dependencies``: files the result depends on besides those ``tu`` includes."""
         self.tu = tu
         self.path = path
+        self.errors = errors
+        self.unknown_names = unknown_names
+        self.dependencies = dependencies
         self.text = text
         self.lines = tuple(text.splitlines())
         self.header_mode = header_mode
@@ -124,9 +133,12 @@ class Lowering:
             launches=tuple(self.launches),
             records=self.records,
             comments=tuple(self._comments),
-            errors=self._errors(),
+            errors=self.errors,
             source_lines=self.lines,
-            includes=tuple(sorted({inclusion.include.name for inclusion in self.tu.get_includes()})),
+            includes=tuple(sorted(
+                {inclusion.include.name for inclusion in self.tu.get_includes()} - {recovery.UNKNOWNS_HEADER}
+                | set(self.dependencies)
+            )),
         )
 
     def _in_user_code(self, cursor: cindex.Cursor) -> bool:
@@ -464,6 +476,10 @@ class Lowering:
 
     def _var_decl(self, cursor: cindex.Cursor, parameter: bool = False, at_namespace_scope: bool = False) -> ir.VarDecl:
         init_cursor = None if parameter else clang_ext.var_initializer(cursor)
+        if at_namespace_scope and init_cursor is not None and init_cursor.kind == CK.INIT_LIST_EXPR:
+            # A table's elements are data, not code any thread runs, and generated tables
+            # run to megabytes: the analysis reads only scalar constants of globals.
+            init_cursor = None
         declared = self.ctype(cursor.type)
         if init_cursor is not None and declared.is_const and declared.kind is ir.TypeKind.INTEGER:
             value = clang_ext.evaluate(cursor)
@@ -690,8 +706,16 @@ class Lowering:
         tokens = [t.spelling for t in cursor.get_tokens()]
         return self._node(cursor, ir.ExprKind.BOOL_LITERAL, value=tokens[:1] == ["true"], text=tokens[0] if tokens else None)
 
+    def _declared_as_unknown(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> bool:
+        if referenced is None or cursor.spelling not in self.unknown_names:
+            return False
+        location = referenced.location.file
+        return location is not None and location.name == recovery.UNKNOWNS_HEADER
+
     def _decl_ref(self, cursor: cindex.Cursor) -> ir.Expr:
         referenced = cursor.referenced
+        if self._declared_as_unknown(cursor, referenced):
+            return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling)
         inner = self._expr_children(cursor)
         if referenced is None and len(inner) == 1:
             # A substituted non-type template parameter: the value is the child.
@@ -761,7 +785,7 @@ class Lowering:
         referenced = cursor.referenced
         config = next((c for c in cursor.get_children() if c.kind == CK.CALL_EXPR and c.spelling == _LAUNCH_CONFIGURATION), None)
         decl = None
-        if referenced is not None:
+        if referenced is not None and not self._declared_as_unknown(cursor, referenced):
             decl = self._function_id(referenced)
             if referenced.get_num_template_arguments() > 0 and not referenced.is_definition():
                 referenced = referenced.get_definition() or referenced
@@ -844,21 +868,6 @@ class Lowering:
                 in_main_file=span.file == self.path,
             )
         return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=decl)
-
-    # ------------------------------------------------------------------ diagnostics
-
-    def _errors(self) -> tuple[ir.ParseError, ...]:
-        result = []
-        for diagnostic in self.tu.diagnostics:
-            if diagnostic.severity < cindex.Diagnostic.Error:
-                continue
-            location = diagnostic.location
-            span = None
-            if location.file is not None:
-                span = ir.Span(location.file.name, location.line, location.column, location.line, location.column)
-            result.append(ir.ParseError(diagnostic.spelling, span))
-        return tuple(result)
-
 
 def _decayed(parameter_type: ir.CType) -> ir.CType:
     """A parameter written as an array is a pointer to its element (``float g[2][3]`` is ``float (*)[3]``)."""

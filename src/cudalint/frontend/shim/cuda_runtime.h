@@ -52,9 +52,9 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-/* clang 18 only honours 'managed' for HIP; CUDA mode warns and ignores it,
-   exactly as it does with the toolkit's identical definition. */
-#define __managed__ __attribute__((managed))
+/* clang honours `managed` only for HIP: a managed variable is declared as the device
+   variable it is (the lowering tells it apart by its spelling). */
+#define __managed__ __attribute__((device))
 /* clang 18 does not know grid_constant: same warning as with the toolkit. */
 #define __grid_constant__ __attribute__((grid_constant))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
@@ -1273,26 +1273,10 @@ template <class T> __CUDALINT_H cudaChannelFormatDesc cudaCreateChannelDesc(void
   template <class T> __CUDALINT_D T f(cudaTextureObject_t, __VA_ARGS__);       \
   template <class T>                                                           \
   __CUDALINT_D void f(T *, cudaTextureObject_t, __VA_ARGS__);
-__CUDALINT_TEX(tex1Dfetch, int)
-__CUDALINT_TEX(tex1D, float)
-__CUDALINT_TEX(tex2D, float, float)
+#include "cudalint_texture_fetches.h"
 __CUDALINT_TEX(tex2D, float, float, bool *)
-__CUDALINT_TEX(tex3D, float, float, float)
 __CUDALINT_TEX(tex3D, float, float, float, bool *)
-__CUDALINT_TEX(tex1DLayered, float, int)
-__CUDALINT_TEX(tex2DLayered, float, float, int)
-__CUDALINT_TEX(texCubemap, float, float, float)
-__CUDALINT_TEX(texCubemapLayered, float, float, float, int)
 __CUDALINT_TEX(tex2Dgather, float, float, int)
-__CUDALINT_TEX(tex1DLod, float, float)
-__CUDALINT_TEX(tex2DLod, float, float, float)
-__CUDALINT_TEX(tex3DLod, float, float, float, float)
-__CUDALINT_TEX(tex1DLayeredLod, float, int, float)
-__CUDALINT_TEX(tex2DLayeredLod, float, float, int, float)
-__CUDALINT_TEX(texCubemapLod, float, float, float, float)
-__CUDALINT_TEX(tex1DGrad, float, float, float)
-__CUDALINT_TEX(tex2DGrad, float, float, float2, float2)
-__CUDALINT_TEX(tex3DGrad, float, float, float, float4, float4)
 enum cudaSurfaceBoundaryMode {
   cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2
 };

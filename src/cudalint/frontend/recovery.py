@@ -1,0 +1,88 @@
+"""Second parses that recover what a first parse with errors dropped.
+
+Two kinds of names are missing from real CUDA code:
+
+- the texture- and surface-reference API that CUDA 12 removed (``texture<float, 1> tex;``,
+  ``tex1Dfetch(tex, i)``, ``cudaBindTexture``): parsed again with compatibility
+  declarations of it, after which the code is as valid as it was with an older toolkit;
+- names from headers or macros that are not there (``BLOCK_SIZE``, ``MPI_Init``): clang
+  drops every statement that uses one. They are declared as unknowns and the file is
+  parsed again, so the statements around them survive; the lowering turns each use into
+  an unknown value. The errors stay reported, and findings in the functions they are in
+  say that the code was recovered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+
+from cudalint import ir
+
+LEGACY_HEADER = str(resources.files("cudalint.frontend").joinpath("compat", "legacy_textures.h"))
+UNKNOWNS_HEADER = str(Path(LEGACY_HEADER).parent / "undeclared_names.h")
+"""Where the declarations of unknown names are said to be; the file exists only in memory."""
+
+# Names whose absence means the source was written for the texture-reference API.
+LEGACY_NAMES = frozenset((
+    "texture", "surface", "textureReference", "surfaceReference", "cudaBindTexture", "cudaBindTexture2D",
+    "cudaBindTextureToArray", "cudaBindTextureToMipmappedArray", "cudaUnbindTexture",
+    "cudaGetTextureAlignmentOffset", "cudaGetTextureReference", "cudaBindSurfaceToArray",
+    "cudaGetSurfaceReference",
+))
+
+_QUOTED_NAME = re.compile(r"'([A-Za-z_]\w*)'")
+_UNDECLARED = re.compile(r"use of undeclared identifier '([A-Za-z_]\w*)'")
+_CALL_FOLLOWS = re.compile(rb"\s*\(")
+
+
+def needs_legacy_textures(errors: Iterable[ir.ParseError]) -> bool:
+    return any(LEGACY_NAMES.intersection(_QUOTED_NAME.findall(error.message)) for error in errors)
+
+
+def undeclared_names(errors: Iterable[ir.ParseError]) -> dict[str, list[ir.Span]]:
+    """Undeclared identifiers, with where each is used."""
+    uses: dict[str, list[ir.Span]] = {}
+    for error in errors:
+        match = _UNDECLARED.match(error.message)
+        if match and error.span is not None:
+            uses.setdefault(match.group(1), []).append(error.span)
+    return uses
+
+
+def declared_at_file_scope(tu) -> set[str]:
+    """Names the translation unit declares at file scope (a use before the declaration is
+    undeclared too, and must not be declared twice)."""
+    return {cursor.spelling for cursor in tu.cursor.get_children() if cursor.spelling}
+
+
+def unknown_declarations(uses: dict[str, list[ir.Span]], sources: dict[str, bytes]) -> str:
+    """A header declaring each name: a variadic function where every use calls it, else
+    a variable. ``int`` fits most uses (sizes, strides, flags, scale factors); a use it does
+    not fit stays an error, as it was."""
+    lines = ["#pragma clang system_header"]
+    for name, spans in sorted(uses.items()):
+        if all(_is_called(span, name, sources) for span in spans):
+            lines.append(f"template <class... A> __attribute__((host, device)) int {name}(A &&...);")
+        else:
+            lines.append(f"__attribute__((device)) int {name};")
+    return "\n".join(lines) + "\n"
+
+
+def _is_called(span: ir.Span, name: str, sources: dict[str, bytes]) -> bool:
+    data = sources.get(span.file)
+    if data is None:
+        try:
+            data = sources[span.file] = Path(span.file).read_bytes()
+        except OSError:
+            return False
+    lines = data.split(b"\n")
+    if not 0 < span.line <= len(lines):
+        return False
+    line = lines[span.line - 1]
+    start = span.column - 1
+    if line[start:start + len(name)] != name.encode():
+        return False
+    return _CALL_FOLLOWS.match(line, start + len(name)) is not None

@@ -1,0 +1,20 @@
+/* cudalint shim: the texture fetch functions and their coordinates, for a
+   __CUDALINT_TEX(name, coordinates...) the includer defines. Included once for
+   texture objects (cuda_runtime.h) and once for texture references, so no guard. */
+__CUDALINT_TEX(tex1Dfetch, int)
+__CUDALINT_TEX(tex1D, float)
+__CUDALINT_TEX(tex2D, float, float)
+__CUDALINT_TEX(tex3D, float, float, float)
+__CUDALINT_TEX(tex1DLayered, float, int)
+__CUDALINT_TEX(tex2DLayered, float, float, int)
+__CUDALINT_TEX(texCubemap, float, float, float)
+__CUDALINT_TEX(texCubemapLayered, float, float, float, int)
+__CUDALINT_TEX(tex1DLod, float, float)
+__CUDALINT_TEX(tex2DLod, float, float, float)
+__CUDALINT_TEX(tex3DLod, float, float, float, float)
+__CUDALINT_TEX(tex1DLayeredLod, float, int, float)
+__CUDALINT_TEX(tex2DLayeredLod, float, float, int, float)
+__CUDALINT_TEX(texCubemapLod, float, float, float, float)
+__CUDALINT_TEX(tex1DGrad, float, float, float)
+__CUDALINT_TEX(tex2DGrad, float, float, float2, float2)
+__CUDALINT_TEX(tex3DGrad, float, float, float, float4, float4)
