@@ -10,8 +10,8 @@ directory named like a source file, a symbolic-link loop, a generated file over 
 deeply nested expressions and recursive device functions.
 
 For the files whose kernels need recovery (fragments, legacy API, missing headers) it
-counts the kernels written in them and those for which ``cudalint facts`` reports at
-least one memory access, branch or barrier:
+counts the kernels written in them, those for which ``cudalint facts`` reports at least
+one memory access, branch or barrier, and how many of those facts it reports:
 
     python scripts/stress_tree.py [DIRECTORY]
 
@@ -439,28 +439,29 @@ def kernels_written(path: Path) -> list[str]:
     return _KERNEL.findall(path.read_text(encoding="utf-8"))
 
 
-def kernels_with_facts(path: Path, *options: str) -> list[str]:
-    """Kernels of ``path`` for which ``cudalint facts`` reports an access, branch or barrier."""
+def facts_per_kernel(path: Path, *options: str) -> dict[str, int]:
+    """For each kernel of ``path`` that ``cudalint facts`` reports, its number of memory
+    accesses, branches and barriers."""
     command = [sys.executable, "-m", "cudalint", "facts", str(path), "--format", "json", *options]
     completed = subprocess.run(command, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
-        return []
-    kernels = json.loads(completed.stdout)["kernels"]
-    return [k["function"].split("<")[0] for k in kernels
-            if k["kind"] == "kernel" and (k["accesses"] or k["branches"] or k["barriers"])]
+        return {}
+    return {k["function"].split("<")[0]: len(k["accesses"]) + len(k["branches"]) + len(k["barriers"])
+            for k in json.loads(completed.stdout)["kernels"] if k["kind"] == "kernel"}
 
 
-def count(categories: dict[str, list[Path]], *options: str) -> dict[str, tuple[int, int, int]]:
-    """(files, kernels, kernels with facts) for each kind of file that needs recovery."""
+def count(categories: dict[str, list[Path]], *options: str) -> dict[str, tuple[int, int, int, int]]:
+    """(files, kernels, kernels with facts, facts) for each kind of file that needs recovery."""
     counts = {}
     for category in RECOVERY_CATEGORIES:
-        written = analyzed = 0
+        written = analyzed = facts = 0
         for path in categories[category]:
             names = kernels_written(path)
-            found = set(kernels_with_facts(path, *options))
+            found = facts_per_kernel(path, *options)
             written += len(names)
-            analyzed += sum(1 for name in names if name in found)
-        counts[category] = (len(categories[category]), written, analyzed)
+            analyzed += sum(1 for name in names if found.get(name))
+            facts += sum(found.get(name, 0) for name in names)
+        counts[category] = (len(categories[category]), written, analyzed, facts)
     return counts
 
 
@@ -469,11 +470,11 @@ def main() -> int:
     root.mkdir(parents=True, exist_ok=True)
     counts = count(build(root))
     print(f"tree: {root}")
-    print(f"{'files needing':<16}{'files':>7}{'kernels':>9}{'with facts':>12}")
-    for category, (files, written, analyzed) in counts.items():
-        print(f"{category:<16}{files:>7}{written:>9}{analyzed:>12}")
-    files, written, analyzed = (sum(column) for column in zip(*counts.values()))
-    print(f"{'total':<16}{files:>7}{written:>9}{analyzed:>12}  ({100 * analyzed / written:.0f}%)")
+    print(f"{'files needing':<16}{'files':>7}{'kernels':>9}{'with facts':>12}{'facts':>7}")
+    for category, (files, written, analyzed, facts) in counts.items():
+        print(f"{category:<16}{files:>7}{written:>9}{analyzed:>12}{facts:>7}")
+    files, written, analyzed, facts = (sum(column) for column in zip(*counts.values()))
+    print(f"{'total':<16}{files:>7}{written:>9}{analyzed:>12}{facts:>7}  ({100 * analyzed / written:.0f}% of kernels)")
     return 0
 
 

@@ -296,10 +296,7 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     environment = frontend.build_environment(settings.frontend, search_from=_common_root(files))
     if settings.cache_dir:
         environment = dataclasses.replace(environment, precompiled_dir=str(Path(settings.cache_dir) / "pch"))
-    # Files the compile database lists can be the context of a file of the run that does not parse alone.
-    listed = [f for f in environment.compile_db.entries if f.endswith(CUDA_SUFFIXES)] if environment.compile_db else []
-    environment = dataclasses.replace(
-        environment, include_graph=frontend.IncludeGraph.scan([*files, *listed], environment.args_for))
+    environment = dataclasses.replace(environment, include_graph=frontend.IncludeGraph.around(files, environment))
     jobs = max(1, min(settings.jobs, len(files)))
     results += _analyze_all(files, environment, settings, jobs)
     _name_missing_headers_once(results)

@@ -10,6 +10,7 @@ import hashlib
 import os
 import stat
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from cudalint import ir
@@ -114,25 +115,14 @@ def precompiled_header(args: tuple[str, ...], directory: Path) -> str | None:
 
 def parse_file(path: str, environment: ParseEnvironment, text: str | None = None) -> ir.TranslationUnit:
     """Parse and lower ``path``. A file with errors that another file includes is parsed
-    inside that one (the first that really includes it, see ``IncludeGraph.includers_of``);
-    names still missing are then recovered (see ``recovery``)."""
+    inside that one; names still missing are then recovered (see ``recovery``)."""
     from cudalint.frontend.lower import Lowering
 
     path = os.path.abspath(path)
     if text is None:
         text = read_source(path)
     parser = _Parser(path, text, environment)
-    tu = parser.parse(path)
-    context = path
-    if _errors(tu):
-        for includer in _includers(path, environment):
-            try:
-                inside = parser.parse(includer)
-            except SourceError:
-                continue
-            if any(inclusion.include.name == path for inclusion in inside.get_includes()):
-                tu, context = inside, includer
-                break
+    tu, context = _parse_in_context(parser, environment)
     headers: list[tuple[str, str | None]] = []
     if recovery.needs_legacy_textures(_errors(tu)):
         headers.append((recovery.LEGACY_HEADER, None))
@@ -149,12 +139,28 @@ def parse_file(path: str, environment: ParseEnvironment, text: str | None = None
         tu = parser.parse(context, headers)
     if sys.getrecursionlimit() < _RECURSION_LIMIT:
         sys.setrecursionlimit(_RECURSION_LIMIT)
-    lowering = Lowering(tu, path, text, environment.header_mode, reported, frozenset(undeclared),
-                        dependencies=(context,) if context != path else ())
     try:
-        return lowering.run()
+        return Lowering(tu, path, text, environment.header_mode, reported, frozenset(undeclared),
+                        dependencies=(context,) if context != path else ()).run()
     except RecursionError:
         raise SourceError("expressions nested too deeply to analyze") from None
+
+
+def _parse_in_context(parser: _Parser, environment: ParseEnvironment):
+    """(translation unit, file parsed): the file alone, or, when it has errors alone, the
+    first file that includes it (see ``IncludeGraph.includers_of``) and really does."""
+    path = parser.path
+    alone = parser.parse(path)
+    if not _errors(alone):
+        return alone, path
+    for includer in _includers(path, environment):
+        try:
+            inside = parser.parse(includer)
+        except SourceError:
+            continue
+        if any(inclusion.include.name == path for inclusion in inside.get_includes()):
+            return inside, includer
+    return alone, path
 
 
 class _Parser:
@@ -166,7 +172,7 @@ class _Parser:
         self.path, self.text, self.environment = path, text, environment
         self.index = cindex.Index.create()
 
-    def parse(self, main: str, headers: list[tuple[str, str | None]] = ()):
+    def parse(self, main: str, headers: Sequence[tuple[str, str | None]] = ()):
         """``headers``: (path, contents) force-included after the CUDA headers; contents
         None reads the file."""
         from clang import cindex
@@ -207,9 +213,9 @@ def _includers(path: str, environment: ParseEnvironment) -> tuple[str, ...]:
     beside it and those the compile database lists."""
     graph = environment.include_graph
     if graph is None:
-        directory = Path(path).parent
-        candidates = [str(p) for p in directory.iterdir() if p.suffix in CUDA_SUFFIXES]
-        if environment.compile_db is not None:
-            candidates += [f for f in environment.compile_db.entries if f.endswith(CUDA_SUFFIXES)]
-        graph = IncludeGraph.scan(candidates, environment.args_for)
+        try:
+            beside = [str(p) for p in Path(path).parent.iterdir() if p.suffix in CUDA_SUFFIXES]
+        except OSError:
+            beside = []
+        graph = IncludeGraph.around(beside, environment)
     return graph.includers_of(path)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from cudalint.frontend.flags import include_search_path
+from cudalint.frontend.flags import ParseEnvironment, include_search_path
 
 CUDA_SUFFIXES = (".cu", ".cuh")
 _DIRECTIVE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\r\n]+)[">]', re.MULTILINE)
@@ -58,6 +58,13 @@ class IncludeGraph:
                             included_by.setdefault(resolved, set()).add(includer)
                         break
         return cls({path: frozenset(sources) for path, sources in included_by.items()})
+
+    @classmethod
+    def around(cls, files: Iterable[str], environment: ParseEnvironment) -> IncludeGraph:
+        """The graph of ``files`` and of the CUDA files the compile database lists: a file
+        built only through another one is still parsed with that one's flags."""
+        listed = [f for f in environment.compile_db.entries if f.endswith(CUDA_SUFFIXES)] if environment.compile_db else []
+        return cls.scan([*files, *listed], environment.args_for)
 
     def includers_of(self, path: str) -> tuple[str, ...]:
         """The files that include ``path``, directly or through others, best context first:
