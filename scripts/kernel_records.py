@@ -11,9 +11,14 @@ check and rewrite these lines; the tests read them as hardware truth.
 
 from __future__ import annotations
 
+import argparse
 import re
+import shutil
 import subprocess
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 TAG = re.compile(r"^\s*(?P<tag>[A-Za-z_]\w*<[^>\s]*>)")
 KERNEL = re.compile(r"\b__global__\b")
@@ -57,8 +62,7 @@ class RecordKind:
         return RecordLine(index, fields, match.group("tool"), tag.group("tag") if tag else None, match.group("rest"))
 
     def format(self, fields: dict[str, int], tool: str, rest: str, indent: str = "") -> str:
-        values = " ".join(f"{name}={value}" for name, value in fields.items())
-        return f"{indent}// {self.prefix}: {values} ({tool}){rest}"
+        return f"{indent}// {self.prefix}: {_figures(fields)} ({tool}){rest}"
 
 
 def source_kernels(lines: list[str], kind: RecordKind) -> list[SourceKernel]:
@@ -122,3 +126,69 @@ def nvcc_version(nvcc: str) -> str:
     done = subprocess.run([nvcc, "--version"], capture_output=True, text=True, check=False)
     match = re.search(r"release (\d+\.\d+)", done.stdout)
     return match.group(1) if match else "?"
+
+
+# ---------------------------------------------------------------------------- the measure_* command line
+
+MeasureFile = Callable[[Path, str], tuple[list[str], list[Measurement], list[str]]]
+"""(file, nvcc) -> the file's lines, one measurement per kernel, and problems."""
+
+
+def command_line(description: str, kind: RecordKind) -> argparse.ArgumentParser:
+    """The options every measure_* script takes; a script may add its own."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("paths", nargs="+", help=".cu files or directories holding them")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help=f"compare with the recorded '// {kind.prefix}:' lines; exit 1 on a mismatch")
+    mode.add_argument("--write", action="store_true", help=f"update (or add) the '// {kind.prefix}:' lines in place")
+    parser.add_argument("--nvcc", default="nvcc", help="the nvcc to run (default: nvcc on PATH)")
+    return parser
+
+
+def expand(paths: list[str]) -> list[Path]:
+    return [f for raw in paths for f in (sorted(Path(raw).rglob("*.cu")) if Path(raw).is_dir() else [Path(raw)])]
+
+
+def run(options: argparse.Namespace, kind: RecordKind, tool: Callable[[str], str], measure: MeasureFile,
+        errors: tuple[type[Exception], ...], all_match: str) -> int:
+    """Measure every file of ``options.paths``; print, check or rewrite the record lines."""
+    nvcc = shutil.which(options.nvcc)
+    if nvcc is None:
+        print(f"error: {options.nvcc} not found", file=sys.stderr)
+        return 2
+    label = tool(nvcc)
+    failed = False
+    for path in expand(options.paths):
+        try:
+            lines, measurements, problems = measure(path, nvcc)
+        except (OSError, *errors) as exc:
+            print(f"error: {path}: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        for problem in problems:
+            print(f"error: {problem}", file=sys.stderr)
+        failed |= bool(problems)
+        if options.write:
+            new = rewrite(lines, measurements, label, kind)
+            if new != lines:
+                path.write_text("".join(new), encoding="utf-8")
+                print(f"updated {path}")
+            continue
+        for m in measurements:
+            line = recorded(m.kernel, m.label)
+            figures = _figures(m.fields)
+            if options.check and (line is None or line.fields != m.fields):
+                before = _figures(line.fields) if line is not None else f"no '// {kind.prefix}:' line"
+                print(f"{path}:{m.kernel.line}: {m.label}: {figures}, recorded {before}")
+                failed = True
+            elif not options.check:
+                note = "" if line is None or line.fields == m.fields else f"  (recorded {_figures(line.fields)})"
+                print(f"{path}:{m.kernel.line:<6} {m.label:<36} {figures}{note}")
+    if options.check and not failed:
+        print(all_match)
+    return 1 if failed else 0
+
+
+def _figures(fields: dict[str, int]) -> str:
+    return " ".join(f"{name}={value}" for name, value in fields.items())

@@ -32,9 +32,7 @@ Usage:
 
 from __future__ import annotations
 
-import argparse
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,7 +43,7 @@ from cudalint.ptxas.names import demangle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernel_records import (  # noqa: E402 - a sibling script, not an installed module
-    Measurement, RecordKind, SourceKernel, nvcc_version, recorded, rewrite, source_kernels,
+    Measurement, RecordKind, SourceKernel, command_line, nvcc_version, run, source_kernels,
 )
 
 DEFAULT_ARCH = "sm_90"
@@ -207,67 +205,14 @@ def measure_file(path: Path, nvcc: str, arch: str, extra: list[str]) -> tuple[li
 # ---------------------------------------------------------------------------- CLI
 
 
-def expand(paths: list[str]) -> list[Path]:
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files.extend(sorted(path.rglob("*.cu")))
-        else:
-            files.append(path)
-    return files
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Count fp64 PTX instructions per kernel (CL401 corpus truth).")
-    parser.add_argument("paths", nargs="+", help=".cu files or directories holding them")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="compare with the recorded '// measured:' lines; exit 1 on a mismatch")
-    mode.add_argument("--write", action="store_true", help="update (or add) the '// measured:' lines in place")
-    parser.add_argument("--nvcc", default="nvcc", help="the nvcc to run (default: nvcc on PATH)")
+    parser = command_line("Count fp64 PTX instructions per kernel (CL401 corpus truth).", MEASURED)
     parser.add_argument("--arch", default=DEFAULT_ARCH, help=f"GPU architecture (default: {DEFAULT_ARCH})")
     parser.add_argument("-X", "--nvcc-arg", action="append", default=[], metavar="ARG", help="extra nvcc argument (repeatable)")
     options = parser.parse_args(argv)
-
-    nvcc = shutil.which(options.nvcc)
-    if nvcc is None:
-        print(f"error: {options.nvcc} not found", file=sys.stderr)
-        return 2
-    tool = f"nvcc {nvcc_version(nvcc)} {options.arch} ptx"
-    failed = False
-    for path in expand(options.paths):
-        try:
-            lines, measurements, problems = measure_file(path, nvcc, options.arch, options.nvcc_arg)
-        except (OSError, MeasureError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            failed = True
-            continue
-        for problem in problems:
-            print(f"error: {problem}", file=sys.stderr)
-        failed |= bool(problems)
-        if options.write:
-            new = rewrite(lines, measurements, tool, MEASURED)
-            if new != lines:
-                path.write_text("".join(new), encoding="utf-8")
-                print(f"updated {path}")
-            continue
-        for m in measurements:
-            line = recorded(m.kernel, m.label)
-            where = f"{path}:{m.kernel.line}"
-            count, before = m.fields["fp64"], None if line is None else line.fields.get("fp64")
-            if options.check:
-                if line is None:
-                    print(f"{where}: {m.label}: fp64={count}, no '// measured:' line recorded")
-                    failed = True
-                elif before != count:
-                    print(f"{where}: {m.label}: fp64={count}, recorded {before}")
-                    failed = True
-            else:
-                note = "" if before in (None, count) else f"  (recorded {before})"
-                print(f"{where:<50} {m.label:<36} fp64={count}{note}")
-    if options.check and not failed:
-        print("all recorded fp64 counts match")
-    return 1 if failed else 0
+    return run(options, MEASURED, lambda nvcc: f"nvcc {nvcc_version(nvcc)} {options.arch} ptx",
+               lambda path, nvcc: measure_file(path, nvcc, options.arch, options.nvcc_arg),
+               (MeasureError,), "all recorded fp64 counts match")
 
 
 if __name__ == "__main__":

@@ -18,9 +18,7 @@ Usage:
 
 from __future__ import annotations
 
-import argparse
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -28,7 +26,7 @@ from cudalint.ptxas import CompileError, compile_resources
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernel_records import (  # noqa: E402 - a sibling script, not an installed module
-    Measurement, RecordKind, nvcc_version, recorded, rewrite, source_kernels,
+    Measurement, RecordKind, command_line, nvcc_version, run, source_kernels,
 )
 
 ARCH = 90
@@ -64,47 +62,9 @@ def measure_file(path: Path, nvcc: str) -> tuple[list[str], list[Measurement], l
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Record ptxas's registers, stack and spills per kernel.")
-    parser.add_argument("paths", nargs="+", help=".cu files or directories holding them")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true", help="compare with the recorded '// ptxas:' lines")
-    mode.add_argument("--write", action="store_true", help="update (or add) the '// ptxas:' lines in place")
-    parser.add_argument("--nvcc", default="nvcc", help="the nvcc to run (default: nvcc on PATH)")
-    options = parser.parse_args(argv)
-    nvcc = shutil.which(options.nvcc)
-    if nvcc is None:
-        print(f"error: {options.nvcc} not found", file=sys.stderr)
-        return 2
-    tool = f"nvcc {nvcc_version(nvcc)} sm_{ARCH}"
-    files = [f for raw in options.paths for f in (sorted(Path(raw).rglob("*.cu")) if Path(raw).is_dir() else [Path(raw)])]
-    failed = False
-    for path in files:
-        try:
-            lines, measurements, problems = measure_file(path, nvcc)
-        except (OSError, CompileError) as exc:
-            print(f"error: {path}: {exc}", file=sys.stderr)
-            failed = True
-            continue
-        for problem in problems:
-            print(f"error: {problem}", file=sys.stderr)
-        failed |= bool(problems)
-        if options.write:
-            new = rewrite(lines, measurements, tool, PTXAS)
-            if new != lines:
-                path.write_text("".join(new), encoding="utf-8")
-                print(f"updated {path}")
-            continue
-        for m in measurements:
-            line = recorded(m.kernel, m.label)
-            figures = " ".join(f"{k}={v}" for k, v in m.fields.items())
-            if options.check and (line is None or line.fields != m.fields):
-                print(f"{path}:{m.kernel.line}: {m.label}: {figures}, recorded {line.fields if line else 'nothing'}")
-                failed = True
-            elif not options.check:
-                print(f"{path}:{m.kernel.line:<6} {m.label:<28} {figures}")
-    if options.check and not failed:
-        print("all recorded ptxas figures match")
-    return 1 if failed else 0
+    options = command_line("Record ptxas's registers, stack and spills per kernel.", PTXAS).parse_args(argv)
+    return run(options, PTXAS, lambda nvcc: f"nvcc {nvcc_version(nvcc)} sm_{ARCH}", measure_file, (CompileError,),
+               "all recorded ptxas figures match")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ MIN_CASES = 30
 
 
 measure = load_script("measure_fp64")
+records = load_script("kernel_records")
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ def test_recorded_measurements_are_current(path):
     assert not problems, problems
     stale = []
     for m in measurements:
-        line = measure.recorded(m.kernel, m.label)
+        line = records.recorded(m.kernel, m.label)
         recorded = None if line is None else line.fields.get("fp64")
         if recorded != m.fields["fp64"]:
             stale.append(f"{path.name}:{m.kernel.line} {m.label}: nvcc fp64={m.fields['fp64']}, recorded {recorded}")

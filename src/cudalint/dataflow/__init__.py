@@ -13,8 +13,8 @@ from cudalint.dataflow.interpret import Access, Barrier, Branch, KernelTrace, Me
 from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
-    LocalArray, Occupancy, RegisterBudget, RegisterEstimate, estimate_registers, local_arrays, math_library_stack,
-    occupancy, register_budget,
+    LocalArray, Occupancy, RegisterBudget, RegisterEstimate, UnrollModel, estimate_registers, local_arrays,
+    math_library_stack, occupancy, register_budget,
 )
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
@@ -55,8 +55,13 @@ class KernelFacts:
         return self.function.display_name.replace(", ", ",")
 
     @cached_property
+    def unroll_model(self) -> UnrollModel:
+        """Which loops the compiler unrolls: shared by the local-array and register analyses."""
+        return UnrollModel(self.trace.loops)
+
+    @cached_property
     def local_arrays(self) -> list[LocalArray]:
-        return local_arrays(self.trace)
+        return local_arrays(self.trace, self.unroll_model)
 
     @cached_property
     def register_budget(self) -> RegisterBudget:
@@ -64,7 +69,7 @@ class KernelFacts:
 
     @cached_property
     def register_estimate(self) -> RegisterEstimate:
-        return estimate_registers(self.function, self.trace, self.local_arrays)
+        return estimate_registers(self.function, self.unroll_model, self.local_arrays)
 
     @property
     def resources(self) -> KernelResources | None:

@@ -279,8 +279,7 @@ class LocalArray:
                      if any(a.kind is AtomKind.ITERATION for a in access.location.offset.atoms())), None)
 
 
-def local_arrays(trace: KernelTrace) -> list[LocalArray]:
-    model = UnrollModel(trace.loops)
+def local_arrays(trace: KernelTrace, model: UnrollModel) -> list[LocalArray]:
     by_array: dict[str, list[Access]] = {}
     for access in trace.accesses:
         if access.space is MemorySpace.LOCAL and access.location.base in trace.local_arrays:
@@ -346,13 +345,12 @@ class RegisterEstimate:
     """Largest first; the fixed overhead is not listed."""
 
 
-def estimate_registers(function: ir.Function, trace: KernelTrace, arrays: Iterable[LocalArray]) -> RegisterEstimate:
+def estimate_registers(function: ir.Function, model: UnrollModel, arrays: Iterable[LocalArray]) -> RegisterEstimate:
     """Registers one thread needs at its busiest: the arrays kept in registers, the values
     carried across the loops that stay rolled, and a fixed overhead. Arrays are counted as
     live together (they usually are, around the main loop)."""
     contributors = [Contributor(a.declaration, a.words) for a in arrays if not a.in_local_memory and a.words]
-    model = UnrollModel(trace.loops)
-    rolled = [run.stmt for run in trace.loops.values() if model.verdict(run) is not UnrollReason.UNROLLED]
+    rolled = [run.stmt for run in model.loops.values() if model.verdict(run) is not UnrollReason.UNROLLED]
     carried = _carried_values(function, rolled)
     if carried:
         names = ", ".join(name for name, _ in carried[:4]) + (", ..." if len(carried) > 4 else "")

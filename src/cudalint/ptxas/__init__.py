@@ -96,7 +96,7 @@ def find_nvcc(cuda_path: str | None) -> str | None:
 
 
 def compile_resources(path: str, nvcc: str, arch: int, flags: tuple[str, ...] = (),
-                      max_registers: int | None = None, directory: str | None = None) -> list[KernelResources]:
+                      max_registers: int | None = None) -> list[KernelResources]:
     """Compile ``path``'s device code for ``sm_<arch>`` and return ptxas's figures per kernel.
 
     ``flags`` are the project's include paths, macros and language standard, in the
@@ -115,7 +115,7 @@ def compile_resources(path: str, nvcc: str, arch: int, flags: tuple[str, ...] = 
         command.append(source)
         try:
             done = subprocess.run(command, capture_output=True, text=True, errors="replace", check=False,
-                                  cwd=directory or os.path.dirname(os.path.abspath(path)), timeout=COMPILE_TIMEOUT_S)
+                                  cwd=os.path.dirname(os.path.abspath(path)), timeout=COMPILE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             raise CompileError(f"nvcc took longer than {COMPILE_TIMEOUT_S} s") from None
         except OSError as exc:
