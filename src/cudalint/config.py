@@ -179,13 +179,18 @@ def enabled_rules(
     return enabled
 
 
+def _relative_to_root(config: Config, path: Path) -> str:
+    """``path`` relative to the configuration's directory; as given when it lies elsewhere
+    or has no real path (a symbolic-link loop)."""
+    try:
+        return str(path.resolve().relative_to(config.root.resolve()))
+    except (ValueError, OSError, RuntimeError):
+        return str(path)
+
+
 def ignored_for_file(config: Config, path: str) -> list[str]:
     """Codes that ``per-file-ignores`` switches off for ``path``."""
-    relative = path
-    try:
-        relative = str(Path(path).resolve().relative_to(config.root.resolve()))
-    except ValueError:
-        pass
+    relative = _relative_to_root(config, Path(path))
     codes: list[str] = []
     for pattern, selectors in config.per_file_ignores.items():
         if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(Path(path).name, pattern):
@@ -194,10 +199,7 @@ def ignored_for_file(config: Config, path: str) -> list[str]:
 
 
 def is_excluded(config: Config, path: Path, patterns: list[str]) -> bool:
-    try:
-        relative = str(path.resolve().relative_to(config.root.resolve()))
-    except ValueError:
-        relative = str(path)
+    relative = _relative_to_root(config, path)
     return any(
         fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")
         for pattern in patterns

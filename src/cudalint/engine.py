@@ -95,23 +95,16 @@ def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list
                     dirs[:] = []
                     continue
                 visited.add((info.st_dev, info.st_ino))
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _excluded(config, Path(root) / d, exclude))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_excluded(config, Path(root) / d, exclude))
                 for name in sorted(names):
                     candidate = Path(root) / name
-                    if candidate.suffix in CUDA_SUFFIXES and not _excluded(config, candidate, exclude):
+                    if candidate.suffix in CUDA_SUFFIXES and not is_excluded(config, candidate, exclude):
                         add(candidate)
         elif not path.exists() and not path.is_symlink():
             notices.append(Notice(str(path), NoticeKind.ERROR, "no such file or directory"))
-        elif not _excluded(config, path, exclude):
+        elif not is_excluded(config, path, exclude):
             add(path)
     return files, notices
-
-
-def _excluded(config: Config, path: Path, exclude: list[str]) -> bool:
-    try:
-        return is_excluded(config, path, exclude)
-    except (OSError, RuntimeError):
-        return False  # A symbolic-link loop has no real path; reading it explains the problem.
 
 
 # Per-process state: the parse environment is built once per worker, not per file.
