@@ -25,7 +25,7 @@ from cudalint.ptxas import KernelResources, parse_verbose
 from cudalint.rules import REGISTRY
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ptxas"
-REGISTERS = sorted((CORPUS / "registers").glob("*.cu"))
+REGISTERS = sorted((CORPUS / "registers").glob("*.cu")) + sorted((CORPUS / "constants").glob("*.cu"))
 measure = load_script("measure_ptxas")
 records = load_script("kernel_records")
 NVCC = shutil.which("nvcc")

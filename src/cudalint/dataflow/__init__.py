@@ -48,6 +48,8 @@ class KernelFacts:
     bindings: Mapping[str, int] = field(default_factory=dict)
     """Known values of parameters and template constants (e.g. from a recorded launch)."""
     build: BuildContext = field(default_factory=BuildContext)
+    records: Mapping[str, ir.Record] = field(default_factory=dict)
+    """The translation unit's struct layouts (which per-thread structs hold arrays)."""
 
     @property
     def label(self) -> str:
@@ -69,7 +71,7 @@ class KernelFacts:
 
     @cached_property
     def register_estimate(self) -> RegisterEstimate:
-        return estimate_registers(self.function, self.unroll_model, self.local_arrays)
+        return estimate_registers(self.function, self.unroll_model, self.local_arrays, self.records)
 
     @property
     def resources(self) -> KernelResources | None:
@@ -209,9 +211,10 @@ class Facts:
         context = self.launches.get(function.display_name.replace(", ", ",")) or self.launches.get(function.name)
         if context is None:
             shape = block_shape(self.tu, function)
-            return KernelFacts(function, shape, trace_kernel(self.tu, function, shape), build=self.build)
+            return KernelFacts(function, shape, trace_kernel(self.tu, function, shape), build=self.build,
+                               records=self.tu.records)
         return KernelFacts(function, context.shape, trace_kernel(self.tu, function, context.shape), context.bindings,
-                           self.build)
+                           self.build, self.tu.records)
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
         """The source a span covers, on one line and shortened, for messages."""

@@ -41,6 +41,7 @@ _ASM_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.sync\b")
 _VOID = ir.CType(ir.TypeKind.VOID, "void")
 _LOADS = frozenset(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"))
 _STORES = frozenset(("__stcg", "__stcs", "__stwb", "__stwt"))
+_NAMED_CONSTANTS = frozenset((ir.ExprKind.DECL_REF, ir.ExprKind.MEMBER, ir.ExprKind.CALL))
 _MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
             "std::min": "min", "std::max": "max"}
 
@@ -440,6 +441,10 @@ class Interpreter:
         return value
 
     def _expr(self, expr: ir.Expr) -> Value:
+        if expr.kind in _NAMED_CONSTANTS and isinstance(expr.value, int):
+            # A compile-time constant (`frag.num_elements`, `Traits<T>::kTile`, a constexpr
+            # call): no load happens, whatever object it is named through.
+            return Sym.const(expr.value)
         handler = getattr(self, "_" + expr.kind.name.lower(), None)
         if handler is None:
             return self._generic(expr)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from cudalint import ir
@@ -36,6 +36,8 @@ UNROLL_BUDGET = 1550
 """Unrolled size (trip count times body operations, as counted by ``_body_cost``) up to
 which nvcc fully unrolls a loop with a constant trip count and no pragma."""
 MAX_TRIP_COUNT = 4096
+MAX_RECORD_NESTING = 8
+"""Structs inside structs followed when looking for an array member."""
 
 
 @dataclass(frozen=True)
@@ -289,12 +291,15 @@ def local_arrays(trace: KernelTrace, model: UnrollModel) -> list[LocalArray]:
         if var.type.size is None:
             continue
         accesses = by_array.get(name, [])
-        dynamic = [d for d in (_dynamic_index(access, model) for access in accesses) if d is not None]
+        dynamic = [d for d in (_dynamic_index(access, model, trace.function) for access in accesses)
+                   if d is not None]
         arrays.append(LocalArray(var, tuple(accesses), tuple(dynamic)))
     return arrays
 
 
-def _dynamic_index(access: Access, model: UnrollModel) -> DynamicIndex | None:
+def _dynamic_index(access: Access, model: UnrollModel, function: ir.Function) -> DynamicIndex | None:
+    """Why the access's index is not a constant once loops unroll; None when it is. A
+    template's constant parameters are constants to the compiler, like literals."""
     rolled = [run for run in model.loops.values() if run.stmt in access.loops and model.verdict(run) is not UnrollReason.UNROLLED]
     reason = None
     for atom in access.location.offset.atoms():
@@ -309,11 +314,18 @@ def _dynamic_index(access: Access, model: UnrollModel) -> DynamicIndex | None:
         elif atom.kind is AtomKind.THREAD_INDEX:
             reason = "a value computed from the thread index"
             break
-        elif atom.kind in (AtomKind.VARYING, AtomKind.WARP_UNIFORM):
+        elif atom.kind is AtomKind.PARAMETER:
+            if atom.name in function.template_parameters:
+                continue
+            named = any(p.name == atom.name for p in function.params)
+            reason = f"the parameter `{atom.name}`, known only at run time" if named else \
+                "a value known only at run time"
+            break
+        elif atom.kind in (AtomKind.VARYING, AtomKind.WARP_UNIFORM, AtomKind.UNIFORM):
             reason = "a value loaded or computed at run time"
             break
         else:
-            reason = "a value known only at run time"
+            reason = "a value that depends on the launch (block or grid index or size)"
             break
     return DynamicIndex(access, reason, bool(rolled)) if reason is not None else None
 
@@ -345,13 +357,17 @@ class RegisterEstimate:
     """Largest first; the fixed overhead is not listed."""
 
 
-def estimate_registers(function: ir.Function, model: UnrollModel, arrays: Iterable[LocalArray]) -> RegisterEstimate:
-    """Registers one thread needs at its busiest: the arrays kept in registers, the values
-    carried across the loops that stay rolled, and a fixed overhead. Arrays are counted as
-    live together (they usually are, around the main loop)."""
+def estimate_registers(function: ir.Function, model: UnrollModel, arrays: Iterable[LocalArray],
+                       records: Mapping[str, ir.Record]) -> RegisterEstimate:
+    """Registers one thread needs at its busiest: the arrays kept in registers, the structs
+    that hold arrays (wmma fragments), the values carried across the loops that stay rolled,
+    and a fixed overhead. Arrays and structs are counted as live together (they usually
+    are, around the main loop)."""
     contributors = [Contributor(a.declaration, a.words) for a in arrays if not a.in_local_memory and a.words]
+    aggregates = _array_holders(function, records)
+    contributors += [Contributor(f"{var.type.spelling} {var.name}", _words(var.type)) for var in aggregates]
     rolled = [run.stmt for run in model.loops.values() if model.verdict(run) is not UnrollReason.UNROLLED]
-    carried = _carried_values(function, rolled)
+    carried = _carried_values(function, rolled, {var.decl for var in aggregates})
     if carried:
         names = ", ".join(name for name, _ in carried[:4]) + (", ..." if len(carried) > 4 else "")
         contributors.append(Contributor(f"values live across loops ({names})", sum(words for _, words in carried)))
@@ -367,10 +383,38 @@ def _dimensions(ctype: ir.CType) -> list[int]:
     return counts
 
 
-def _carried_values(function: ir.Function, rolled: list[ir.Stmt]) -> list[tuple[str, int]]:
+def _words(ctype: ir.CType) -> int:
+    """32-bit registers a value of this type occupies (two halves share one)."""
+    return max(1, math.ceil((ctype.size or 4) / 4))
+
+
+def _holds_array(record: ir.Record | None, records: Mapping[str, ir.Record], depth: int = 0) -> bool:
+    if record is None or depth > MAX_RECORD_NESTING:
+        return False
+    for member in record.fields:
+        if member.type.kind is ir.TypeKind.ARRAY:
+            return True
+        nested = records.get(member.type.record or "") if member.type.kind is ir.TypeKind.RECORD else None
+        if _holds_array(nested, records, depth + 1):
+            return True
+    return False
+
+
+def _array_holders(function: ir.Function, records: Mapping[str, ir.Record]) -> list[ir.VarDecl]:
+    """Per-thread structs of ``function`` that hold an array: a wmma fragment keeps its
+    ``num_elements`` values in ``x[]``, all in registers for the fragment's lifetime."""
+    if function.body is None:
+        return []
+    return [var for stmt in function.body.walk() for var in stmt.decls
+            if var.storage is ir.StorageClass.LOCAL and var.type.kind is ir.TypeKind.RECORD
+            and _holds_array(records.get(var.type.record or ""), records)]
+
+
+def _carried_values(function: ir.Function, rolled: list[ir.Stmt], counted: set[str]) -> list[tuple[str, int]]:
     """Scalars declared outside a rolled loop of ``function`` and used inside it, with their
     size in registers; pointer parameters count too (their address is formed in registers),
-    other parameters are read from the constant bank."""
+    other parameters are read from the constant bank. Compile-time constants take no
+    register; variables in ``counted`` are already in the estimate."""
     if function.body is None:
         return []
     declared: dict[str, ir.VarDecl] = {p.decl: p for p in function.params}
@@ -383,10 +427,11 @@ def _carried_values(function: ir.Function, rolled: list[ir.Stmt]) -> list[tuple[
         local = {var.decl for s in body for var in s.decls}
         expressions = [e for e in (loop.cond, loop.step) if e is not None] + [e for s in body for e in s.expressions()]
         for node in (n for expr in expressions for n in expr.walk()):
-            var = declared.get(node.decl or "") if node.kind is ir.ExprKind.DECL_REF else None
-            if var is None or var.decl in local or var.decl in carried or var.type.kind is ir.TypeKind.ARRAY:
+            var = declared.get(node.decl or "") if node.kind is ir.ExprKind.DECL_REF and node.value is None else None
+            if var is None or var.decl in local or var.decl in carried or var.decl in counted \
+                    or var.type.kind is ir.TypeKind.ARRAY:
                 continue
             if var.storage is ir.StorageClass.PARAMETER and var.type.kind is not ir.TypeKind.POINTER:
                 continue
-            carried[var.decl] = (var.name, max(1, math.ceil((var.type.size or 4) / 4)))
+            carried[var.decl] = (var.name, _words(var.type))
     return list(carried.values())

@@ -50,6 +50,8 @@ class _Lib:
         lib.clang_getSpecializedCursorTemplate.argtypes = [cindex.Cursor]
         lib.clang_getSpecializedCursorTemplate.restype = cindex.Cursor
         lib.clang_getSpecializedCursorTemplate.errcheck = cindex.Cursor.from_result
+        lib.clang_isVirtualBase.argtypes = [cindex.Cursor]
+        lib.clang_isVirtualBase.restype = ctypes.c_uint
         lib.clang_Cursor_Evaluate.argtypes = [cindex.Cursor]
         lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
         lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
@@ -105,6 +107,11 @@ def specialized_template(cursor: cindex.Cursor) -> cindex.Cursor | None:
     if pattern is None or pattern.kind.is_invalid():
         return None
     return pattern
+
+
+def is_virtual_base(cursor: cindex.Cursor) -> bool:
+    """Whether a base-class specifier is ``virtual``."""
+    return bool(_Lib.get().clang_isVirtualBase(cursor))
 
 
 def evaluate(cursor: cindex.Cursor) -> int | float | None:

@@ -295,7 +295,7 @@ class Lowering:
             name = canonical.get_declaration().type.get_canonical().spelling
             if name not in self.records:
                 self.records[name] = ir.Record(name, common["size"], common["align"], ())
-                fields = []
+                fields = self._inherited_fields(canonical)
                 for field in canonical.get_fields():
                     offset = field.get_field_offsetof()
                     fields.append(ir.Field(
@@ -308,6 +308,29 @@ class Lowering:
         if kind == TK.UNEXPOSED and ("type-parameter" in canonical.spelling or "<dependent" in canonical.spelling):
             return ir.CType(ir.TypeKind.DEPENDENT, **common)
         return ir.CType(ir.TypeKind.OTHER, **common)
+
+    def _inherited_fields(self, record: cindex.Type) -> list[ir.Field]:
+        """Fields of the base classes, at their offsets in ``record`` (``frag.x`` of a wmma
+        fragment is declared in its base). Non-virtual bases of a class without a vtable
+        are laid out in order, each at the next offset its alignment allows; an empty base
+        takes no room. Dynamic classes put a vtable pointer first: their bases are left out."""
+        declaration = record.get_declaration()
+        bases = [c for c in declaration.get_children() if c.kind == CK.CXX_BASE_SPECIFIER]
+        if not bases or any(c.kind == CK.CXX_METHOD and c.is_virtual_method() for c in declaration.get_children()):
+            return []
+        fields: list[ir.Field] = []
+        end = 0
+        for base in bases:
+            base_type = self.ctype(base.type)
+            layout = self.records.get(base_type.record or "")
+            if clang_ext.is_virtual_base(base) or layout is None or base_type.size is None or not base_type.align:
+                return []
+            if not layout.fields:
+                continue  # Empty base optimization.
+            start = -(-end // base_type.align) * base_type.align
+            fields += [ir.Field(f.name, None if f.offset is None else start + f.offset, f.type) for f in layout.fields]
+            end = start + base_type.size
+        return fields
 
     # ------------------------------------------------------------------ declarations
 
@@ -725,10 +748,22 @@ class Lowering:
         if referenced is not None and referenced.kind == CK.TEMPLATE_NON_TYPE_PARAMETER:
             return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling)
         decl = self._decl_id(referenced) if referenced is not None else None
-        value = None
-        if referenced is not None and referenced.kind == CK.ENUM_CONSTANT_DECL:
-            value = referenced.enum_value
-        return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling, decl=decl, value=value)
+        return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling, decl=decl,
+                          value=self._named_constant(cursor, referenced))
+
+    def _named_constant(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> int | None:
+        """The value of a name the language makes an integral constant: an enumerator, or a
+        ``const``/``constexpr`` variable or static member with a constant initializer
+        (``kTile``, ``Traits<T>::kVec``, ``frag.num_elements``). clang evaluates it, so
+        ``sizeof``, template arguments and other constants inside the initializer count."""
+        if referenced is None or not _integral(cursor.type):
+            return None
+        if referenced.kind == CK.ENUM_CONSTANT_DECL:
+            return referenced.enum_value
+        if referenced.kind != CK.VAR_DECL or not referenced.type.is_const_qualified():
+            return None
+        value = clang_ext.evaluate(cursor)
+        return value if isinstance(value, int) else None
 
     def _member(self, cursor: cindex.Cursor) -> ir.Expr:
         inner = self._expr_children(cursor)
@@ -740,7 +775,8 @@ class Lowering:
         arrow = bool(base) and base[0].type.kind is ir.TypeKind.POINTER
         referenced = cursor.referenced
         return self._node(cursor, ir.ExprKind.MEMBER, base, op="->" if arrow else ".", name=cursor.spelling,
-                          decl=self._decl_id(referenced) if referenced is not None else None)
+                          decl=self._decl_id(referenced) if referenced is not None else None,
+                          value=self._named_constant(cursor, referenced))
 
     def _builtin_member(self, cursor: cindex.Cursor, variable: str) -> str | None:
         """``x``/``y``/``z`` of a builtin access; the AST leaves the member name unspelled."""
@@ -795,10 +831,21 @@ class Lowering:
         op = "construct" if referenced is not None and referenced.kind == CK.CONSTRUCTOR else None
         span = self._span(cursor) or _NOWHERE
         arguments = self._anchored([self.expr(a) for a in cursor.get_arguments()], span)
-        node = ir.Expr(ir.ExprKind.CALL, self.ctype(cursor.type), span, tuple(arguments), name=cursor.spelling, decl=decl, op=op)
+        node = ir.Expr(ir.ExprKind.CALL, self.ctype(cursor.type), span, tuple(arguments), name=cursor.spelling,
+                       decl=decl, op=op, value=self._constant_call(cursor, arguments))
         if config is not None:
             self._launch(node, config)
         return node
+
+    @staticmethod
+    def _constant_call(cursor: cindex.Cursor, arguments: list[ir.Expr]) -> int | None:
+        """The value of a call clang folds to an integer at compile time (a ``constexpr``
+        function such as ``std::numeric_limits<int>::max()`` or ``tiles(kN)``). Only calls
+        whose arguments are all constants are asked: others cannot fold."""
+        if not _integral(cursor.type) or not all(_constant(argument) for argument in arguments):
+            return None
+        value = clang_ext.evaluate(cursor)
+        return value if isinstance(value, int) else None
 
     @staticmethod
     def _anchored(expressions: list[ir.Expr], span: ir.Span) -> list[ir.Expr]:
@@ -868,6 +915,23 @@ class Lowering:
                 in_main_file=span.file == self.path,
             )
         return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=decl)
+
+def _integral(cx_type: cindex.Type) -> bool:
+    try:
+        kind = cx_type.get_canonical().kind
+    except ValueError:  # A type kind newer than the Python bindings.
+        return False
+    return kind in _INTEGER_KINDS or kind in (TK.BOOL, TK.ENUM)
+
+
+def _constant(expr: ir.Expr) -> bool:
+    """A compile-time integer: a literal, or a name or call the frontend evaluated."""
+    while expr.kind is ir.ExprKind.CAST and expr.children:
+        expr = expr.children[0]
+    return isinstance(expr.value, int) and expr.kind in (
+        ir.ExprKind.INT_LITERAL, ir.ExprKind.BOOL_LITERAL, ir.ExprKind.SIZEOF, ir.ExprKind.DECL_REF,
+        ir.ExprKind.MEMBER, ir.ExprKind.CALL)
+
 
 def _decayed(parameter_type: ir.CType) -> ir.CType:
     """A parameter written as an array is a pointer to its element (``float g[2][3]`` is ``float (*)[3]``)."""

@@ -15,10 +15,11 @@ class RegisterSpillRisk(FactRule):
     down to the allocation unit of 8, at most 255), `__maxnreg__(N)`, the build's
     `-maxrregcount` (configuration `max-registers` or compile_commands.json), or the
     hardware's 255. It then estimates what one thread keeps live: per-thread arrays the
-    compiler holds in registers once loops over them are unrolled (accumulator tiles,
-    fragments), values carried across the loops that stay rolled (64-bit values count
-    twice) and a fixed overhead. When the estimate exceeds the cap, it warns, naming the
-    cap's source and the largest contributors.
+    compiler holds in registers once loops over them are unrolled (accumulator tiles),
+    structs that hold arrays (a wmma fragment keeps its `num_elements` values, one
+    register per 32-bit word, two halves sharing one), values carried across the loops
+    that stay rolled (64-bit values count twice) and a fixed overhead. When the estimate
+    exceeds the cap, it warns, naming the cap's source and the largest contributors.
 
     With `--ptxas` the verdict is ptxas's own: the warning gives the exact spill bytes, and
     a `note` reports the registers a kernel uses when they, rather than the block size,
