@@ -126,8 +126,8 @@ GLOBAL_LOADS = [
     (11, "4", 4, 4, Confidence.EXACT),          # a[i]
     (12, "8", 8, 4, Confidence.EXACT),          # a[2*i]: half of each sector is wasted
     (13, "128", 32, 4, Confidence.EXACT),       # a[32*i]: one sector per lane
-    (15, "0", 1, 1, Confidence.EXACT),          # a[blockIdx.x]: broadcast
-    (16, None, 2, 2, Confidence.EXACT),         # a[i/2]: pairs of lanes share a word
+    (15, "0", 1, 4, Confidence.EXACT),          # a[blockIdx.x]: broadcast, cheaper than the lanes' 128 bytes
+    (16, None, 2, 4, Confidence.EXACT),         # a[i/2]: pairs of lanes share a word
     (17, "4", 5, 4, Confidence.EXACT),          # a[i+1]: misaligned, one extra sector
     (18, "16", 16, 4, Confidence.EXACT),        # float4 .x: array of structs
     (19, "12", 12, 4, Confidence.EXACT),        # struct of 3 floats, one field

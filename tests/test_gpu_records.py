@@ -41,7 +41,16 @@ def _id(launch) -> str:
     return f"{launch.path.stem}:{launch.kernel}"
 
 
-LAUNCHES = all_launches()
+# Kernels written for the hardware whose "measured:" lines scripts/measure_gpu.py --write
+# has not added yet. Their expectations below say what the hardware should show; once a
+# record is written, its kernel leaves this set and every check applies to it.
+PENDING = {
+    "ws_row_broadcast_16x16", "ws_row_broadcast_8x32", "ws_row_broadcast_4x64", "ws_rgba_channel_stores",
+    "ws_rgb8_channel_loop", "ws_two_of_four_channels", "ws_tile16_padded_17", "ws_tile16_padded_18",
+    "ws_double_tile_padded_33",
+}
+ALL_LAUNCHES = all_launches()
+LAUNCHES = [launch for launch in ALL_LAUNCHES if launch.kernel not in PENDING]
 
 # --------------------------------------------------------------------------- verdicts
 # What the hardware measured (ncu 2025.3.1, Hopper): a value per key; keys left out
@@ -184,6 +193,28 @@ EXPECTED.update({
     "mc_select": CF_UNIFORM,
     "mc_block_uniform_loop": {"gld_sectors_per_request": 4.0, "pred_on_ratio": LOOP},
 })
+
+# Warp shapes (warp_shapes.cu): a row's broadcast costs a sector per row the warp spans;
+# channel-by-channel stores cost a sector per lane's element; 16-bank paddings conflict.
+EXPECTED.update({
+    "ws_row_broadcast_16x16": {"gld_sectors_per_request": 2, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
+    "ws_row_broadcast_8x32": {"gld_sectors_per_request": 4, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
+    "ws_row_broadcast_4x64": {"gld_sectors_per_request": 8, "gst_sectors_per_request": 8,
+                              "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
+    "ws_rgba_channel_stores": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 16,
+                               "gst_requests_per_warp": 4},
+    "ws_rgb8_channel_loop": {"gld_sectors_per_request": 1, "gst_sectors_per_request": 3, "gst_requests_per_warp": 3},
+    "ws_two_of_four_channels": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 16,
+                                "gld_requests_per_warp": (1, 2), "gst_requests_per_warp": 2},
+    "ws_tile16_padded_17": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
+    "ws_tile16_padded_18": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 2},
+    "ws_double_tile_padded_33": {"gld_sectors_per_request": 8, "gst_sectors_per_request": 8,
+                                 "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2,
+                                 "shld_requests_per_warp": 4, "shst_requests_per_warp": 4,
+                                 "gld_requests_per_warp": 4, "gst_requests_per_warp": 4,
+                                 "bank_conflicts_ld": 0, "bank_conflicts_st": 0},
+})
+UNIFORM |= {"ws_row_broadcast_16x16", "ws_row_broadcast_8x32", "ws_row_broadcast_4x64"}
 DIVERGENT |= {"mc_thread_trip_count", "mc_switch_lane"}
 UNIFORM |= {"mc_data_branch", "mc_guard_exact", "mc_guard_tail", "mc_select", "mc_block_uniform_loop"}
 MIXED |= {"ms_reduce_sequential", "ms_reduce_interleaved_guarded"}
@@ -222,8 +253,12 @@ def test_every_kernel_is_launched():
         assert defined == launched, f"{path.name}: not launched: {sorted(defined - launched)}"
 
 
+def test_pending_kernels_are_the_unmeasured_ones():
+    assert {launch.kernel for launch in ALL_LAUNCHES if launch.measured is None} == PENDING
+
+
 def test_expectations_cover_the_corpus():
-    kernels = {launch.kernel for launch in LAUNCHES}
+    kernels = {launch.kernel for launch in ALL_LAUNCHES}
     assert kernels == set(EXPECTED), (
         f"no expectation for {sorted(kernels - set(EXPECTED))}; "
         f"expectation without a kernel: {sorted(set(EXPECTED) - kernels)}"
@@ -231,7 +266,7 @@ def test_expectations_cover_the_corpus():
     assert DIVERGENT | UNIFORM <= kernels
 
 
-@pytest.mark.parametrize("launch", LAUNCHES, ids=_id)
+@pytest.mark.parametrize("launch", ALL_LAUNCHES, ids=_id)
 def test_launch_geometry(launch):
     """Whole warps only (no tail warps), within the hardware's block limit."""
     threads_per_block = launch.block[0] * launch.block[1] * launch.block[2]

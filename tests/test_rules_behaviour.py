@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +187,38 @@ def test_divergence_and_barriers_inside_helpers(tmp_path):
     """
     got = sorted((f.code, f.span.line, f.level.value) for f in findings(tmp_path, source, ["CL301", "CL302"]))
     assert got == [("CL301", 2, "warning"), ("CL301", 7, "warning"), ("CL302", 2, "error")]
+
+
+def test_fp64_cause_quotes_the_double_literal(tmp_path):
+    source = """
+        __global__ void k(const float* a, float* out) {
+            int i = threadIdx.x;
+            out[i] = 1 + a[i] * 0.5;
+        }
+    """
+    (finding,) = findings(tmp_path, source, ["CL401"])
+    assert "unsuffixed literal `0.5` is a double" in finding.message and "`1`" not in finding.message
+
+
+WARP_SHAPES = Path(__file__).parent / "corpus" / "access" / "warp_shapes.cu"
+
+
+@pytest.mark.parametrize("kernel, advice", [
+    ("ws_rgba_channel_stores", "one `float4` per lane"),
+    ("ws_rgb8_channel_loop", "pad each element to 4 channels and store one `uchar4` per lane"),
+    ("ws_two_of_four_channels", "put threadIdx.x in the fastest-varying index"),
+    ("ws_row_broadcast_4x64", "make blocks at least 32 threads wide"),
+])
+def test_uncoalesced_advice_fits_the_cause(kernel, advice):
+    messages = [f.message for f in analyze(WARP_SHAPES, "embedded", select=["CL101"]).findings if f.function == kernel]
+    assert messages and all(advice in m for m in messages), messages
+
+
+def test_padding_is_searched_for_32_banks():
+    found = {f.span.line: f for f in analyze(WARP_SHAPES, "embedded", select=["CL201"]).findings
+             if f.function == "ws_tile16_padded_17"}
+    store, load = (found[line] for line in sorted(found))
+    assert "cannot remove it" in store.message and store.fix is None
+    assert "pad the row for 32 banks ([18])" in load.message
+    (edit,) = load.fix.edits
+    assert edit.replacement == "[18]"

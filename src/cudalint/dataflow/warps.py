@@ -37,7 +37,8 @@ class AccessPattern:
     sectors: int | None
     """32-byte sectors per warp request (the worst over the values tried when symbolic)."""
     ideal_sectors: int | None
-    """Sectors the bytes actually used would need if they were contiguous."""
+    """Sectors the active lanes' bytes would need if they were contiguous (see ``_sectors``):
+    more than ``sectors`` for a broadcast."""
     best_sectors: int | None
     """The fewest sectors over the values tried (equal to ``sectors`` when exact)."""
     lane_stride: Sym | None
@@ -56,7 +57,7 @@ class AccessPattern:
     def efficiency(self) -> float | None:
         if not self.sectors or self.ideal_sectors is None:
             return None
-        return self.ideal_sectors / self.sectors
+        return min(1.0, self.ideal_sectors / self.sectors)
 
     @property
     def conflict_degree(self) -> int | None:
@@ -122,16 +123,22 @@ def first_running_warp(guards: tuple[Guard, ...], evaluator: LaneEvaluator) -> t
 
 
 def _sectors(addresses: list[int], size: int) -> tuple[int, int]:
+    """Sectors one request touches, and its ideal: the sectors the bytes its active lanes
+    ask for would fill if they were contiguous and aligned, ``ceil(lanes * size / 32)``,
+    every lane counted. This is the reference of Nsight Compute's per-instruction "L2
+    theoretical sectors global ideal/excessive" (CUPTI: the fewest L2 transactions the
+    access pattern allows), so the excess over it is what uncoalescing costs. Lanes that
+    share an address count each: a broadcast is served by one sector per distinct address
+    and never costs more than the ideal, however many rows a warp spans (``A[row * n + k]``
+    under 16x16 blocks: two addresses, two sectors, ideal four). Counting distinct bytes
+    instead would call that 2-row broadcast 50% efficient."""
     touched: set[int] = set()
-    used: set[tuple[int, int]] = set()
     for address in addresses:
         touched.update(range(address // SECTOR_BYTES, (address + size - 1) // SECTOR_BYTES + 1))
-        used.add((address, size))
-    distinct_bytes = len({byte for start, length in used for byte in range(start, start + length)})
-    return len(touched), max(1, -(-distinct_bytes // SECTOR_BYTES))
+    return len(touched), max(1, -(-len(addresses) * size // SECTOR_BYTES))
 
 
-def _wavefronts(addresses: list[int], size: int) -> tuple[int, int]:
+def shared_wavefronts(addresses: list[int], size: int) -> tuple[int, int]:
     """Shared-memory wavefronts for one request, and the conflict-free minimum."""
     lanes_per_phase = WARP_SIZE if size <= BANK_BYTES else WARP_SIZE * BANK_BYTES // size
     total = 0
@@ -193,7 +200,7 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
             results.append(None)
             continue
         if access.space is MemorySpace.SHARED:
-            results.append(_sectors(chosen, size) + _wavefronts(chosen, size))
+            results.append(_sectors(chosen, size) + shared_wavefronts(chosen, size))
         else:
             results.append(_sectors(chosen, size) + (None, None))
     known = [r for r in results if r is not None]

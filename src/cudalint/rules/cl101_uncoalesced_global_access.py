@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import itertools
+
 from cudalint.dataflow import Access, AccessPattern, Confidence, Facts, KernelFacts
-from cudalint.dataflow.symbolic import AtomKind, Variance
+from cudalint.dataflow.symbolic import AtomKind, Sym, Variance
 from cudalint.dataflow.threads import WARP_SIZE
 from cudalint.diagnostics import Finding, Level
+from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 from cudalint.rules.memory import array_of_structs_field, global_accesses, kernel_context, uncoalesced
 
@@ -19,13 +22,18 @@ class UncoalescedGlobalAccess(FactRule):
 
     ## What it does
     Derives the address every lane of a warp accesses and counts the 32-byte sectors a
-    request needs against the sectors its bytes would fill if contiguous. Warns when
-    the access is at most 50% efficient: lanes strided apart (`a[2 * i]`,
-    `a[i * 32]`), transposed 2-D indexing (`b[col * n + row]` with `col` from
-    `threadIdx.x`), per-thread contiguous chunks (`a[tid * k + j]`). Strides that come
-    from a runtime parameter or template constant are a `note` naming the value that
-    would make the access coalesced; data-dependent gathers are a `note` too.
-    Contiguous, misaligned-but-contiguous, broadcast and single-lane accesses are fine.
+    request needs against the sectors its lanes' bytes would fill if contiguous (Nsight
+    Compute's ideal). Warns when the access is at most 50% efficient: lanes strided
+    apart (`a[2 * i]`, `a[i * 32]`), transposed 2-D indexing (`b[col * n + row]` with
+    `col` from `threadIdx.x`), per-thread contiguous chunks (`a[tid * k + j]`), blocks so
+    narrow that a warp spans many rows. Strides that come from a runtime parameter or
+    template constant are a `note` naming the value that would make the access
+    coalesced; data-dependent gathers are a `note` too. Contiguous,
+    misaligned-but-contiguous and single-lane accesses are fine, and so are broadcasts:
+    lanes that read one address share its sector, so a warp of two 16-thread rows reading
+    `A[row * n + k]` costs two sectors where its lanes' bytes would fill four. Stores or
+    loads that move the channels of one element one at a time (`out[4*i+0] = r;
+    out[4*i+1] = g; ...`) are told to use one vector access per lane.
 
     ## Why is this bad?
     Global memory moves whole sectors. A warp reading every other float fetches twice
@@ -73,7 +81,8 @@ class UncoalescedGlobalAccess(FactRule):
                 yield finding
 
     def _finding(self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern) -> Finding | None:
-        what = f"global {access.kind.value} `{facts.source_text(access.span) or access.location.base}`"
+        what = f"global {access.kind.value} {wording.code(facts.source_text(access.span), 'at this line')}"
+        names = wording.source_names(kernel.function)
         properties = {"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
                       "laneStrideBytes": str(pattern.lane_stride), "confidence": pattern.confidence.value}
         if pattern.confidence is Confidence.UNKNOWN:
@@ -88,8 +97,8 @@ class UncoalescedGlobalAccess(FactRule):
         if pattern.lane_stride is not None and pattern.lane_stride.constant == access.size \
                 and pattern.active_lanes < WARP_SIZE:
             return None  # Contiguous lanes, some idle under a branch: divergence (CL301), not indexing.
-        stride = f"lanes are {pattern.lane_stride} bytes apart" if pattern.lane_stride is not None else \
-            "lanes' addresses are scattered"
+        stride = _stride(kernel, access, pattern, names)
+        advice = _advice(kernel, access, pattern)
         sizes = sorted(kernel.size_parameters_of(access) & set(pattern.depends_on))
         if pattern.confidence is Confidence.SYMBOLIC and sizes:
             # The stride is a size the kernel loops or bounds-checks against (a row length):
@@ -98,14 +107,13 @@ class UncoalescedGlobalAccess(FactRule):
             properties.update(sectorsPerRequest=pattern.sectors, assumedSizes={name: LARGE_SIZE for name in sizes})
             if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
                 return None
-            stride = f"lanes are {pattern.lane_stride} bytes apart"
+            stride = _stride(kernel, access, pattern, names)
             return self.finding(
                 f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do for any "
-                f"realistic {' and '.join(sizes)} ({stride}{kernel_context(kernel, access)}); put threadIdx.x in "
-                "the fastest-varying index, or stage the tile through shared memory",
+                f"realistic {' and '.join(sizes)} ({stride}{kernel_context(kernel, access)}); {advice}",
                 access.span, function=kernel.function.display_name, properties=properties)
         if pattern.confidence is Confidence.SYMBOLIC and not uncoalesced(pattern, EFFICIENCY_THRESHOLD, best=True):
-            when = _coalescing_value(access, pattern)
+            when = _coalescing_value(access, pattern, names)
             return self.finding(
                 f"{what} needs up to {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
                 f"({stride}); it is coalesced only {when}",
@@ -113,19 +121,116 @@ class UncoalescedGlobalAccess(FactRule):
         efficiency = pattern.efficiency or 0.0
         return self.finding(
             f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
-            f"({efficiency:.0%} efficiency; {stride}{kernel_context(kernel, access)}); put threadIdx.x in the "
-            "fastest-varying index, or stage the tile through shared memory",
+            f"({efficiency:.0%} efficiency; {stride}{kernel_context(kernel, access)}); {advice}",
             access.span, function=kernel.function.display_name, properties=properties)
 
 
-def _coalescing_value(access: Access, pattern: AccessPattern) -> str:
+def _rows_per_warp(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> int:
+    """Rows of the block one warp covers when they, not the index order, are what costs:
+    blocks narrower than a warp, ``threadIdx.y`` in the address, and within a row the
+    lanes contiguous or reading one address. 1 otherwise."""
+    shape = kernel.shape
+    stride = pattern.lane_stride.constant if pattern.lane_stride is not None else None
+    if shape.assumed or shape.x >= WARP_SIZE or shape.y == 1 or stride not in (0, access.size):
+        return 1
+    if not any(a.kind is AtomKind.THREAD_INDEX and a.name in ("y", "z") for a in access.location.offset.atoms()):
+        return 1
+    return min(WARP_SIZE // shape.x, shape.y * shape.z)
+
+
+def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
+    rows = _rows_per_warp(kernel, access, pattern)
+    if rows > 1:
+        return f"a warp spans {rows} rows of {kernel.shape.x} threads, each row its own addresses"
+    stride = wording.spelled_value(pattern.lane_stride, names)
+    return f"lanes are {stride} bytes apart" if stride is not None else "lanes' addresses are spread apart"
+
+
+def _advice(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> str:
+    if _rows_per_warp(kernel, access, pattern) > 1:
+        return "make blocks at least 32 threads wide so that each warp walks along one row"
+    return _vector_advice(kernel, access, pattern) or \
+        "put threadIdx.x in the fastest-varying index, or stage the tile through shared memory"
+
+
+def _coalescing_value(access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
     """``when stride == 1`` for a lane stride of the form ``c * stride``."""
     stride = pattern.lane_stride
     if stride is not None and len(stride.terms) == 1:
         monomial, coefficient = stride.terms[0]
-        if len(monomial) == 1 and monomial[0].kind is AtomKind.PARAMETER and access.size and coefficient:
+        if len(monomial) == 1 and monomial[0].kind is AtomKind.PARAMETER and monomial[0].name in names \
+                and access.size and coefficient:
             value, remainder = divmod(access.size, coefficient)
             if not remainder:
                 return f"when {monomial[0].name} == {value}"
-    names = ", ".join(pattern.depends_on)
-    return f"for some values of {names}" if names else "for some launch configurations"
+    spelled = wording.spelled_names(pattern.depends_on, names)
+    return f"for some values of {', '.join(spelled)}" if spelled else "for some values computed at run time"
+
+
+# CUDA's vector types by the spelling of their component type.
+_VECTOR_PREFIXES = {
+    "float": "float", "double": "double", "int": "int", "unsigned int": "uint", "char": "char", "signed char": "char",
+    "unsigned char": "uchar", "short": "short", "unsigned short": "ushort", "long long": "longlong",
+    "unsigned long long": "ulonglong",
+}
+MAX_VECTOR_BYTES = 16
+"""The widest load or store one lane can issue."""
+MAX_CHANNEL_TRIPS = 16
+
+
+def _vector_advice(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> str | None:
+    """Advice for a lane that moves the channels of one element one by one (a pixel's
+    ``out[4*i+0] = r; out[4*i+1] = g; ...`` or ``img[3*i+c]`` in a loop over ``c``): each
+    access is strided, but together they cover every byte of the element, so the cure is
+    one vector access per lane, not another index order."""
+    stride = pattern.lane_stride.constant if pattern.lane_stride is not None else None
+    size = access.size
+    prefix = _VECTOR_PREFIXES.get(access.type.spelling.removeprefix("const ").strip())
+    if not stride or not size or stride <= size or stride % size or prefix is None:
+        return None
+    channels = stride // size
+    if _channels_covered(kernel, access, stride) < set(range(channels)):
+        return None
+    kind = access.kind.value
+    if channels <= 4 and stride <= MAX_VECTOR_BYTES and channels != 3:
+        return f"{kind} the {channels} channels of each element as one `{prefix}{channels}` per lane"
+    if channels == 3 and 4 * size <= MAX_VECTOR_BYTES:
+        return f"pad each element to 4 channels and {kind} one `{prefix}4` per lane"
+    return f"{kind} each element's {channels} channels with vector types, or stage them through shared memory"
+
+
+def _channels_covered(kernel: KernelFacts, access: Access, stride: int) -> set[int]:
+    """Which channels of this lane's element the kernel's accesses of the same kind to the
+    same array move: their addresses differ from this one's by less than an element,
+    counting the trips of short loops over the channels."""
+    own, _ = _without_channel_loops(kernel, access.location.offset, stride)
+    covered: set[int] = set()
+    for other, _ in kernel.accesses:
+        if other.location.base != access.location.base or other.kind is not access.kind or other.size != access.size:
+            continue
+        rest, loops = _without_channel_loops(kernel, other.location.offset, stride)
+        start = (rest - own).constant
+        if start is None:
+            continue
+        for trips in itertools.product(*(range(count) for _, count in loops)):
+            position = start + sum(trip * step for trip, (step, _) in zip(trips, loops))
+            if abs(position) < stride and position % access.size == 0:
+                covered.add(position % stride // access.size)
+    return covered
+
+
+def _without_channel_loops(kernel: KernelFacts, offset: Sym, stride: int) -> tuple[Sym, list[tuple[int, int]]]:
+    """``offset`` less its terms ``step * counter`` of loops that step within an element,
+    and those loops as (step, trips)."""
+    loops = []
+    rest = offset
+    for monomial, step in offset.terms:
+        if len(monomial) != 1 or monomial[0].kind is not AtomKind.ITERATION or not 0 < abs(step) < stride:
+            continue
+        run = kernel.trace.loops.get(monomial[0])
+        trips = kernel.unroll_model.trip_count(run) if run is not None else None
+        if trips is None or trips > MAX_CHANNEL_TRIPS:
+            continue
+        loops.append((step, trips))
+        rest = rest - Sym.atom(monomial[0]) * step
+    return rest, loops

@@ -3,8 +3,11 @@ from __future__ import annotations
 import re
 
 from cudalint import ir
-from cudalint.dataflow import Access, Confidence, Facts, MemorySpace
+from cudalint.dataflow import Access, Confidence, Facts, KernelFacts, MemorySpace
+from cudalint.dataflow.padding import conflict_free_padding
+from cudalint.dataflow.warps import BANK_BYTES, BANKS
 from cudalint.diagnostics import Edit, Fix, Level
+from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
 _DIMENSION = re.compile(r"\[\s*([^\[\]]+?)\s*\]")
@@ -19,9 +22,13 @@ class SharedBankConflict(FactRule):
     collide in a bank: power-of-two strides (`s[2 * t]`, `s[32 * t]`), the column of a
     `float[32][32]` tile (`tile[tx][ty]`), reduction loops whose stride doubles
     (reported with the worst iteration), arrays of structs in shared memory. The message
-    states the n-way conflict; for 2-D tiles whose rows are a multiple of 32 words it
-    offers to pad the row (`[32][33]`). Odd strides, padded tiles, broadcasts, 1- and
-    2-byte types and contiguous 8-byte accesses are conflict-free and stay quiet.
+    states the n-way conflict; for a 2-D tile it offers the padding of the rows that
+    removes the conflict for the way this block's warps walk the tile, when one does
+    without costing the tile's other accesses more: `[32][33]` for a 32-wide warp reading
+    a column, `[16][18]` for a 16x16 block whose warps read two columns at once (where
+    `[16][17]`, a padding meant for 16 banks, still conflicts). Odd strides, padded tiles,
+    broadcasts, 1- and 2-byte types and contiguous 8-byte accesses are conflict-free and
+    stay quiet.
 
     ## Why is this bad?
     An n-way conflict serializes the request into n wavefronts: shared-memory
@@ -76,15 +83,17 @@ class SharedBankConflict(FactRule):
                     values = [name for name in pattern.depends_on if not name.startswith("the loop")]
                     if values:
                         # Only some values of a runtime stride collide: worth a look, not a verdict.
-                        level, qualifier = Level.NOTE, f" for some values of {', '.join(values)}"
+                        spelled = wording.spelled_names(values, wording.source_names(kernel.function))
+                        level = Level.NOTE
+                        qualifier = (f" for some values of {', '.join(spelled)}" if spelled
+                                     else " for some values computed at run time")
                     else:
                         qualifier = " in the worst loop iteration"
                 declaration = declarations.get(access.location.base)
-                fix = _padding_fix(facts.tu, declaration) if declaration is not None else None
-                advice = f"pad the row ({fix.edits[0].replacement})" if fix else "use an odd stride or swap the indices"
+                fix, advice = _padding_advice(facts.tu, kernel, access, declaration)
                 yield self.finding(
                     f"{degree}-way bank conflict on shared {access.kind.value} "
-                    f"`{facts.source_text(access.span) or access.location.base}`{qualifier}: "
+                    f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
                     f"{pattern.wavefronts} wavefronts per request instead of {pattern.ideal_wavefronts}; {advice}",
                     access.span, level=level, fix=fix, function=kernel.function.display_name,
                     properties={"conflictDegree": degree, "wavefrontsPerRequest": pattern.wavefronts,
@@ -103,12 +112,31 @@ def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[
     return found
 
 
-def _padding_fix(tu: ir.TranslationUnit, var: ir.VarDecl) -> Fix | None:
-    """``[32][32]`` -> ``[32][33]`` when each row is a multiple of 32 four-byte words."""
-    element = var.type.pointee
-    if var.type.kind is not ir.TypeKind.ARRAY or element is None or element.kind is not ir.TypeKind.ARRAY:
-        return None
-    if element.size is None or element.size % 128 or var.span.from_macro or var.span.file != tu.path:
+def _padding_advice(tu: ir.TranslationUnit, kernel: KernelFacts, access: Access,
+                    var: ir.VarDecl | None) -> tuple[Fix | None, str]:
+    """The advice, and the fix when there is one: the padding of a 2-D tile's rows that
+    makes this access conflict-free and the tile's accesses cheaper together. The
+    padding is searched for the way this block's warps walk the tile, so a row padded
+    for 16 banks (``[16][17]``) gets the padding that works on 32."""
+    element = var.type.pointee if var is not None and var.type.kind is ir.TypeKind.ARRAY else None
+    if element is None or element.kind is not ir.TypeKind.ARRAY or element.size is None \
+            or element.pointee is None or not element.pointee.size:
+        return None, "use an odd stride or swap the indices"
+    siblings = [other for other, _ in kernel.accesses
+                if other.space is MemorySpace.SHARED and other.location.base == access.location.base]
+    padding = conflict_free_padding(access, siblings, kernel.shape, element.size, element.pointee.size, kernel.bindings)
+    if padding is None:
+        return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"
+    fix = _padding_fix(tu, var, padding)
+    banks = " for 32 banks" if element.size % (BANKS * BANK_BYTES) else ""
+    if fix is None:
+        return None, f"pad each row{banks} by {wording.count(padding, 'element')}"
+    return fix, f"pad the row{banks} ({fix.edits[0].replacement})"
+
+
+def _padding_fix(tu: ir.TranslationUnit, var: ir.VarDecl, padding: int) -> Fix | None:
+    """The declaration's last dimension grown by ``padding`` (``[32][32]`` -> ``[32][33]``)."""
+    if var.span.from_macro or var.span.file != tu.path:
         return None
     line = tu.source_lines[var.span.line - 1] if 0 < var.span.line <= len(tu.source_lines) else ""
     declarator = re.compile(rf"\b{re.escape(var.name)}\s*((?:\[[^\[\]]+\]\s*)+)").search(line, var.span.column - 1)
@@ -119,6 +147,6 @@ def _padding_fix(tu: ir.TranslationUnit, var: ir.VarDecl) -> Fix | None:
         return None
     last = dimensions[-1]
     written = last.group(1)
-    padded = str(int(written) + 1) if written.isdigit() else f"{written} + 1"
+    padded = str(int(written) + padding) if written.isdigit() else f"{written} + {padding}"
     span = ir.Span(tu.path, var.span.line, last.start() + 1, var.span.line, last.end() + 1)
-    return Fix(f"pad each row of `{var.name}` by one element", (Edit(span, f"[{padded}]"),))
+    return Fix(f"pad each row of `{var.name}` by {wording.count(padding, 'element')}", (Edit(span, f"[{padded}]"),))

@@ -3,6 +3,7 @@ from __future__ import annotations
 from cudalint import ir
 from cudalint.dataflow import Facts, Variance
 from cudalint.diagnostics import Level
+from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
 
@@ -62,16 +63,17 @@ class DivergentBranch(FactRule):
                 if pattern.taken_lanes is not None and pattern.taken_lanes in (0, pattern.active_lanes):
                     continue  # Every lane of the warp agrees under this block shape.
                 stmt = branch.stmt
-                condition = facts.source_text(stmt.cond.span) if stmt.cond is not None else ""
+                # " `cond`", or nothing when the condition's text is not in this file.
+                condition = " " + wording.code(facts.source_text(stmt.cond.span) if stmt.cond is not None else "", "")
+                condition = condition.rstrip()
                 work = _statements(stmt)
                 if _select_like(stmt):
                     continue  # Compiled to a select or a predicated instruction: no branch to diverge.
                 if pattern.variance is Variance.DATA:
                     # Whether lanes disagree depends on the data: worth knowing, not a verdict.
                     yield self.finding(
-                        f"{stmt.kind.value} `{condition}` depends on data each thread loaded: lanes that read "
-                        f"values on different sides diverge, and the warp then runs both paths ({work} guarded "
-                        f"statement{'s' if work != 1 else ''})",
+                        f"{stmt.kind.value} condition{condition} depends on data each thread loaded: lanes that read "
+                        f"values on different sides diverge, and the warp then runs both paths{_guarding(work)}",
                         stmt.span, level=Level.NOTE, function=kernel.function.display_name,
                         properties={"variance": "data", "guardedStatements": work},
                     )
@@ -86,23 +88,28 @@ class DivergentBranch(FactRule):
                     if work <= 1:
                         continue  # `if (lane == 0) out[w] = v;`: the intended single-lane idiom.
                     yield self.finding(
-                        f"only one lane runs this {stmt.kind.value} (`{condition}`); the other 31 idle while its "
-                        f"{work} statement{'s' if work != 1 else ''} run",
+                        f"only one lane runs this {stmt.kind.value}{condition or ' statement'}; the other "
+                        f"{pattern.active_lanes - 1} idle while its {wording.count(work, 'statement')} run",
                         stmt.span, level=Level.NOTE, function=kernel.function.display_name,
                         properties={"takenLanes": 1, "guardedStatements": work},
                     )
                     continue
                 if stmt.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO):
-                    cost = (f"the warp keeps looping until its last lane is done, {work} statement"
-                            f"{'s' if work != 1 else ''} per trip with finished lanes idle")
+                    per_trip = f", {wording.count(work, 'statement')} per trip" if work else ""
+                    cost = f"the warp keeps looping until its last lane is done{per_trip} with finished lanes idle"
                 else:
-                    cost = f"the warp runs both paths, {work} guarded statement{'s' if work != 1 else ''} with the other lanes idle"
+                    guarded = f", {wording.count(work, 'guarded statement')}" if work else ""
+                    cost = f"the warp runs both paths{guarded} with the other lanes idle"
                 yield self.finding(
-                    f"{what} `{condition}` diverges within a warp: {split}{shape}; {cost}",
+                    f"{what}{condition} diverges within a warp: {split}{shape}; {cost}",
                     stmt.span, function=kernel.function.display_name,
                     properties={"takenLanes": pattern.taken_lanes, "activeLanes": pattern.active_lanes,
                                 "variance": pattern.variance.name.lower(), "guardedStatements": work},
                 )
+
+
+def _guarding(work: int) -> str:
+    return f" ({wording.count(work, 'guarded statement')})" if work else ""
 
 
 def _select_like(stmt: ir.Stmt) -> bool:

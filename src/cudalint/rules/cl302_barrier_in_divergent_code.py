@@ -4,6 +4,7 @@ from cudalint import ir
 from cudalint.dataflow import Barrier, Facts, KernelFacts, Variance
 from cudalint.dataflow.interpret import exits_early
 from cudalint.diagnostics import Level
+from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
 _FULL_MASK = 0xFFFFFFFF
@@ -77,13 +78,14 @@ class BarrierInDivergentCode(FactRule):
                 pattern = next(p for b, p in kernel.branches if b.stmt is decision)
                 is_loop = decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
                 splits_a_warp = pattern.variance >= Variance.THREAD and not is_loop
-                condition = facts.source_text(decision.cond.span) if decision.cond is not None else "its condition"
+                condition = wording.code(facts.source_text(decision.cond.span) if decision.cond is not None else "",
+                                         "a condition")
                 where = "a loop whose trip count" if decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO) \
-                    else f"`{condition}`, which"
+                    else f"{condition}, which"
                 scope = "lanes of a warp" if barrier.name == "__syncwarp" else "threads of the block"
-                call = facts.source_text(barrier.expr.span) or barrier.name
+                call = wording.code(facts.source_text(barrier.expr.span) or barrier.name, "the barrier")
                 yield self.finding(
-                    f"`{call}` is reached under {where} differs between {scope} "
+                    f"{call} is reached under {where} differs between {scope} "
                     f"(line {decision.span.line}): threads that skip it leave the others waiting or racing; "
                     "move the barrier out of the divergent code",
                     barrier.expr.span, level=Level.ERROR if splits_a_warp else Level.WARNING,

@@ -4,6 +4,7 @@ from cudalint import ir
 from cudalint.dataflow import Facts, Fp64Region
 from cudalint.dataflow.precision import WITHOUT_FLOAT_VARIANT, exactly_float, is_double
 from cudalint.diagnostics import Edit, Finding, Fix, Level
+from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
 
@@ -69,15 +70,14 @@ class ImplicitFp64(FactRule):
         fixes = _edits(region)
         suggestion = " and ".join(f"`{e.replacement}`" for e in fixes) if fixes else None
         cause, anchor = _cause(facts, region)
-        code = facts.source_text(region.root.span) or "this expression"
+        code = wording.code(facts.source_text(region.root.span), "this expression")
         if narrows:
             message = (
-                f"`{code}` is written in double precision ({cause}); the compiler narrows this single "
+                f"{code} is written in double precision ({cause}); the compiler narrows this single "
                 f"operation to fp32, but the source should say float"
             )
         else:
-            plural = "s" if count != 1 else ""
-            message = f"`{code}` runs in double precision: {count} fp64 operation{plural} ({cause})"
+            message = f"{code} runs in double precision: {wording.count(count, 'fp64 operation')} ({cause})"
         if suggestion:
             message += f"; write {suggestion}"
         fix = Fix("use single-precision literals and functions", tuple(fixes)) if fixes else None
@@ -94,22 +94,33 @@ class ImplicitFp64(FactRule):
 def _cause(facts: Facts, region: Fp64Region) -> tuple[str, ir.Expr]:
     if region.math_calls:
         call = region.math_calls[0]
+        name = call.name or "the math function"
         if not is_double(call):
-            return f"nvcc resolves `{call.name}(float, int)` to the double-precision `{call.name}`", call
-        return f"`{call.name}` on float arguments returns double", call
+            return f"nvcc resolves `{name}(float, int)` to the double-precision `{name}`", call
+        return f"`{name}` on float arguments returns double", call
+    literal = _double_literal(region)
     if region.conversions:
         target = region.conversions[0].type.spelling.removeprefix("const ")
-        literal = (region.literals or [None])[0]
-        what = f"literal `{literal.text}`" if literal is not None and literal.text else "a double value"
+        what = f"literal `{literal.text}`" if literal is not None else "a double value"
         return f"{what} is converted to `{target}` from double at run time", literal or region.root
-    inexact = [lit for lit in region.literals if isinstance(lit.value, float) and not _exact(lit)]
-    literal = (inexact or region.literals or [None])[0]
-    if literal is not None and literal.text:
+    if literal is not None:
         exactness = "" if _exact(literal) else ", not exact in float"
         return f"unsuffixed literal `{literal.text}` is a double{exactness}", literal
+    if not region.promoted:
+        return "a value promoted to double", region.root
     promoted = region.promoted[0]
     what = "an integer" if promoted.type.kind is ir.TypeKind.INTEGER else "a float"
-    return f"{what} promoted to double", literal or region.root
+    return f"{what} promoted to double", region.root
+
+
+def _double_literal(region: Fp64Region) -> ir.Expr | None:
+    """The literal that makes the region double, as written: an unsuffixed floating literal
+    (one not exact in float first). An integer literal beside it (`1 + x * 0.5`) is only
+    converted, and a literal clang computed inside a macro has no text to quote."""
+    doubles = [lit for lit in region.literals
+               if lit.kind is ir.ExprKind.FLOAT_LITERAL and is_double(lit) and lit.text]
+    inexact = [lit for lit in doubles if not _exact(lit)]
+    return (inexact or doubles or [None])[0]
 
 
 def _exact(literal: ir.Expr) -> bool:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from cudalint.dataflow import Facts, KernelFacts, LocalArray
 from cudalint.diagnostics import Level
+from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
 
@@ -17,7 +18,10 @@ class LocalArrayDynamicIndex(FactRule):
     to unroll fully) puts the whole array in local memory when the access repeats in a
     loop that stays rolled. The message gives the array, its size, and the index. Loops
     with a constant trip count are taken as unrolled when `#pragma unroll` asks for it or
-    when they are small enough for nvcc to do it unasked. A lone dynamic access to a small
+    when they are small enough for nvcc to do it unasked; constants count whatever their
+    spelling: literals, `constexpr` variables and functions, static members
+    (`Traits<T>::kItems`), enumerators, `sizeof`, template arguments and a wmma
+    fragment's `num_elements`. A lone dynamic access to a small
     array is often compiled to a chain of selects, so it is left to `--ptxas`.
 
     With `--ptxas` a finding is kept only when the kernel's stack frame can hold the
@@ -90,7 +94,8 @@ class LocalArrayDynamicIndex(FactRule):
     def _report(self, facts: Facts, kernel: KernelFacts, array: LocalArray, access, reason: str, figures: dict):
         confirmed = f" (ptxas: {figures['stackFrame']}-byte stack frame)" if figures else ""
         return self.finding(
-            f"`{facts.source_text(access.span)}` indexes per-thread array `{array.declaration}` ({array.bytes} bytes) with "
+            f"{wording.code(facts.source_text(access.span), 'an access')} indexes per-thread array "
+            f"`{array.declaration}` ({array.bytes} bytes) with "
             f"{reason}: the array lives in local memory, off-chip, instead of registers{confirmed}",
             access.span, function=kernel.function.display_name,
             properties={"array": array.var.name, "arrayBytes": array.bytes, **figures},

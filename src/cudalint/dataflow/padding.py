@@ -1,0 +1,73 @@
+"""Padding a shared tile for 32 banks: the row length that makes one access conflict-free.
+
+A shared array ``T tile[R][C]`` is laid out row after row, ``C * sizeof(T)`` bytes apart.
+Padding each row by ``p`` elements moves row ``r`` by ``r * p * sizeof(T)`` bytes, which
+spreads a walk down a column over the banks. Which ``p`` works depends on how the warp
+walks the tile: ``[32][33]`` suits a warp that reads one column of 32 rows, but the warp
+of a 16x16 block reads two columns of 16 rows, where ``[16][17]`` (a padding meant for 16
+banks) still puts two lanes on one bank and ``[16][18]`` does not. So the padding is
+searched, not assumed: each lane's address is mapped back to its row and column in the
+declared layout, laid out again with each candidate padding, smallest first, and costed
+like the access itself (``warps.shared_wavefronts``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from cudalint.dataflow.interpret import Access
+from cudalint.dataflow.threads import BlockShape, evaluators
+from cudalint.dataflow.warps import BANK_BYTES, BANKS, first_running_warp, shared_wavefronts
+
+PADDING_PERIOD_BYTES = BANKS * BANK_BYTES
+"""Padding by a whole bank cycle maps every address to the same bank as no padding."""
+
+
+def conflict_free_padding(access: Access, siblings: Iterable[Access], shape: BlockShape, row_bytes: int,
+                          element_bytes: int, bindings: Mapping[str, int] | None = None) -> int | None:
+    """Elements to add to each row of the array ``access`` reads so that it needs no more
+    wavefronts than its phases, for every value of the unknowns tried, and the accesses
+    to the array together (``siblings``, the access among them) need fewer wavefronts
+    than now. None when the addresses are not known or no padding short of a bank cycle
+    does both."""
+    requests = _requests(access, shape, bindings)
+    if not requests or row_bytes <= 0 or element_bytes <= 0:
+        return None
+    size = access.size or 0
+    others = [(requests_, sibling.size or 0) for sibling in siblings
+              if sibling is not access and (requests_ := _requests(sibling, shape, bindings))]
+    everything = [(requests, size), *others]
+    before = sum(_cost(requests_, size_, row_bytes, row_bytes) for requests_, size_ in everything)
+    for padding in range(1, PADDING_PERIOD_BYTES // element_bytes):
+        padded_row = row_bytes + padding * element_bytes
+        if any(wavefronts > phases for wavefronts, phases in
+               (shared_wavefronts(_laid_out(addresses, row_bytes, padded_row), size) for addresses in requests)):
+            continue
+        if sum(_cost(requests_, size_, row_bytes, padded_row) for requests_, size_ in everything) < before:
+            return padding
+    return None
+
+
+def _requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None) -> list[list[int]]:
+    """The active lanes' byte offsets for each value of the unknowns tried; empty when unknown."""
+    if not access.size:
+        return []
+    offset = access.location.offset
+    requests = []
+    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings):
+        warp, active = first_running_warp(access.guards, evaluator)
+        addresses = [address for address, on in zip(evaluator.lanes(offset, warp), active) if on]
+        if None in addresses:
+            return []
+        if addresses:
+            requests.append(addresses)
+    return requests
+
+
+def _cost(requests: list[list[int]], size: int, row_bytes: int, padded_row: int) -> int:
+    """The most wavefronts any of the requests needs with rows ``padded_row`` bytes apart."""
+    return max(shared_wavefronts(_laid_out(addresses, row_bytes, padded_row), size)[0] for addresses in requests)
+
+
+def _laid_out(addresses: list[int], row_bytes: int, padded_row: int) -> list[int]:
+    return [row * padded_row + column for row, column in (divmod(address, row_bytes) for address in addresses)]
