@@ -57,6 +57,19 @@ Usage:
     scripts/measure_gpu.py --save-csv CSV FILE...             # keep the measurement for later
     scripts/measure_gpu.py --generate-only DIR FILE...        # write the drivers, no GPU
     scripts/measure_gpu.py --synccheck [--write] FILE_OR_DIR... # barrier corpus: compute-sanitizer
+    scripts/measure_gpu.py --lines DIR FILE_OR_DIR...         # per source line, see below
+    scripts/measure_gpu.py --lines-from DIR FILE_OR_DIR...    # the same from kept exports, no GPU
+
+Per-line mode (``--lines DIR``): the measured round of each driver runs under
+``ncu --section SourceCounters``; its per-SASS-instruction counters are summed per
+source line through ``nvdisasm -gi`` (scripts/source_lines.py: innermost line of inlined
+code, figures and column meanings) and written beside each corpus file as
+``<file>.lines.json``: ``{"measured": "ncu <version>, <GPU>", "columns": [...],
+"lines": {"<line>": [figures]}}``, every line the compiler emitted code for. DIR keeps
+ncu's exports and the disassembly, so ``--lines-from DIR`` can write the sidecars again
+without a GPU. ``--synccheck --write`` adds ``"synccheck"`` and ``"barrier_errors"``
+(``{"<line>": errors}``, the innermost frame of each sanitizer report in that file) to the
+same sidecar. scripts/rule_accuracy.py judges findings line by line against them.
 
 Synccheck mode (tests/corpus/barriers): no Nsight Compute. Each launch runs alone (the
 driver takes the launch's number as its argument), once plainly and once under
@@ -83,6 +96,7 @@ import argparse
 import concurrent.futures
 import csv
 import io
+import json
 import math
 import os
 import re
@@ -95,6 +109,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import source_lines  # noqa: E402  (a module of scripts/, beside this one)
+
 DEFAULT_ARCH = "sm_90"
 DEFAULT_BYTES = 256 << 20
 
@@ -621,6 +638,27 @@ def parse_ncu_csv(text: str) -> list[dict[str, object]]:
 # ---------------------------------------------------------------------------- measuring
 
 
+def build_drivers(plan: dict[Path, list[Launch]], args: argparse.Namespace, nvcc: str
+                  ) -> list[tuple[Path, Path | None, str | None]]:
+    """(corpus file, driver binary or None, nvcc's complaint) for every file of the plan."""
+    build = Path(args.build_dir) if args.build_dir else Path(tempfile.mkdtemp(prefix="measure_gpu_"))
+    build.mkdir(parents=True, exist_ok=True)
+
+    def compile_one(item):
+        number, (path, launches) = item
+        source = build / f"driver_{number}_{path.stem}.cu"
+        binary = build / f"driver_{number}_{path.stem}"
+        source.write_text(driver_source(path, launches))
+        command = [nvcc, f"-arch={args.arch}", "-lineinfo", "-O3", "-o", str(binary), str(source)]
+        result = run(command)
+        if result.returncode != 0:
+            return path, None, f"nvcc failed:\n{result.stdout}{result.stderr}"
+        return path, binary, None
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        return list(pool.map(compile_one, enumerate(plan.items())))
+
+
 @dataclass
 class Result:
     raw: dict[str, float | None]
@@ -644,23 +682,7 @@ def measure(
     chosen, notes = choose_metrics(available)
     for note in notes:
         print(f"measure_gpu: {note}", file=sys.stderr)
-    build = Path(args.build_dir) if args.build_dir else Path(tempfile.mkdtemp(prefix="measure_gpu_"))
-    build.mkdir(parents=True, exist_ok=True)
-
-    def compile_one(item):
-        number, (path, launches) = item
-        source = build / f"driver_{number}_{path.stem}.cu"
-        binary = build / f"driver_{number}_{path.stem}"
-        source.write_text(driver_source(path, launches))
-        command = [nvcc, f"-arch={args.arch}", "-lineinfo", "-O3", "-o", str(binary), str(source)]
-        result = run(command)
-        if result.returncode != 0:
-            return path, None, f"nvcc failed:\n{result.stdout}{result.stderr}"
-        return path, binary, None
-
-    items = list(enumerate(plan.items()))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        built = list(pool.map(compile_one, items))
+    built = build_drivers(plan, args, nvcc)
 
     results: dict[tuple[str, str], Result] = {}
     sass_log, raw_log = [], []
@@ -774,6 +796,118 @@ def measured_body(result: Result) -> str:
     values = derive(result)
     text = " ".join(f"{key}={format_value(key, values[key])}" for key in KEYS)
     return f"{text} ({result.provenance})"
+
+
+# ---------------------------------------------------------------------------- per source line
+
+
+def measure_lines(plan: dict[Path, list[Launch]], args: argparse.Namespace) -> Path:
+    """Profile the measured round of every driver with ncu's SourceCounters section and
+    keep, under ``args.lines``, what the per-line sidecars are made from: for driver
+    ``<stem>``, ``<stem>.source.csv`` (ncu's per-instruction source page),
+    ``<stem>.disasm.txt`` (nvdisasm -gi) and ``manifest.json`` (corpus file and launches
+    of each driver, ncu's version, the GPU)."""
+    nvcc = tool("nvcc", args.nvcc)
+    ncu = tool("ncu", args.ncu)
+    target = Path(args.lines)
+    target.mkdir(parents=True, exist_ok=True)
+    manifest = {"ncu": ncu_version(ncu), "drivers": []}
+    for path, binary, error in build_drivers(plan, args, nvcc):
+        entry = {"file": file_key(path), "kernels": [launch.kernel for launch in plan[path]]}
+        manifest["drivers"].append(entry)
+        if binary is None:
+            entry["error"] = error
+            print(f"measure_gpu: {path}: {error}", file=sys.stderr)
+            continue
+        entry["stem"] = binary.name
+        n = len(plan[path])
+        entry.update(source_lines.profile_and_export(
+            ncu, [str(binary)], target / binary.name, ["--launch-skip", str(n), "--launch-count", str(n)],
+            timeout=args.ncu_timeout))
+        (target / f"{binary.name}.disasm.txt").write_text(source_lines.disassemble(binary))
+        (target / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return target
+
+
+LINES_SUFFIX = ".lines.json"
+
+
+def sidecar_path(path: Path) -> Path:
+    """Where a corpus file's per-line figures live: ``<file>.lines.json`` beside it."""
+    return path.with_name(path.name + LINES_SUFFIX)
+
+
+def line_sidecars(plan: dict[Path, list[Launch]], directory: Path) -> tuple[dict[Path, dict], list[str]]:
+    """Per corpus file of the plan, its per-line figures from ``measure_lines`` exports:
+    ``{"measured": ..., "columns": [...], "lines": {"<line>": [figures]}}``, the lines of
+    that file only (code the driver or a header contributes is left out)."""
+    manifest = json.loads((directory / "manifest.json").read_text())
+    by_name = {path.name: path for path in plan}
+    sidecars, problems = {}, []
+    for entry in manifest["drivers"]:
+        path = by_name.get(Path(entry["file"]).name)
+        stem = entry.get("stem")
+        if path is None or stem is None or not (directory / f"{stem}.source.csv").exists():
+            continue
+        functions = source_lines.parse_disassembly((directory / f"{stem}.disasm.txt").read_text())
+        profiled = source_lines.parse_source_export((directory / f"{stem}.source.csv").read_text())
+        figures = source_lines.line_figures(functions, profiled, problems)
+        log = directory / f"{stem}.ncu.log"
+        device = re.search(r"measure_gpu device: (.*)", log.read_text()) if log.exists() else None
+        lines = {location.line: line.row() for location, line in figures.items()
+                 if Path(location.file).name == path.name}
+        sidecars[path] = {
+            "measured": f"ncu {manifest['ncu']}, {device.group(1).strip() if device else 'unknown GPU'}",
+            "columns": list(source_lines.COLUMNS),
+            "lines": {str(n): lines[n] for n in sorted(lines)},
+        }
+    return sidecars, problems
+
+
+def format_sidecar(sidecar: dict) -> str:
+    """JSON with one source line per text line, so that a re-measurement diffs line by line."""
+    head = {key: value for key, value in sidecar.items() if not isinstance(value, dict)}
+    parts = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in head.items()]
+    for key, value in sidecar.items():
+        if isinstance(value, dict):
+            body = ",\n".join(f"    {json.dumps(n)}: {json.dumps(v)}" for n, v in value.items())
+            parts.append(f"  {json.dumps(key)}: {{\n{body}\n  }}" if value else f"  {json.dumps(key)}: {{}}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def read_sidecar(path: Path) -> dict | None:
+    sidecar = sidecar_path(path)
+    return json.loads(sidecar.read_text()) if sidecar.exists() else None
+
+
+def write_sidecars(sidecars: dict[Path, dict]) -> int:
+    for path, sidecar in sidecars.items():
+        previous = read_sidecar(path) or {}
+        merged = {**previous, **sidecar}
+        sidecar_path(path).write_text(format_sidecar(merged))
+    return len(sidecars)
+
+
+def barrier_sidecars(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], SyncResult]
+                     ) -> dict[Path, dict]:
+    """Per corpus file, the lines synccheck reported barrier errors at (the innermost
+    frame in that file), and what measured them."""
+    sidecars = {}
+    for path, launches in plan.items():
+        errors: dict[int, int] = {}
+        provenance = ""
+        for launch in launches:
+            result = results.get((file_key(path), launch.kernel))
+            if result is None or result.errors is None:
+                continue
+            provenance = result.provenance
+            for frames in source_lines.synccheck_errors(result.log):
+                line = next((n for file, n in frames if Path(file).name == path.name), None)
+                if line is not None:
+                    errors[line] = errors.get(line, 0) + 1
+        if provenance:
+            sidecars[path] = {"synccheck": provenance, "barrier_errors": {str(n): errors[n] for n in sorted(errors)}}
+    return sidecars
 
 
 # ---------------------------------------------------------------------------- CSV
@@ -1036,6 +1170,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="run each launch under compute-sanitizer --tool synccheck (no ncu)")
     parser.add_argument("--sanitizer", help="compute-sanitizer to use")
     parser.add_argument("--sync-timeout", type=float, default=15, help="seconds per synccheck or plain run")
+    parser.add_argument("--lines", metavar="DIR",
+                        help="profile per source line (SourceCounters), keep the exports in DIR and write "
+                             "each file's <file>.lines.json")
+    parser.add_argument("--lines-from", metavar="DIR",
+                        help="write the <file>.lines.json sidecars from the exports an earlier --lines kept")
     args = parser.parse_args(argv)
 
     try:
@@ -1048,6 +1187,13 @@ def main(argv: list[str] | None = None) -> int:
                 (target / f"driver_{number}_{path.stem}.cu").write_text(driver_source(path, launches))
             print(f"{sum(map(len, plan.values()))} launches in {len(plan)} drivers under {target}")
             return 0
+        if args.lines or args.lines_from:
+            directory = measure_lines(plan, args) if args.lines else Path(args.lines_from)
+            sidecars, problems = line_sidecars(plan, directory)
+            for problem in problems:
+                print(f"measure_gpu: {problem}", file=sys.stderr)
+            print(f"wrote {write_sidecars(sidecars)} per-line sidecars", file=sys.stderr)
+            return 1 if problems else 0
         if args.synccheck:
             synced = synccheck(plan, args)
             if args.save_csv:
@@ -1055,6 +1201,7 @@ def main(argv: list[str] | None = None) -> int:
             print_synccheck(plan, synced)
             if args.write:
                 print(f"wrote {write_synccheck(plan, synced)} synccheck lines", file=sys.stderr)
+                print(f"wrote {write_sidecars(barrier_sidecars(plan, synced))} per-line sidecars", file=sys.stderr)
             return 1 if any(r.errors is None for r in synced.values()) else 0
         if args.from_csv:
             results = load_csv(Path(args.from_csv))

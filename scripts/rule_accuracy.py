@@ -13,6 +13,13 @@ their warnings with what the hardware showed:
 - CL302 (its `error` level): compute-sanitizer synccheck errors, for the kernels in
   tests/corpus/barriers.
 
+It then judges the same findings line by line, where a corpus file has per-line
+figures beside it (``<file>.lines.json``, scripts/measure_gpu.py --lines / --synccheck
+--write): every line the hardware measured for a rule class is a true positive, false
+positive, miss or true negative, with the hazard definitions of scripts/source_lines.py
+(the ones bench/realcode/score.py applies to real programs), at warning+error level and
+with notes.
+
     python scripts/rule_accuracy.py [--verbose]
 """
 
@@ -32,6 +39,9 @@ from cudalint.dataflow.interpret import AccessKind
 from cudalint.dataflow.threads import BlockShape
 from cudalint.diagnostics import Level
 from cudalint.rules import REGISTRY
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import source_lines  # noqa: E402  (a module of scripts/, beside this one)
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus" / "access"
@@ -167,6 +177,79 @@ def evaluate() -> dict[str, Tally]:
     return tallies
 
 
+def _launch_findings(facts: Facts, function: str, name: str) -> list[source_lines.Finding]:
+    """Every finding of the per-line rule classes in one launched kernel."""
+    findings = []
+    for codes in source_lines.CLASSES.values():
+        for code in codes:
+            for finding in REGISTRY[code]().check(facts):
+                if finding.function == function and Path(finding.span.file).name == name:
+                    findings.append(source_lines.Finding(code, finding.level.value, name, finding.span.line,
+                                                         finding.message))
+    return findings
+
+
+def line_evaluation() -> dict[str, dict[str, source_lines.Tally]]:
+    """Level set -> class -> per-line tally over every corpus file with a sidecar."""
+    harness = _harness()
+    totals = {label: {name: source_lines.Tally() for name in source_lines.CLASSES}
+              for label in source_lines.LEVEL_SETS}
+    for path in sorted(CORPUS.glob("*.cu")) + sorted(BARRIERS.glob("*.cu")):
+        sidecar = harness.read_sidecar(path)
+        if sidecar is None:
+            continue
+        launches = [l for l in harness.collect(path, use_frontend=False) if l.measured or l.synccheck is not None]
+        verdicts, findings = file_line_verdicts(path, sidecar, launches)
+        for label, levels in source_lines.LEVEL_SETS.items():
+            for name, tally in source_lines.tally(verdicts, findings, levels).items():
+                tally.true_positive = [(path.name, n) for _, n in tally.true_positive]
+                totals[label][name].add(tally)
+    return totals
+
+
+def file_line_verdicts(path: Path, sidecar: dict, launches) -> tuple[dict, list[source_lines.Finding]]:
+    """One corpus file's per-line hardware verdicts and its findings under each recorded launch."""
+    figures = {int(n): source_lines.LineFigures.from_row(row) for n, row in sidecar.get("lines", {}).items()}
+    errors = {int(n): count for n, count in sidecar.get("barrier_errors", {}).items()}
+    branches = {line: branch for (_, line), branch in
+                source_lines.branch_statements(_unit(path), lambda f: path.name if Path(f).name == path.name else None
+                                               ).items()}
+    per_line = source_lines.file_verdicts(figures, branches, errors, synccheck_complete=False)
+    findings: list[source_lines.Finding] = []
+    for launch in launches:
+        facts, function = launch_facts(launch)
+        findings += _launch_findings(facts, function, path.name)
+        if launch.synccheck is not None and launch.synccheck != "hang":
+            # A launch synccheck ran to completion measured each of its kernel's barriers.
+            for kernel in facts.kernels:
+                if kernel.function.display_name == function:
+                    for barrier in kernel.barriers:
+                        line = barrier.expr.span.line
+                        per_line["barrier"][line] = errors.get(line, 0) > 0
+    verdicts = {name: {(path.name, n): hazard for n, hazard in lines.items()} for name, lines in per_line.items()}
+    return verdicts, findings
+
+
+def _ratio(value: float | None) -> str:
+    return "    -" if value is None else f"{value:5.3f}"
+
+
+def print_line_table(totals: dict[str, dict[str, source_lines.Tally]], verbose: bool) -> None:
+    print(f"\nper source line: {'class':<11} {'level':<14} {'TP':>4} {'FP':>4} {'FN':>4} {'TN':>5}  precision  recall")
+    for name in source_lines.CLASSES:
+        for label in source_lines.LEVEL_SETS:
+            t = totals[label][name]
+            if not (t.true_positive or t.false_positive or t.false_negative or t.negatives):
+                continue
+            print(f"{'':<16} {name:<11} {label:<14} {len(t.true_positive):>4} {len(t.false_positive):>4} "
+                  f"{len(t.false_negative):>4} {t.negatives:>5}  {_ratio(t.precision):>9}  {_ratio(t.recall):>6}")
+            if verbose:
+                for file, line, finding in t.false_positive:
+                    print(f"    {file}:{line}: {finding.rule} {finding.level}, hardware clean")
+                for file, line in t.false_negative:
+                    print(f"    {file}:{line}: hardware shows it, not flagged")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", action="store_true", help="list every disagreement")
@@ -179,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         if options.verbose:
             for line in tally.disagreements:
                 print(f"    {line}")
+    print_line_table(line_evaluation(), options.verbose)
     return 0
 
 
