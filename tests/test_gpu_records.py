@@ -44,11 +44,7 @@ def _id(launch) -> str:
 # Kernels written for the hardware whose "measured:" lines scripts/measure_gpu.py --write
 # has not added yet. Their expectations below say what the hardware should show; once a
 # record is written, its kernel leaves this set and every check applies to it.
-PENDING = {
-    "ws_row_broadcast_16x16", "ws_row_broadcast_8x32", "ws_row_broadcast_4x64", "ws_rgba_channel_stores",
-    "ws_rgb8_channel_loop", "ws_two_of_four_channels", "ws_tile16_padded_17", "ws_tile16_padded_18",
-    "ws_double_tile_padded_33",
-}
+PENDING: set[str] = set()
 ALL_LAUNCHES = all_launches()
 LAUNCHES = [launch for launch in ALL_LAUNCHES if launch.kernel not in PENDING]
 

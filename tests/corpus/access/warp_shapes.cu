@@ -18,6 +18,7 @@
 // lanes' 128 bytes would take four, so nothing is wasted: not uncoalesced. The store is
 // two rows of 64 contiguous bytes: 4 sectors. Expected: gld 2.00, gst 4.00, 128 loads a warp.
 // launch: grid=8,8 block=16,16 args: n=128
+// measured: gld_sectors_per_request=2.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=31.54 gld_requests_per_warp=128.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_row_broadcast_16x16(float* out, const float* A, int n) {
     int row = blockIdx.y * 16 + threadIdx.y;
     int col = blockIdx.x * 16 + threadIdx.x;
@@ -29,6 +30,7 @@ __global__ void ws_row_broadcast_16x16(float* out, const float* A, int n) {
 // An 8x32 block: four rows of 8 lanes a warp, four addresses, four sectors: the ideal
 // again. The store: four rows of 32 bytes, 4 sectors. Expected: gld 4.00, gst 4.00.
 // launch: grid=16,4 block=8,32 args: n=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=31.54 gld_requests_per_warp=128.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_row_broadcast_8x32(float* out, const float* A, int n) {
     int row = blockIdx.y * 32 + threadIdx.y;
     int col = blockIdx.x * 8 + threadIdx.x;
@@ -42,6 +44,7 @@ __global__ void ws_row_broadcast_8x32(float* out, const float* A, int n) {
 // hardware shows as excessive sectors. The store: eight rows of 16 bytes, 8 sectors.
 // Expected: gld 8.00, gst 8.00.
 // launch: grid=32,2 block=4,64 args: n=128
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=8.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=31.54 gld_requests_per_warp=128.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_row_broadcast_4x64(float* out, const float* A, int n) {
     int row = blockIdx.y * 64 + threadIdx.y;
     int col = blockIdx.x * 4 + threadIdx.x;
@@ -56,6 +59,7 @@ __global__ void ws_row_broadcast_4x64(float* out, const float* A, int n) {
 // The fix is one float4 store a lane, not another index order. Expected: gld 4.00,
 // gst 16.00, 4 stores a warp.
 // launch: grid=256 block=256
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=16.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=4.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_rgba_channel_stores(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = in[i];
@@ -69,6 +73,7 @@ __global__ void ws_rgba_channel_stores(float* out, const float* in) {
 // (3 sectors) for 32 bytes of data. Padding the pixel to a uchar4 makes one 4-byte store a
 // lane (4 sectors for 4). Expected: gld 1.00 (the coalesced byte load), gst 3.00, 3 stores a warp.
 // launch: grid=256 block=256
+// measured: gld_sectors_per_request=1.00 gst_sectors_per_request=3.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=3.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_rgb8_channel_loop(unsigned char* img, const unsigned char* __restrict__ in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned char v = in[i];
@@ -78,6 +83,7 @@ __global__ void ws_rgb8_channel_loop(unsigned char* img, const unsigned char* __
 // Two of four channels: half of each element is never written, so a float4 store would
 // write bytes the kernel does not own: the advice stays the index order. Expected: gst 16.00.
 // launch: grid=256 block=256
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=16.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=2.00 gst_requests_per_warp=2.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_two_of_four_channels(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[4 * i + 0] = in[i];  // expect: CL101 warning
@@ -92,6 +98,7 @@ __global__ void ws_two_of_four_channels(float* out, const float* in) {
 // the store's two rows overlap in two banks whatever the padding (only rows 16 words
 // apart, unpadded, keep it free, and make the load 8-way). Expected: shst 2.00, shld 2.00.
 // launch: grid=16,16 block=16,16
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=2.00 shst_wavefronts_per_request=2.00 bank_conflicts_ld=2048 bank_conflicts_st=2048 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_tile16_padded_17(float* out, const float* in) {
     __shared__ float tile[16][17];
     int width = gridDim.x * 16;
@@ -106,6 +113,7 @@ __global__ void ws_tile16_padded_17(float* out, const float* in) {
 // The same transpose with 18 columns: the load is conflict-free, the store keeps its
 // 2-way conflict. Expected: shst 2.00, shld 1.00.
 // launch: grid=16,16 block=16,16
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=2.00 bank_conflicts_ld=0 bank_conflicts_st=2048 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_tile16_padded_18(float* out, const float* in) {
     __shared__ float tile[16][18];
     int width = gridDim.x * 16;
@@ -123,6 +131,7 @@ __global__ void ws_tile16_padded_18(float* out, const float* in) {
 // padding is right for doubles too: 2 wavefronts a request (the two halves), no conflict.
 // Expected: shld 2.00, shst 2.00, bank conflicts 0, gld 8.00, gst 8.00.
 // launch: grid=8,8 block=32,8
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=8.00 shld_wavefronts_per_request=2.00 shst_wavefronts_per_request=2.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=4.00 gst_requests_per_warp=4.00 shld_requests_per_warp=4.00 shst_requests_per_warp=4.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ws_double_tile_padded_33(double* out, const double* in) {
     __shared__ double tile[32][33];
     int width = gridDim.x * 32;
