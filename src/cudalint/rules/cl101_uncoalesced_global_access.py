@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from cudalint.dataflow import Access, AccessPattern, Confidence, Facts, KernelFacts
+from cudalint.dataflow import Access, AccessPattern, Confidence, DataPattern, Facts, KernelFacts
 from cudalint.dataflow.symbolic import AtomKind, Variance
 from cudalint.dataflow.threads import WARP_SIZE
 from cudalint.diagnostics import Finding, Level
@@ -22,10 +22,18 @@ class UncoalescedGlobalAccess(FactRule):
     request needs against the sectors its bytes would fill if contiguous. Warns when
     the access is at most 50% efficient: lanes strided apart (`a[2 * i]`,
     `a[i * 32]`), transposed 2-D indexing (`b[col * n + row]` with `col` from
-    `threadIdx.x`), per-thread contiguous chunks (`a[tid * k + j]`). Strides that come
-    from a runtime parameter or template constant are a `note` naming the value that
-    would make the access coalesced; data-dependent gathers are a `note` too.
-    Contiguous, misaligned-but-contiguous, broadcast and single-lane accesses are fine.
+    `threadIdx.x`), per-thread contiguous chunks (`a[tid * k + j]`), and ranges each
+    lane walks from a start it loaded itself (a CSR row or an adjacency list per thread:
+    `for (j = row_start[r]; j < row_start[r + 1]; ++j) value[j]`), where the lanes of a
+    warp are as far apart as their ranges are long. A base that is data but the same for
+    the whole warp (`&particles[boxes[blockIdx.x].offset]`, a row pointer read from
+    memory) only shifts the request: the lanes' offsets from it are judged as with a
+    known base. Strides that come from a runtime parameter or template constant are a
+    `note` naming the value that would make the access coalesced. Gathers through an
+    index each lane loaded (`x[column[j]]`) are a `note`: where they land is data, from a
+    broadcast (every index equal) to one sector per lane; the level waits for measured
+    real-code gathers. Contiguous, misaligned-but-contiguous, broadcast and single-lane
+    accesses are fine.
 
     ## Why is this bad?
     Global memory moves whole sectors. A warp reading every other float fetches twice
@@ -79,6 +87,15 @@ class UncoalescedGlobalAccess(FactRule):
         if pattern.confidence is Confidence.UNKNOWN:
             if access.location.offset.variance is not Variance.DATA:
                 return None  # Unknown for another reason (a dependent type's size): nothing to say.
+            if pattern.data_pattern is DataPattern.LANE_RANGES and access.size:
+                loop = pattern.data_loop.stmt.span.line if pattern.data_loop is not None else access.span.line
+                properties.update(dataPattern=pattern.data_pattern.value, idealSectors=access.size)
+                return self.finding(
+                    f"{what}: each lane walks its own range from a start it loaded (the loop at line {loop}), so the "
+                    f"lanes of a warp are as far apart as their ranges are long: up to 32 sectors per request where "
+                    f"{access.size} would do; let the lanes of a warp take consecutive elements of one range "
+                    "(a warp per row)",
+                    access.span, function=kernel.function.display_name, properties=properties)
             return self.finding(
                 f"{what}: the address depends on data loaded at run time, so its coalescing is unknown; "
                 "if the index is scattered, every lane may need its own sector",
@@ -88,8 +105,7 @@ class UncoalescedGlobalAccess(FactRule):
         if pattern.lane_stride is not None and pattern.lane_stride.constant == access.size \
                 and pattern.active_lanes < WARP_SIZE:
             return None  # Contiguous lanes, some idle under a branch: divergence (CL301), not indexing.
-        stride = f"lanes are {pattern.lane_stride} bytes apart" if pattern.lane_stride is not None else \
-            "lanes' addresses are scattered"
+        stride = _stride_text(pattern)
         sizes = sorted(kernel.size_parameters_of(access) & set(pattern.depends_on))
         if pattern.confidence is Confidence.SYMBOLIC and sizes:
             # The stride is a size the kernel loops or bounds-checks against (a row length):
@@ -98,7 +114,7 @@ class UncoalescedGlobalAccess(FactRule):
             properties.update(sectorsPerRequest=pattern.sectors, assumedSizes={name: LARGE_SIZE for name in sizes})
             if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
                 return None
-            stride = f"lanes are {pattern.lane_stride} bytes apart"
+            stride = _stride_text(pattern)
             return self.finding(
                 f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do for any "
                 f"realistic {' and '.join(sizes)} ({stride}{kernel_context(kernel, access)}); put threadIdx.x in "
@@ -116,6 +132,12 @@ class UncoalescedGlobalAccess(FactRule):
             f"({efficiency:.0%} efficiency; {stride}{kernel_context(kernel, access)}); put threadIdx.x in the "
             "fastest-varying index, or stage the tile through shared memory",
             access.span, function=kernel.function.display_name, properties=properties)
+
+
+def _stride_text(pattern: AccessPattern) -> str:
+    if pattern.lane_stride is None:
+        return "lanes' addresses are scattered"
+    return f"lanes are {pattern.lane_stride} bytes apart"
 
 
 def _coalescing_value(access: Access, pattern: AccessPattern) -> str:

@@ -16,7 +16,9 @@ class DivergentBranch(FactRule):
     sides one after the other with the other lanes idle; the message gives how many
     lanes take the branch and how much work it guards. Warp-uniform conditions
     (`threadIdx.x / 32`, `blockIdx`, parameters, `threadIdx.y` when blockDim.x is a
-    multiple of 32) and bounds guards against a uniform limit (only the last warp
+    multiple of 32, a value read from an address every lane shares such as a `__shared__`
+    flag after a barrier, a ballot or a shuffle from one lane) and bounds guards against a
+    limit known only at run time (only the last warp, or a warp-strided loop's last trip,
     splits) stay quiet; single-lane idioms (`if (threadIdx.x == 0)`) are a `note`.
 
     ## Why is this bad?
@@ -69,9 +71,8 @@ class DivergentBranch(FactRule):
                 if pattern.variance is Variance.DATA:
                     # Whether lanes disagree depends on the data: worth knowing, not a verdict.
                     yield self.finding(
-                        f"{stmt.kind.value} `{condition}` depends on data each thread loaded: lanes that read "
-                        f"values on different sides diverge, and the warp then runs both paths ({work} guarded "
-                        f"statement{'s' if work != 1 else ''})",
+                        f"{stmt.kind.value}{_quoted(condition)} depends on data each thread loaded: lanes that read "
+                        f"values on different sides diverge, and the warp then runs both paths ({_work(work)})",
                         stmt.span, level=Level.NOTE, function=kernel.function.display_name,
                         properties={"variance": "data", "guardedStatements": work},
                     )
@@ -86,19 +87,20 @@ class DivergentBranch(FactRule):
                     if work <= 1:
                         continue  # `if (lane == 0) out[w] = v;`: the intended single-lane idiom.
                     yield self.finding(
-                        f"only one lane runs this {stmt.kind.value} (`{condition}`); the other 31 idle while its "
+                        f"only one lane runs this {stmt.kind.value}{_quoted(condition, '(', ')')}; the other 31 idle while its "
                         f"{work} statement{'s' if work != 1 else ''} run",
                         stmt.span, level=Level.NOTE, function=kernel.function.display_name,
                         properties={"takenLanes": 1, "guardedStatements": work},
                     )
                     continue
+                per_trip = f", {work} statement{'s' if work != 1 else ''} per trip" if work else ""
+                guarded = f", {_work(work)}" if work else ""
                 if stmt.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO):
-                    cost = (f"the warp keeps looping until its last lane is done, {work} statement"
-                            f"{'s' if work != 1 else ''} per trip with finished lanes idle")
+                    cost = f"the warp keeps looping until its last lane is done{per_trip} with finished lanes idle"
                 else:
-                    cost = f"the warp runs both paths, {work} guarded statement{'s' if work != 1 else ''} with the other lanes idle"
+                    cost = f"the warp runs both paths{guarded} with the other lanes idle"
                 yield self.finding(
-                    f"{what} `{condition}` diverges within a warp: {split}{shape}; {cost}",
+                    f"{what}{_quoted(condition)} diverges within a warp: {split}{shape}; {cost}",
                     stmt.span, function=kernel.function.display_name,
                     properties={"takenLanes": pattern.taken_lanes, "activeLanes": pattern.active_lanes,
                                 "variance": pattern.variance.name.lower(), "guardedStatements": work},
@@ -122,6 +124,15 @@ def _select_like(stmt: ir.Stmt) -> bool:
                (node.kind is ir.ExprKind.UNARY and node.op == "*") for node in expr.walk()):
             return False
     return bool(arms)
+
+
+def _quoted(condition: str, before: str = "", after: str = "") -> str:
+    """`` `cond` `` as the message shows it; nothing when the source text is not available."""
+    return f" {before}`{condition}`{after}" if condition else ""
+
+
+def _work(count: int) -> str:
+    return "an empty body" if count == 0 else f"{count} guarded statement{'s' if count != 1 else ''}"
 
 
 def _statements(stmt: ir.Stmt) -> int:
