@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from cudalint import ir
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import ASSUMED_SHAPE, BlockShape, refine_variance, uniform_value
+from cudalint.dataflow.threads import ASSUMED_SHAPE, SAMPLE_ROUNDS, BlockShape, refine_variance, uniform_value
 
 MAX_INLINE_DEPTH = 4
 # Steps (statements and expressions evaluated) allowed per node of the code an entry
@@ -49,8 +49,9 @@ MAX_INLINE_DEPTH = 4
 # deeper than a handful of levels.
 STEPS_PER_NODE = 48
 MIN_BUDGET = 20_000
-MAX_BUDGET = 1_500_000
-"""Ceiling on any entry point's steps: about five seconds of this interpreter."""
+MAX_BUDGET = 200_000
+"""Ceiling on any entry point's steps: 10 to 20 seconds of this interpreter on large
+kernels (50 to 100 microseconds a step, lane evaluations included)."""
 # Trips tried to find a loop's constant trip count (a counter that halves from 2^31 needs 32).
 MAX_STATIC_TRIPS = 64
 _FULL_MASK = 0xFFFFFFFF
@@ -605,11 +606,12 @@ class Interpreter:
             self.env.update(placeholders)
             self.env.update(bound)
         condition = self._trip(stmt, recorded=self.recording)
-        trips = self._static_trips(stmt, condition, counter)
+        geometric = any(induction.operator != "+" for induction in inductions.values())
+        # Inside a summary run the values after the loop need not be exact.
+        trips = self._static_trips(stmt, condition, counter, geometric) if self.recording else None
         if self.recording:
             self.trace.loops[counter] = LoopRun(
-                stmt, counter, condition, trips,
-                geometric=any(induction.operator != "+" for induction in inductions.values()),
+                stmt, counter, condition, trips, geometric,
                 lane_starts=frozenset(atom for induction in inductions.values()
                                       if induction.operator == "+" and induction.start.variance is Variance.DATA
                                       for atom in induction.start.atoms() if atom.kind is AtomKind.VARYING),
@@ -666,12 +668,14 @@ class Interpreter:
                 self.env[decl] = Pointer(value.space, value.base, self._fresh(
                     f"{name} offset", Variance.DATA if variance >= Variance.THREAD else variance), value.pointee)
 
-    def _static_trips(self, stmt: ir.Stmt, condition: Sym, counter: Atom) -> int | None:
+    def _static_trips(self, stmt: ir.Stmt, condition: Sym, counter: Atom, geometric: bool) -> int | None:
         """The trip count of a ``for`` or ``while`` whose condition involves only constants,
-        the block's dimensions and the trip counter."""
+        the block's dimensions and the trip counter: looked for up to ``MAX_STATIC_TRIPS``
+        trips when a variable doubles or halves (each trip counts), else up to the trips the
+        evaluators sample anyway."""
         if stmt.kind is ir.StmtKind.DO or stmt.cond is None:
             return None
-        for trip in range(MAX_STATIC_TRIPS + 1):
+        for trip in range(MAX_STATIC_TRIPS + 1 if geometric else SAMPLE_ROUNDS + 1):
             value = uniform_value(condition, self.shape, {counter: trip})
             if value is None:
                 return None
