@@ -551,7 +551,8 @@ class Interpreter:
         merged = dict(not_taken)
         for decl, value in taken.items():
             other = not_taken.get(decl)
-            merged[decl] = value if other is None else _select(condition, value, other)
+            if other is not value:  # Most variables are untouched by either path.
+                merged[decl] = value if other is None else _select(condition, value, other)
         memories = (taken.get(MEMORY, {}), not_taken.get(MEMORY, {}))
         keys = {*memories[0], *memories[1]}
         merged[MEMORY] = {key: _select(condition, *(memory[key] if key in memory else self._unstored(key)
