@@ -291,7 +291,7 @@ BRANCHES = """
 EXPECTED_VARIANCE = [
     (3, Variance.THREAD), (4, Variance.THREAD), (5, Variance.WARP_UNIFORM), (6, Variance.WARP_UNIFORM),
     (7, Variance.UNIFORM), (8, Variance.UNIFORM), (9, Variance.DATA), (10, Variance.WARP_UNIFORM),
-    (11, Variance.DATA), (12, Variance.THREAD), (14, Variance.THREAD), (15, Variance.WARP_UNIFORM),
+    (11, Variance.WARP_UNIFORM), (12, Variance.THREAD), (14, Variance.THREAD), (15, Variance.WARP_UNIFORM),
 ]
 
 

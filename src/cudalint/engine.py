@@ -153,7 +153,7 @@ def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: Ru
     result.notices.extend(_error_notices(path, tu))
     build = build_context(path, environment, settings, result)
     try:
-        result.findings = check(tu, settings, build)
+        result.findings = check(tu, settings, build, result.notices)
     except Exception as exc:  # noqa: BLE001
         return _internal_error(result, exc)
     if cache is not None:
@@ -253,7 +253,10 @@ def build_context(path: str, environment: frontend.ParseEnvironment, settings: R
     return BuildContext(arch, max_registers, {kernel.label: kernel for kernel in compiled})
 
 
-def check(tu, settings: RunSettings, build: BuildContext | None = None) -> list[Finding]:
+def check(tu, settings: RunSettings, build: BuildContext | None = None,
+          notices: list[Notice] | None = None) -> list[Finding]:
+    """The findings of the enabled rules; ``notices`` receives one for each function whose
+    analysis stopped at its budget."""
     facts = Facts(tu, build=build)
     file_ignores = ignored_for_file(settings.config, tu.path)
     enabled = [code for code in settings.enabled if not any(selector_matches(s, code) for s in file_ignores)]
@@ -278,7 +281,17 @@ def check(tu, settings: RunSettings, build: BuildContext | None = None) -> list[
         cl001 = REGISTRY["CL001"]()
         extra = apply_suppressions(cl001.report(tu.path, unused, CATALOG), suppressions, CATALOG)
         kept = sorted(kept + extra, key=Finding.sort_key)
+    if notices is not None:
+        notices.extend(_budget_notices(facts))
     return _mark_recovered(kept, tu)
+
+
+def _budget_notices(facts: Facts) -> list[Notice]:
+    return [Notice(facts.tu.path, NoticeKind.INCOMPLETE,
+                   f"the analysis of `{kernel.function.display_name}` stopped at line {kernel.cut.line} after "
+                   f"{kernel.cut.budget} steps, its budget for a function of its size: accesses, branches and "
+                   "barriers from there on are not checked", kernel.cut.line, 1)
+            for kernel in facts.kernels if kernel.cut is not None and kernel.function.in_main_file]
 
 
 def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResult:

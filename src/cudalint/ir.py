@@ -153,6 +153,9 @@ class Expr:
     text: str | None = None
     """The literal exactly as written (``2.0``, ``1e-3f``)."""
     cast: CastKind | None = None
+    receiver: Expr | None = None
+    """For a CALL of a member function: the object it is called on (``g`` in ``g.sync()``),
+    when the call names one; not among ``children``."""
 
     def walk(self):
         """Yield this node and every node below it, parents before children."""

@@ -9,7 +9,9 @@ from functools import cached_property
 from cudalint import ir
 from cudalint.ptxas import KernelResources
 from cudalint.dataflow.cfg import ControlFlow
-from cudalint.dataflow.interpret import Access, Barrier, Branch, KernelTrace, MemorySpace, trace_kernel
+from cudalint.dataflow.interpret import (
+    Access, Barrier, BarrierScope, Branch, Cut, KernelTrace, LoopRun, MemorySpace, trace_kernel,
+)
 from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
@@ -18,12 +20,14 @@ from cudalint.dataflow.registers import (
 )
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
-from cudalint.dataflow.warps import AccessPattern, BranchPattern, Confidence, access_pattern, branch_pattern
+from cudalint.dataflow.warps import (
+    AccessPattern, BranchPattern, Confidence, DataPattern, access_pattern, branch_pattern,
+)
 
 __all__ = [
-    "Access", "AccessPattern", "Barrier", "BlockShape", "BuildContext", "Branch", "BranchPattern", "Confidence",
-    "Facts", "Fp64Region", "KernelFacts", "KernelResources", "LaunchContext", "LocalArray", "MemorySpace",
-    "Occupancy", "RegisterBudget", "RegisterEstimate", "Variance",
+    "Access", "AccessPattern", "Barrier", "BarrierScope", "BlockShape", "BuildContext", "Branch", "BranchPattern",
+    "Confidence", "Cut", "DataPattern", "Facts", "Fp64Region", "KernelFacts", "KernelResources", "LaunchContext",
+    "LocalArray", "LoopRun", "MemorySpace", "Occupancy", "RegisterBudget", "RegisterEstimate", "Variance",
 ]
 
 
@@ -90,11 +94,23 @@ class KernelFacts:
 
     @cached_property
     def accesses(self) -> list[tuple[Access, AccessPattern]]:
-        return [(access, access_pattern(access, self.shape, self.bindings)) for access in self.trace.accesses]
+        return [(access, access_pattern(access, self.shape, self.bindings, self.trace.loops))
+                for access in self.trace.accesses]
 
     @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:
-        return [(branch, branch_pattern(branch, self.shape, self.bindings)) for branch in self.trace.branches]
+        return [(branch, branch_pattern(branch, self.shape, self.bindings, self.trace.loops))
+                for branch in self.trace.branches]
+
+    @property
+    def cut(self) -> Cut | None:
+        """Where the analysis stopped when the kernel outran its budget (None: it ran to the end)."""
+        return self.trace.cut
+
+    def why(self, value, variance: Variance | None = None) -> list[str]:
+        """Why the loaded or computed unknowns in ``value`` vary as they do (with ``variance``:
+        only those that vary so), one ``name: reason`` line each."""
+        return self.trace.why(value, variance)
 
     @property
     def barriers(self) -> list[Barrier]:
@@ -126,7 +142,7 @@ class KernelFacts:
 
     def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:
         """The access's cost with some parameter values fixed."""
-        return access_pattern(access, self.shape, {**self.bindings, **bindings})
+        return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
 
     @cached_property
     def control_flow(self) -> ControlFlow:

@@ -1,11 +1,34 @@
 """Symbolic execution of one kernel: every memory access with its per-thread address,
 every branch with its condition, every barrier.
 
-The kernel body is run once over symbolic values (``symbolic.Sym``). Branches run
-both ways and merge their variables with a ``select`` on the condition, so values
-stay exact per lane; loops bind their induction variable to ``init + step * iteration``
-(or a shift of it) and run their body once more with that binding; ``__device__``
-helpers are inlined with their arguments, to a bounded depth.
+The kernel body is run over symbolic values (``symbolic.Sym``). Branches run both ways
+and merge their variables with a ``select`` on the condition, so values stay exact per
+lane. ``__device__`` helpers are inlined with their arguments, to a bounded depth; a
+reference or pointer parameter bound to a variable of the caller reads and writes that
+variable, and a helper with several returns yields a ``select`` of them.
+
+Memory. Variables in shared, global or constant memory (``__shared__ int s_done``, a
+``__constant__`` struct, a kernel's struct parameter) live in memory, not in registers.
+A thread sees what it stored at an address until the next barrier. Otherwise a load from
+an address that is the same in every thread of the block yields a value that is the same
+in every thread (after a barrier, everything stored before it is visible to all: the
+block's flags, counts and work items); an address the same across a warp yields a
+warp-uniform value, a per-lane address data. A per-thread (local) array holds
+per-thread values at any address. Pointers loaded from memory keep the allocation they
+were stored from, when one is known, and the uniformity of the load.
+
+Loops. A variable the loop updates the same way on every trip (``i += s``, ``s *= 2``,
+``s >>= 1``, ``s = s / 2``, in the header or as a statement of the body) is bound to a
+function of the trip number (an ``ITERATION`` atom); when the trip count is a constant its
+value after the loop is known too. The other variables the loop assigns are found by one
+summary run of the body over placeholders; the body then runs once more, recorded.
+Inside a summary run, nested loops take a single run, so the cost is the size times the
+nesting depth, never 2^depth.
+
+Budget. Each entry point may take a number of steps (statements and expressions
+evaluated) proportional to its size, helpers it inlines included, up to a fixed ceiling.
+Past it the run stops; ``KernelTrace.cut`` says where, and what was recorded before
+stands.
 """
 
 from __future__ import annotations
@@ -17,25 +40,24 @@ from dataclasses import dataclass, field
 
 from cudalint import ir
 from cudalint.dataflow import symbolic as sym
-from cudalint.dataflow.symbolic import Atom, Sym, Variance
-from cudalint.dataflow.threads import ASSUMED_SHAPE, BlockShape, refine_variance
+from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
+from cudalint.dataflow.threads import ASSUMED_SHAPE, SAMPLE_ROUNDS, BlockShape, refine_variance, uniform_value
 
 MAX_INLINE_DEPTH = 4
+# Steps (statements and expressions evaluated) allowed per node of the code an entry
+# point runs: each node runs once per enclosing loop plus once, and loops rarely nest
+# deeper than a handful of levels.
+STEPS_PER_NODE = 48
+MIN_BUDGET = 20_000
+MAX_BUDGET = 200_000
+"""Ceiling on any entry point's steps: 10 to 20 seconds of this interpreter on large
+kernels (50 to 100 microseconds a step, lane evaluations included)."""
+# Trips tried to find a loop's constant trip count (a counter that halves from 2^31 needs 32).
+MAX_STATIC_TRIPS = 64
+_FULL_MASK = 0xFFFFFFFF
 
-_WARP_UNIFORM_INTRINSICS = frozenset(
-    ("__ballot_sync", "__all_sync", "__any_sync", "__activemask", "__ballot", "__all", "__any",
-     "__match_any_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-     "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync")
-)
-_VARYING_INTRINSICS = frozenset(
-    ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl", "__shfl_up",
-     "__shfl_down", "__shfl_xor", "clock", "clock64", "__lanemask_lt", "curand", "curand_uniform")
-)
-_BARRIERS = frozenset(
-    ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__barrier_sync")
-)
-# cooperative_groups types whose sync() only waits for the lanes of a warp.
-_WARP_GROUPS = ("thread_block_tile", "tiled_partition", "coalesced_group")
+_BARRIERS = frozenset(("__syncthreads", "__barrier_sync"))
+_COUNTING_BARRIERS = frozenset(("__syncthreads_count", "__syncthreads_and", "__syncthreads_or"))
 # Inline PTX block barriers: `bar.sync`, `barrier.sync` (with or without `.aligned`).
 _ASM_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.sync\b")
 _VOID = ir.CType(ir.TypeKind.VOID, "void")
@@ -43,7 +65,26 @@ _LOADS = frozenset(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"))
 _STORES = frozenset(("__stcg", "__stcs", "__stwb", "__stwt"))
 _NAMED_CONSTANTS = frozenset((ir.ExprKind.DECL_REF, ir.ExprKind.MEMBER, ir.ExprKind.CALL))
 _MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
-            "std::min": "min", "std::max": "max"}
+            "ullmin": "min", "ullmax": "max", "std::min": "min", "std::max": "max"}
+_BIT_FUNCTIONS = {"__popc": "popc", "__popcll": "popc", "__ffs": "ffs", "__clz": "clz", "__brev": "brev",
+                  "abs": "abs", "labs": "abs", "llabs": "abs", "__mulhi": "mulhi", "__umulhi": "mulhi"}
+_BALLOTS = frozenset(("__ballot_sync", "__ballot", "__activemask", "__match_all_sync"))
+_VOTES = frozenset(("__any_sync", "__all_sync", "__uni_sync", "__any", "__all"))
+_WARP_REDUCTIONS = frozenset(("__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+                              "__reduce_or_sync", "__reduce_xor_sync"))
+_BROADCAST_SHUFFLES = {"__shfl_sync": 2, "__shfl": 1}
+"""Shuffles that read one given lane, by the index of their source-lane argument."""
+_EXCHANGE_SHUFFLES = {"__shfl_up_sync": 1, "__shfl_down_sync": 1, "__shfl_xor_sync": 1, "__shfl_up": 0,
+                      "__shfl_down": 0, "__shfl_xor": 0}
+"""Shuffles where each lane reads another lane, by the index of their value argument."""
+_PER_LANE = {
+    "clock": "a clock reading", "clock64": "a clock reading", "__globaltimer": "a clock reading",
+    "__match_any_sync": "the mask of the lanes holding the same value",
+    "curand": "a per-thread random number", "curand_uniform": "a per-thread random number",
+    "curand_normal": "a per-thread random number",
+}
+_INTRINSICS = frozenset(("__umul24", "__mul24", *_BIT_FUNCTIONS, *_MIN_MAX, *_BROADCAST_SHUFFLES,
+                         *_EXCHANGE_SHUFFLES, *_BALLOTS, *_VOTES, *_WARP_REDUCTIONS, *_PER_LANE))
 
 
 class MemorySpace(enum.Enum):
@@ -51,6 +92,8 @@ class MemorySpace(enum.Enum):
     SHARED = "shared"
     LOCAL = "local"
     CONSTANT = "constant"
+    PARAMETER = "param"
+    """A kernel's by-value parameter (read through the constant bank; no access recorded)."""
     UNKNOWN = "generic"
 
 
@@ -58,6 +101,18 @@ class AccessKind(enum.Enum):
     LOAD = "load"
     STORE = "store"
     ATOMIC = "atomic"
+
+
+class BarrierScope(enum.Enum):
+    """Which threads a barrier waits for, and so which must all reach it."""
+
+    BLOCK = "block"
+    GRID = "grid"
+    """Every thread of the grid (a cooperative launch's grid.sync(), a cluster's sync()): of the block too."""
+    WARP = "warp"
+    """Every lane of the warp (__syncwarp() with a full mask, a tile of 32 threads)."""
+    PARTIAL = "partial"
+    """Some lanes only (a mask, a tile narrower than a warp, the active lanes): fine in divergent code."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +127,57 @@ class Pointer:
 
 @dataclass(frozen=True)
 class Reference:
-    """A C++ reference bound to memory: reading it is a load."""
+    """A C++ reference bound to memory (or a variable that lives in memory): reading it is a load."""
 
     location: Pointer
 
 
-Value = Sym | Pointer | Reference
+@dataclass(frozen=True)
+class Alias:
+    """A reference or pointer to a register variable (``int& q`` bound to the caller's
+    ``q``, ``&x``): reading it reads the variable, writing it writes the variable."""
+
+    decl: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Group:
+    """A cooperative_groups handle: which threads it holds."""
+
+    kind: str
+    """``block``, ``grid``, ``cluster``, ``tile``, ``coalesced`` or ``thread_group`` (unknown)."""
+    size: int | None = None
+    """Threads of a tile, when known."""
+    parent: int | None = None
+    """Threads of the tile it was partitioned from (None: the block)."""
+
+
+@dataclass(frozen=True)
+class Triple:
+    """A ``dim3`` a cooperative group returns (``group_index()``, ``thread_index()``)."""
+
+    x: Sym
+    y: Sym
+    z: Sym
+
+
+Value = Sym | Pointer | Reference | Alias | Group | Triple
+
+
+@dataclass(frozen=True)
+class MemoryKey:
+    """An address a thread stored to since the last barrier."""
+
+    space: MemorySpace
+    base: str
+    offset: Sym
+
+
+MEMORY = "<memory>"
+"""The environment's entry for what this thread stored since the last barrier: a dict
+from ``MemoryKey`` to the value, replaced (never changed in place) on each store, so that
+branches copy and merge it like a variable."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +237,7 @@ class Barrier:
     loops: tuple[ir.Stmt, ...]
     stmt: ir.Stmt | None = None
     inlined_from: tuple[str, ...] = ()
+    scope: BarrierScope = BarrierScope.BLOCK
 
 
 @dataclass(frozen=True)
@@ -146,6 +247,23 @@ class LoopRun:
     stmt: ir.Stmt
     iteration: Atom
     condition: Sym
+    trips: int | None = None
+    """The trip count when it is a constant (the condition involves nothing else)."""
+    geometric: bool = False
+    """A variable of the loop doubles or halves (or is otherwise multiplied) on each trip:
+    every trip has its own stride, so each must be looked at."""
+    lane_starts: frozenset[Atom] = frozenset()
+    """Data loaded per lane that a counter of the loop starts from (a CSR row's first
+    entry): each lane walks its own range."""
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where the analysis of an entry point stopped because it ran out of steps."""
+
+    line: int
+    """The statement of the entry point being run (a call, for code inlined from a helper)."""
+    budget: int
 
 
 @dataclass
@@ -160,10 +278,46 @@ class KernelTrace:
     """Per-thread arrays by the base name their accesses carry."""
     calls: set[str] = field(default_factory=set)
     """Names of the functions called, helpers' calls included."""
+    origins: dict[int, Origin] = field(default_factory=dict)
+    """Why an unknown value varies as it does, by the key of its atom."""
+    derived: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """The unknowns an unknown computed from them (``sqrtf(x[i])``) was made of, by key."""
+    steps: int = 0
+    """Statements and expressions evaluated."""
+    budget: int = 0
+    """The most steps this entry point was allowed."""
+    cut: Cut | None = None
+
+    def why(self, value: Sym, variance: Variance | None = None, limit: int = 4) -> list[str]:
+        """The origins of the unknowns ``value`` is made of (following what was computed
+        from them), as ``name: reason`` lines; with ``variance``, only those that vary so."""
+        reasons: dict[str, None] = {}
+        pending = [atom.key for atom in value.atoms() if atom.key]
+        seen: set[int] = set()
+        while pending and len(reasons) < limit:
+            key = pending.pop(0)
+            if key in seen:
+                continue
+            seen.add(key)
+            pending.extend(self.derived.get(key, ()))
+            origin = self.origins.get(key)
+            if origin is not None and (variance is None or origin.variance is variance):
+                reasons.setdefault(f"{origin.name}: {origin.reason}", None)
+        return list(reasons)
 
 
-def _uniform_unknown(name: str) -> Sym:
-    return sym.unknown(name, Variance.UNIFORM)
+@dataclass(frozen=True)
+class Origin:
+    """Where an unknown value comes from and why it varies as it does."""
+
+    name: str
+    variance: Variance
+    reason: str
+    """("read from shared `s_done` after the barrier at line 12: the same in every thread of the block")"""
+
+
+class _OutOfBudget(Exception):
+    pass
 
 
 def _join_variance(*values: Value) -> Variance:
@@ -173,7 +327,19 @@ def _join_variance(*values: Value) -> Variance:
             worst = max(worst, value.variance)
         elif isinstance(value, Pointer):
             worst = max(worst, value.offset.variance)
+        elif isinstance(value, Triple):
+            worst = max(worst, value.x.variance, value.y.variance, value.z.variance)
     return worst
+
+
+def _atoms(value: Value):
+    if isinstance(value, Sym):
+        yield from value.atoms()
+    elif isinstance(value, Pointer):
+        yield from value.offset.atoms()
+    elif isinstance(value, Triple):
+        for part in (value.x, value.y, value.z):
+            yield from part.atoms()
 
 
 def _opaque(name: str, *inputs: Value) -> Sym:
@@ -182,6 +348,23 @@ def _opaque(name: str, *inputs: Value) -> Sym:
     if variance is Variance.THREAD:
         variance = Variance.DATA
     return sym.unknown(name, variance)
+
+
+@dataclass(frozen=True)
+class Induction:
+    """A variable updated the same way on every trip: its value at the start of trip k."""
+
+    start: Sym
+    step: Sym
+    operator: str
+    """``+`` (``x += step``), ``<<``/``>>`` (shift by ``step``), ``*``/``/`` (by a constant)."""
+
+    def at(self, trip: Sym) -> Sym:
+        if self.operator == "+":
+            return self.start + self.step * trip
+        if self.operator in ("<<", ">>"):
+            return sym.operation(self.operator, self.start, self.step * trip)
+        return sym.operation("geometric" if self.operator == "*" else "geometric-division", self.start, self.step, trip)
 
 
 class Interpreter:
@@ -202,17 +385,35 @@ class Interpreter:
         self.statement: ir.Stmt | None = None
         """The analyzed function's statement being run (inlined helpers keep their call's)."""
         self.recording = True
+        """False during a loop's summary run: nothing is recorded, nested loops run once."""
         self._iteration_keys = itertools.count(1)
-        self._returns: list[list[Value]] = []
+        self._returns: list[list[tuple[Value, tuple[Guard, ...]]]] = []
+        self._return_depths: list[int] = []
+        self.last_barrier: int | None = None
+        """Line of the barrier most recently passed, for the reasons given with loaded values."""
+        self.local_variance: dict[str, Variance] = {}
+        """How much the values stored into each per-thread array vary between threads."""
+        self.pointer_targets: dict[tuple[MemorySpace, str], set[tuple[MemorySpace, str]]] = {}
+        """The allocations whose addresses were stored into each allocation."""
+        self.trace.budget = _budget(function, self.functions)
 
     # ------------------------------------------------------------------ entry
 
     def run(self) -> KernelTrace:
         for param in self.function.params:
             self.env[param.decl] = self._parameter_value(param)
-        if self.function.body is not None:
-            self._block(self.function.body)
+        try:
+            if self.function.body is not None:
+                self._block(self.function.body)
+        except _OutOfBudget:
+            where = self.statement.span.line if self.statement is not None else self.function.span.line
+            self.trace.cut = Cut(where, self.trace.budget)
         return self.trace
+
+    def _step(self) -> None:
+        self.trace.steps += 1
+        if self.trace.steps > self.trace.budget:
+            raise _OutOfBudget
 
     def _parameter_value(self, param: ir.VarDecl) -> Value:
         kind = param.type.kind
@@ -220,7 +421,26 @@ class Interpreter:
             return Pointer(MemorySpace.GLOBAL, param.name, sym.ZERO, param.type.pointee)
         if kind in (ir.TypeKind.INTEGER, ir.TypeKind.BOOL, ir.TypeKind.ENUM):
             return sym.parameter(param.name)
-        return _uniform_unknown(param.name)
+        if kind is ir.TypeKind.RECORD:
+            # Passed by value to the kernel: the same bytes in every thread.
+            return Reference(Pointer(MemorySpace.PARAMETER, param.name, sym.ZERO, param.type))
+        return self._fresh(param.name, Variance.UNIFORM)
+
+    def _fresh(self, name: str, variance: Variance, why: str | None = None) -> Sym:
+        """A value we cannot compute, with how it varies and, when known, why."""
+        value = sym.unknown(name, variance)
+        if why is not None:
+            self.trace.origins[value.terms[0][0][0].key] = Origin(name, variance, why)
+        return value
+
+    def _computed(self, name: str, *inputs: Value) -> Sym:
+        """A value computed from ``inputs`` in a way we do not model (floating point, calls),
+        that remembers what it was computed from."""
+        value = _opaque(name, *inputs)
+        keys = tuple(atom.key for item in inputs for atom in _atoms(item) if atom.key)
+        if keys:
+            self.trace.derived[value.terms[0][0][0].key] = keys
+        return value
 
     # ------------------------------------------------------------------ statements
 
@@ -239,6 +459,7 @@ class Interpreter:
 
     def _stmt(self, stmt: ir.Stmt) -> Sym | None:
         """Runs one statement; returns an ``if``'s condition, for early-exit tracking."""
+        self._step()
         if not self.call_stack:
             self.statement = stmt
         kind = stmt.kind
@@ -255,14 +476,13 @@ class Interpreter:
             self._loop(stmt)
         elif kind is ir.StmtKind.SWITCH:
             self._switch(stmt)
-        elif kind is ir.StmtKind.ASM and _ASM_BARRIER.search(stmt.label or "") and self.recording:
+        elif kind is ir.StmtKind.ASM and _ASM_BARRIER.search(stmt.label or ""):
             marker = ir.Expr(ir.ExprKind.UNKNOWN, _VOID, stmt.span, name="bar.sync")
-            self.trace.barriers.append(Barrier(marker, "bar.sync", tuple(self.guards), tuple(self.loops), self.statement,
-                                               tuple(self.call_names)))
+            self._barrier(marker, "bar.sync", BarrierScope.BLOCK)
         elif kind is ir.StmtKind.RETURN:
             value = self._expr(stmt.expr) if stmt.expr is not None else None
             if self._returns and value is not None:
-                self._returns[-1].append(value)
+                self._returns[-1].append((value, tuple(self.guards[self._return_depths[-1]:])))
         elif kind in (ir.StmtKind.CASE, ir.StmtKind.DEFAULT, ir.StmtKind.LABEL, ir.StmtKind.UNKNOWN):
             if stmt.expr is not None:
                 self._expr(stmt.expr)
@@ -271,26 +491,30 @@ class Interpreter:
         return None
 
     def _declare(self, var: ir.VarDecl) -> None:
+        space = _STORAGE_SPACES.get(var.storage)
         if var.type.kind is ir.TypeKind.ARRAY:
-            space = {
-                ir.StorageClass.SHARED: MemorySpace.SHARED,
-                ir.StorageClass.CONSTANT: MemorySpace.CONSTANT,
-                ir.StorageClass.DEVICE: MemorySpace.GLOBAL,
-            }.get(var.storage, MemorySpace.LOCAL)
+            space = space or MemorySpace.LOCAL
             if space is MemorySpace.LOCAL and self.recording:
                 self.trace.local_arrays.setdefault(var.name, var)
             self.env[var.decl] = Pointer(space, var.name, sym.ZERO, var.type.pointee)
             if var.init is not None:
                 self._expr(var.init)
             return
+        if space is not None:
+            # `__shared__ int s_done;`: one copy per block, read and written as memory.
+            self.env[var.decl] = Reference(Pointer(space, var.name, sym.ZERO, var.type))
+            return
         if var.type.kind is ir.TypeKind.REFERENCE and var.init is not None:
-            location = self._location(var.init)
-            if location is not None:
-                self.env[var.decl] = Reference(location)
+            target = self._location(var.init) or self._alias_of(var.init)
+            if isinstance(target, Pointer):
+                self.env[var.decl] = Reference(target)
+                return
+            if isinstance(target, Alias):
+                self.env[var.decl] = target
                 return
         if var.init is None:
-            self.env[var.decl] = _uniform_unknown(var.name) if var.type.kind is not ir.TypeKind.POINTER else Pointer(
-                MemorySpace.UNKNOWN, var.name, sym.ZERO, var.type.pointee)
+            self.env[var.decl] = self._fresh(var.name, Variance.UNIFORM) if var.type.kind is not ir.TypeKind.POINTER \
+                else Pointer(MemorySpace.UNKNOWN, var.name, sym.ZERO, var.type.pointee)
             return
         self.env[var.decl] = self._convert(self._expr(var.init), var.type)
 
@@ -303,7 +527,7 @@ class Interpreter:
     def _if(self, stmt: ir.Stmt) -> Sym:
         if stmt.init is not None:
             self._stmt(stmt.init)
-        condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else _uniform_unknown("cond")
+        condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else self._fresh("condition", Variance.UNIFORM)
         self._branch(stmt, condition)
         before = dict(self.env)
         self.guards.append(Guard(condition, True, stmt))
@@ -318,17 +542,37 @@ class Interpreter:
             self.guards.pop()
         if exits_early(stmt):
             return condition  # Nothing assigned on the returning path reaches later code.
-        self.env = _merge(condition, after_then, self.env)
+        self.env = self._merge(condition, after_then, self.env)
         return condition
 
+    def _merge(self, condition: Sym, taken: dict, not_taken: dict) -> dict:
+        """Variables after a branch: a ``select`` on the condition where the paths disagree.
+        An address stored on one path only holds, for the threads of the other, what a load
+        would have found there before."""
+        merged = dict(not_taken)
+        for decl, value in taken.items():
+            other = not_taken.get(decl)
+            if other is not value:  # Most variables are untouched by either path.
+                merged[decl] = value if other is None else _select(condition, value, other)
+        memories = (taken.get(MEMORY, {}), not_taken.get(MEMORY, {}))
+        keys = {*memories[0], *memories[1]}
+        merged[MEMORY] = {key: _select(condition, *(memory[key] if key in memory else self._unstored(key)
+                                                    for memory in memories)) for key in keys}
+        return merged
+
+    def _unstored(self, key: MemoryKey) -> Value:
+        location = Pointer(key.space, key.base, key.offset, None)
+        variance, why = self._load_variance(location)
+        return self._fresh(key.base, variance, why)
+
     def _switch(self, stmt: ir.Stmt) -> None:
-        condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else _uniform_unknown("switch")
+        condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else self._fresh("switch", Variance.UNIFORM)
         self._branch(stmt, condition)
         before = dict(self.env)
         for child in stmt.body:
             self._stmt(child)
         # Which case ran depends on the value: variables assigned in any case take it in.
-        self.env = _merge(condition, self.env, before)
+        self.env = self._merge(condition, self.env, before)
 
     # ------------------------------------------------------------------ loops
 
@@ -338,89 +582,145 @@ class Interpreter:
         assigned = _assigned_variables(stmt)
         key = next(self._iteration_keys)
         iteration = sym.iteration(f"L{stmt.span.line}", key)
-        induction = self._induction(stmt, iteration)
+        counter = iteration.terms[0][0][0]
+        _forget_memory(self.env)  # What the body stores, a later trip may read.
         entry = dict(self.env)
-
-        # First pass, not recorded: what does one trip do to the variables it assigns?
-        recording, self.recording = self.recording, False
-        placeholders = {decl: _uniform_unknown(f"carried{index}") for index, decl in enumerate(assigned)
-                        if decl in self.env and decl not in induction and isinstance(self.env[decl], Sym)}
-        self.env.update(placeholders)
-        self.env.update(induction)
-        self._loop_body(stmt)
-        after_one_trip = self.env
-        self.recording = recording
-
-        self.env = dict(entry)
-        self.env.update(induction)
-        for decl, placeholder in placeholders.items():
-            self.env[decl] = _closed_form(entry[decl], placeholder, after_one_trip.get(decl), iteration)
-        self.loops.append(stmt)
-        condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else Sym.const(1)
-        self._branch(stmt, condition)
+        inductions = self._inductions(stmt, assigned)
+        bound = {decl: induction.at(iteration) for decl, induction in inductions.items()}
+        # A carried variable's value at the start of a trip: unknown, varying at least as its start.
+        placeholders = {decl: self._fresh(assigned[decl], entry[decl].variance) for decl in assigned
+                        if decl in entry and decl not in inductions and isinstance(entry[decl], Sym)}
         if self.recording:
-            counter = next(iter(iteration.atoms()))
-            self.trace.loops[counter] = LoopRun(stmt, counter, condition)
-        self.guards.append(Guard(condition, True, stmt))
-        self._loop_body(stmt)
-        self.guards.pop()
-        self.loops.pop()
-        # After the loop, what it assigned depends on how many trips ran.
-        exit_variance = _join_variance(condition)
-        for decl in assigned:
-            if decl in entry:
-                value = self.env.get(decl, entry[decl])
-                variance = max(exit_variance, _join_variance(value))
-                self.env[decl] = value if isinstance(value, Pointer) and variance is Variance.UNIFORM else (
-                    _opaque("after-loop", value) if variance > Variance.UNIFORM else _uniform_unknown("after-loop"))
-        for decl in set(self.env) - set(entry):
-            if decl in induction:
-                self.env[decl] = sym.unknown("after-loop", max(exit_variance, _join_variance(induction[decl])))
+            # Summary run, not recorded: what does one trip do to the variables it assigns?
+            self.recording = False
+            self.env.update(placeholders)
+            self.env.update(bound)
+            self._trip(stmt, recorded=False)
+            after_one_trip = self.env
+            self.recording = True
+            self.env = dict(entry)
+            self.env.update(bound)
+            for decl, placeholder in placeholders.items():
+                self.env[decl] = _closed_form(entry[decl], placeholder, after_one_trip.get(decl), iteration,
+                                              assigned[decl])
+        else:
+            # Inside a summary run: one run of the body over placeholders is enough.
+            self.env.update(placeholders)
+            self.env.update(bound)
+        condition = self._trip(stmt, recorded=self.recording)
+        geometric = any(induction.operator != "+" for induction in inductions.values())
+        # Inside a summary run the values after the loop need not be exact.
+        trips = self._static_trips(stmt, condition, counter, geometric) if self.recording else None
+        if self.recording:
+            self.trace.loops[counter] = LoopRun(
+                stmt, counter, condition, trips, geometric,
+                lane_starts=frozenset(atom for induction in inductions.values()
+                                      if induction.operator == "+" and induction.start.variance is Variance.DATA
+                                      for atom in induction.start.atoms() if atom.kind is AtomKind.VARYING),
+            )
+        self._leave_loop(entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips)
 
-    def _loop_body(self, stmt: ir.Stmt) -> None:
+    def _trip(self, stmt: ir.Stmt, recorded: bool) -> Sym:
+        """One trip of the loop: its condition, then its body under it (a ``do`` loop: its
+        body, then its condition, evaluated once). Returns the condition."""
+        self.loops.append(stmt)  # The condition's accesses repeat with the loop too.
+        if stmt.kind is ir.StmtKind.DO:
+            for child in stmt.body:
+                self._stmt(child)
+            condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else Sym.const(1)
+            if recorded:
+                self._branch(stmt, condition)
+            self.loops.pop()
+            return condition
+        condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else Sym.const(1)
+        if recorded:
+            self._branch(stmt, condition)
+        self.guards.append(Guard(condition, True, stmt))
         for child in stmt.body:
             self._stmt(child)
         if stmt.step is not None:
             self._expr(stmt.step)
-        if stmt.kind is ir.StmtKind.DO and stmt.cond is not None:
-            self._expr(stmt.cond)
+        self.guards.pop()
+        self.loops.pop()
+        return condition
 
-    def _induction(self, stmt: ir.Stmt, iteration: Sym) -> dict[str, Value]:
-        """``i`` in ``for (...; ...; i += s)`` as a function of the iteration count."""
-        if stmt.kind is not ir.StmtKind.FOR or stmt.step is None:
-            return {}
-        step = stmt.step
-        target = step.children[0] if step.children else None
-        if target is None or target.kind is not ir.ExprKind.DECL_REF or target.decl not in self.env:
-            return {}
-        start = self.env[target.decl]
-        if not isinstance(start, Sym):
-            return {}
-        op = step.op
-        if step.kind is ir.ExprKind.UNARY and op in ("++", "post++", "--", "post--"):
-            sign = 1 if "++" in op else -1
-            return {target.decl: start + iteration * sign}
-        if step.kind is not ir.ExprKind.ASSIGN or len(step.children) != 2:
-            return {}
-        amount = self._expr(step.children[1]) if op != "=" else None
-        if op == "=":
-            rhs = step.children[1]
-            if rhs.kind is ir.ExprKind.BINARY and rhs.op in ("+", "-") and _refers_to(rhs.children[0], target.decl):
-                amount = self._expr(rhs.children[1])
-                op = rhs.op + "="
-            else:
-                return {}
-        if not isinstance(amount, Sym) or amount.variance > Variance.WARP_UNIFORM and op in ("<<=", ">>=", "*=", "/="):
-            return {}
-        if op == "+=":
-            return {target.decl: start + amount * iteration}
-        if op == "-=":
-            return {target.decl: start - amount * iteration}
-        if op in ("<<=", "*=") and (amount.constant == 1 and op == "<<=" or amount.constant == 2 and op == "*="):
-            return {target.decl: sym.operation("<<", start, iteration)}
-        if op in (">>=", "/=") and (amount.constant == 1 and op == ">>=" or amount.constant == 2 and op == "/="):
-            return {target.decl: sym.operation(">>", start, iteration)}
-        return {}
+    def _leave_loop(self, entry: dict, assigned: dict[str, str], inductions: dict[str, Induction], condition: Sym,
+                    trips: int | None) -> None:
+        """After the loop, what it assigned depends on how many trips ran: exact when the trip
+        count is a constant and the variable an induction, else an unknown that varies as
+        the values and the trip count do."""
+        _forget_memory(self.env)
+        exit_variance = _join_variance(condition)
+        for decl, name in assigned.items():
+            if decl not in entry:
+                continue
+            if trips is not None and decl in inductions:
+                self.env[decl] = inductions[decl].at(Sym.const(trips))
+                continue
+            value = self.env.get(decl, entry[decl])
+            # Zero trips leave the value it came in with.
+            variance = max(exit_variance, _join_variance(value), _join_variance(entry[decl]))
+            if isinstance(value, Pointer) and variance is Variance.UNIFORM:
+                continue
+            if isinstance(value, Sym):
+                why = "assigned in a loop whose trip count differs between threads" \
+                    if exit_variance > Variance.UNIFORM else None
+                self.env[decl] = self._fresh(name, Variance.DATA if variance is Variance.THREAD else variance, why)
+            elif isinstance(value, Pointer):
+                self.env[decl] = Pointer(value.space, value.base, self._fresh(
+                    f"{name} offset", Variance.DATA if variance >= Variance.THREAD else variance), value.pointee)
+
+    def _static_trips(self, stmt: ir.Stmt, condition: Sym, counter: Atom, geometric: bool) -> int | None:
+        """The trip count of a ``for`` or ``while`` whose condition involves only constants,
+        the block's dimensions and the trip counter: looked for up to ``MAX_STATIC_TRIPS``
+        trips when a variable doubles or halves (each trip counts), else up to the trips the
+        evaluators sample anyway."""
+        if stmt.kind is ir.StmtKind.DO or stmt.cond is None:
+            return None
+        for trip in range(MAX_STATIC_TRIPS + 1 if geometric else SAMPLE_ROUNDS + 1):
+            value = uniform_value(condition, self.shape, {counter: trip})
+            if value is None:
+                return None
+            if value == 0:
+                return trip
+        return None
+
+    def _inductions(self, stmt: ir.Stmt, assigned: dict[str, str]) -> dict[str, Induction]:
+        """Variables the loop updates once per trip, the same way each time: by the header's
+        step, or by a statement of the body that every trip runs (no ``continue`` skips it)."""
+        updates = [stmt.step] if stmt.kind is ir.StmtKind.FOR and stmt.step is not None else []
+        body = _top_level_statements(stmt)
+        if not _continues(stmt):
+            updates += [child.expr for child in body if child.kind is ir.StmtKind.EXPR and child.expr is not None]
+        writes = _write_counts(stmt)
+        found: dict[str, Induction] = {}
+        for update in updates:
+            parsed = _update(update)
+            if parsed is None:
+                continue
+            decl, operator, amount = parsed
+            start = self.env.get(decl)
+            if writes.get(decl) != 1 or not isinstance(start, Sym) or not _invariant(amount, assigned):
+                continue
+            induction = self._induction(start, operator, amount)
+            if induction is not None:
+                found[decl] = induction
+        return found
+
+    def _induction(self, start: Sym, operator: str, amount: ir.Expr | None) -> Induction | None:
+        step = Sym.const(1) if amount is None else self._int(self._expr(amount))
+        if operator in ("+", "-"):
+            return Induction(start, step if operator == "+" else -step, "+")
+        factor = step.constant
+        if factor is None or factor < 0:
+            return None
+        if operator in ("<<", ">>"):
+            return Induction(start, step, operator)
+        if factor < 2:
+            return None
+        if factor & (factor - 1) == 0:
+            return Induction(start, Sym.const(factor.bit_length() - 1), "<<" if operator == "*" else ">>")
+        return Induction(start, step, operator)
 
     # ------------------------------------------------------------------ expressions
 
@@ -428,19 +728,22 @@ class Interpreter:
         if isinstance(value, Sym):
             return value
         if isinstance(value, Reference):
-            return self._load_reference(value, None)
-        return _opaque("pointer", value)
+            return self._int(self._load(value.location, None))
+        if isinstance(value, Alias):
+            return self._int(self._read_alias(value))
+        return self._computed("pointer" if isinstance(value, Pointer) else "group", value)
 
     def _convert(self, value: Value, target: ir.CType) -> Value:
         if target.kind is ir.TypeKind.POINTER and isinstance(value, Pointer):
             return Pointer(value.space, value.base, value.offset, target.pointee)
         if isinstance(value, Reference):
-            return self._load_reference(value, None)
+            return self._load(value.location, None)
         if target.kind in (ir.TypeKind.FLOAT, ir.TypeKind.DOUBLE, ir.TypeKind.HALF) and isinstance(value, Sym):
-            return value if value.constant is not None else _opaque("float", value)
+            return value if value.constant is not None else self._computed("float(...)", value)
         return value
 
     def _expr(self, expr: ir.Expr) -> Value:
+        self._step()
         if expr.kind in _NAMED_CONSTANTS and isinstance(expr.value, int):
             # A compile-time constant (`frag.num_elements`, `Traits<T>::kTile`, a constexpr
             # call): no load happens, whatever object it is named through.
@@ -452,33 +755,47 @@ class Interpreter:
 
     def _generic(self, expr: ir.Expr) -> Value:
         inputs = [self._expr(child) for child in expr.children]
-        return _opaque(expr.kind.value, *inputs)
+        return self._computed(f"{_describe(expr)}", *inputs)
 
     def _int_literal(self, expr: ir.Expr) -> Value:
-        return Sym.const(expr.value) if isinstance(expr.value, int) else _uniform_unknown("literal")
+        return Sym.const(expr.value) if isinstance(expr.value, int) else self._fresh(expr.text or "literal", Variance.UNIFORM)
 
     def _bool_literal(self, expr: ir.Expr) -> Value:
         return Sym.const(1 if expr.value else 0)
 
     def _float_literal(self, expr: ir.Expr) -> Value:
-        return _uniform_unknown("float-literal")
+        return self._fresh(expr.text or "constant", Variance.UNIFORM)
 
     _char_literal = _float_literal
     _string_literal = _float_literal
     _nullptr = _float_literal
 
     def _sizeof(self, expr: ir.Expr) -> Value:
-        return Sym.const(expr.value) if isinstance(expr.value, int) else _uniform_unknown("sizeof")
+        return Sym.const(expr.value) if isinstance(expr.value, int) else self._fresh("sizeof(...)", Variance.UNIFORM)
 
     def _builtin_index(self, expr: ir.Expr) -> Value:
         if expr.member is None:
             return sym.unknown(f"{expr.name}.?", Variance.DATA)
         return sym.builtin(expr.name, expr.member)
 
-    def _decl_ref(self, expr: ir.Expr) -> Value:
+    def _variable(self, expr: ir.Expr) -> Value | None:
+        """What a DECL_REF names: a register's value, a reference, or a variable in memory."""
         if expr.decl in self.env:
-            value = self.env[expr.decl]
-            return self._load_reference(value, expr) if isinstance(value, Reference) else value
+            return self.env[expr.decl]
+        var = self.globals.get(expr.decl or "")
+        space = _STORAGE_SPACES.get(var.storage) if var is not None else None
+        if var is None or var.type.kind is ir.TypeKind.ARRAY or space is None:
+            return None
+        return Reference(Pointer(space, var.name, sym.ZERO, var.type))
+
+    def _decl_ref(self, expr: ir.Expr) -> Value:
+        value = self._variable(expr)
+        if isinstance(value, Reference):
+            return self._load_reference(value, expr)
+        if isinstance(value, Alias) and expr.type.kind is not ir.TypeKind.POINTER:
+            return self._read_alias(value)  # A reference: its variable's value. (A pointer: the alias.)
+        if value is not None:
+            return value
         if isinstance(expr.value, int):
             return Sym.const(expr.value)
         if expr.name == "warpSize":
@@ -487,80 +804,118 @@ class Interpreter:
             return sym.parameter(expr.name)  # A template constant: symbolic, like a parameter.
         var = self.globals.get(expr.decl or "")
         if var is not None:
-            space = {ir.StorageClass.SHARED: MemorySpace.SHARED, ir.StorageClass.CONSTANT: MemorySpace.CONSTANT}.get(
-                var.storage, MemorySpace.GLOBAL)
+            space = _STORAGE_SPACES.get(var.storage, MemorySpace.GLOBAL)
             if var.type.kind is ir.TypeKind.ARRAY:
                 return Pointer(space, var.name, sym.ZERO, var.type.pointee)
             if var.init is not None and var.init.kind is ir.ExprKind.INT_LITERAL and isinstance(var.init.value, int):
                 return Sym.const(var.init.value)
-        return _uniform_unknown(expr.name or "global")
+        return self._fresh(expr.name or "global", Variance.UNIFORM)
 
-    def _load_reference(self, reference: Reference, expr: ir.Expr | None) -> Sym:
+    def _load_reference(self, reference: Reference, expr: ir.Expr | None) -> Value:
         location = reference.location
         if expr is not None:
             self._record(expr, AccessKind.LOAD, location, location.pointee)
-        return self._loaded_value(location)
-
-    def _loaded_value(self, location: Pointer) -> Sym:
-        """What a load yields: the same in all threads only if they all read the same address."""
-        variance = refine_variance(location.offset, self.shape)
-        if variance is Variance.UNIFORM:
-            return _uniform_unknown(f"{location.base}[]")
-        if variance is Variance.WARP_UNIFORM:
-            return sym.unknown(f"{location.base}[]", Variance.WARP_UNIFORM)
-        return sym.unknown(f"{location.base}[]", Variance.DATA)
+        return self._load(location, expr)
 
     def _cast(self, expr: ir.Expr) -> Value:
-        value = self._expr(expr.children[0]) if expr.children else _uniform_unknown("cast")
+        value = self._expr(expr.children[0]) if expr.children else self._fresh("cast", Variance.UNIFORM)
         if expr.type.kind is ir.TypeKind.POINTER:
             if isinstance(value, Pointer):
                 return Pointer(value.space, value.base, value.offset, expr.type.pointee)
-            return Pointer(MemorySpace.UNKNOWN, "cast", sym.ZERO, expr.type.pointee)
+            if isinstance(value, Alias):
+                return value
+            # An integer made into an address: where it points varies as the integer does.
+            variance = _join_variance(self._int(value))
+            offset = sym.ZERO if variance is Variance.UNIFORM else \
+                sym.unknown("address", Variance.DATA if variance >= Variance.THREAD else variance)
+            return Pointer(MemorySpace.UNKNOWN, _describe(expr.children[0]) if expr.children else "address", offset,
+                           expr.type.pointee)
         if isinstance(value, Reference):
-            value = self._load_reference(value, None)
+            value = self._load(value.location, None)
+        if isinstance(value, Alias):
+            value = self._read_alias(value)
         if expr.type.kind in (ir.TypeKind.INTEGER, ir.TypeKind.BOOL, ir.TypeKind.ENUM):
             source = expr.children[0].type.kind if expr.children else None
             if source in (ir.TypeKind.FLOAT, ir.TypeKind.DOUBLE, ir.TypeKind.HALF):
-                return _opaque("float-to-int", value)
-            return value if isinstance(value, Sym) else _opaque("cast", value)
+                return self._computed("int(...)", value)
+            return value if isinstance(value, Sym) else self._computed("cast", value)
         return self._convert(value, expr.type)
 
     # ---- memory
 
-    def _location(self, expr: ir.Expr) -> Pointer | None:
-        """The memory an lvalue designates, or None for registers (locals, struct copies)."""
+    def _location(self, expr: ir.Expr) -> Pointer | Alias | None:
+        """The memory an lvalue designates, the register variable a pointer to one designates,
+        or None for other registers (locals, struct copies)."""
         kind = expr.kind
         if kind is ir.ExprKind.SUBSCRIPT and len(expr.children) == 2:
             base, index = (self._expr(c) for c in expr.children)
-            if isinstance(index, Pointer) and isinstance(base, Sym):  # `i[p]` spelling
+            if isinstance(index, (Pointer, Alias)) and isinstance(base, Sym):  # `i[p]` spelling
                 base, index = index, base
+            if isinstance(base, Alias):
+                return base if self._int(index).constant == 0 else None
             if not isinstance(base, Pointer):
                 return None
             return _advance(base, self._int(index), expr.type)
         if kind is ir.ExprKind.UNARY and expr.op == "*" and expr.children:
             pointer = self._expr(expr.children[0])
+            if isinstance(pointer, Alias):
+                return pointer
             return Pointer(pointer.space, pointer.base, pointer.offset, expr.type) if isinstance(pointer, Pointer) else None
         if kind is ir.ExprKind.MEMBER and expr.children:
             base_expr = expr.children[0]
-            if expr.op == "->":
-                base = self._expr(base_expr)
-            else:
-                base = self._location(base_expr)
-            if not isinstance(base, Pointer):
-                return None
-            record = self.tu.records.get((base.pointee.record if base.pointee else None) or "")
-            offset = next((f.offset for f in record.fields if f.name == expr.name), None) if record else None
-            if offset is None:
-                return Pointer(base.space, base.base, sym.operation("+", base.offset, _uniform_unknown("field")), expr.type)
-            return Pointer(base.space, base.base, base.offset + offset, expr.type)
-        if kind is ir.ExprKind.DECL_REF and isinstance(self.env.get(expr.decl or ""), Reference):
-            return self.env[expr.decl].location
+            return self._field(expr, self._expr(base_expr) if expr.op == "->" else self._location(base_expr))
+        if kind is ir.ExprKind.DECL_REF:
+            value = self._variable(expr)
+            if isinstance(value, Reference):
+                return value.location
+            if isinstance(value, Alias):
+                return value
         if kind is ir.ExprKind.CAST and expr.children:
             return self._location(expr.children[0])
         return None
 
+    def _field(self, expr: ir.Expr, base: Value | None) -> Pointer | None:
+        """Where member ``expr.name`` of the struct at ``base`` is."""
+        if not isinstance(base, Pointer):
+            return None
+        record = self.tu.records.get((base.pointee.record if base.pointee else None) or "")
+        offset = next((f.offset for f in record.fields if f.name == expr.name), None) if record else None
+        if offset is None:
+            return Pointer(base.space, base.base, sym.operation(
+                "+", base.offset, self._fresh(f"offset of {expr.name}", Variance.UNIFORM)), expr.type)
+        return Pointer(base.space, base.base, base.offset + offset, expr.type)
+
+    def _alias_of(self, expr: ir.Expr) -> Alias | None:
+        """The register variable ``expr`` names, as something a reference can bind to."""
+        while expr.kind is ir.ExprKind.CAST and expr.children:
+            expr = expr.children[0]
+        if expr.kind is not ir.ExprKind.DECL_REF or expr.decl not in self.env:
+            return None
+        value = self.env[expr.decl]
+        if isinstance(value, Alias):
+            return value
+        return None if isinstance(value, Reference) else Alias(expr.decl, expr.name or "variable")
+
+    def _read_alias(self, alias: Alias) -> Value:
+        value = self.env.get(alias.decl)
+        if isinstance(value, Alias):
+            return self._read_alias(value)
+        if isinstance(value, Reference):
+            return self._load(value.location, None)
+        return value if value is not None else self._fresh(alias.name, Variance.UNIFORM)
+
+    def _write_alias(self, alias: Alias, value: Value, expr: ir.Expr) -> None:
+        target = self.env.get(alias.decl)
+        if isinstance(target, Alias):
+            self._write_alias(target, value, expr)
+        elif isinstance(target, Reference):
+            self._remember(target.location, value)
+        else:
+            self.env[alias.decl] = value
+
     def _record(self, expr: ir.Expr, kind: AccessKind, location: Pointer, type_: ir.CType | None) -> None:
-        if not self.recording or type_ is None or type_.kind is ir.TypeKind.ARRAY:
+        if not self.recording or type_ is None or type_.kind is ir.TypeKind.ARRAY \
+                or location.space is MemorySpace.PARAMETER:
             return
         self.trace.accesses.append(Access(
             expr=expr, kind=kind, location=location, size=type_.size, type=type_,
@@ -572,33 +927,107 @@ class Interpreter:
         location = self._location(expr)
         if location is None:
             return self._generic(expr)
+        return self._read_at(expr, location)
+
+    def _read_at(self, expr: ir.Expr, location: Pointer | Alias) -> Value:
+        if isinstance(location, Alias):
+            return self._read_alias(location)
         if expr.type.kind is ir.TypeKind.ARRAY:
             # Indexing a row of a multi-dimensional array: an address, not a load.
             return Pointer(location.space, location.base, location.offset, expr.type.pointee)
         self._record(expr, AccessKind.LOAD, location, expr.type)
-        if expr.type.kind is ir.TypeKind.POINTER:
-            return Pointer(MemorySpace.UNKNOWN, f"{location.base}[]", sym.ZERO, expr.type.pointee)
-        return self._loaded_value(location)
+        return self._load(location, expr)
 
     _subscript = _memory_read
 
+    def _load(self, location: Pointer, expr: ir.Expr | None) -> Value:
+        """What a thread reads at ``location``: what it stored there since the last barrier,
+        else a value that varies between threads as the address does."""
+        stored = self.env.get(MEMORY, {}).get(MemoryKey(location.space, location.base, location.offset))
+        if stored is not None:
+            return stored
+        name = _describe(expr) if expr is not None else location.base
+        if location.pointee is not None and location.pointee.kind is ir.TypeKind.POINTER:
+            return self._loaded_pointer(location, name)
+        variance, why = self._load_variance(location)
+        return self._fresh(name, variance, why)
+
+    def _load_variance(self, location: Pointer) -> tuple[Variance, str]:
+        base = location.base
+        if location.space is MemorySpace.LOCAL:
+            # Each thread has its own array: the address does not make the value shared.
+            stored = self.local_variance.get(base, Variance.UNIFORM)
+            address = location.offset.variance
+            variance = max(stored, Variance.DATA if address >= Variance.THREAD else address)
+            return variance, f"read from the per-thread array `{base}`"
+        if location.space is MemorySpace.PARAMETER:
+            return Variance.UNIFORM, f"a field of the kernel parameter `{base}`: the same in every thread"
+        address = refine_variance(location.offset, self.shape)
+        if address is Variance.UNIFORM:
+            if location.space is MemorySpace.SHARED and self.last_barrier is not None:
+                return address, (f"read from shared `{base}` after the barrier at line {self.last_barrier}: "
+                                 "the same in every thread of the block")
+            return address, f"read from `{base}` at an address that is the same in every thread of the block"
+        if address is Variance.WARP_UNIFORM:
+            return address, f"read from `{base}` at an address that is the same across each warp"
+        return Variance.DATA, f"loaded from `{base}` at an address that differs between lanes"
+
+    def _loaded_pointer(self, location: Pointer, name: str) -> Pointer:
+        """A pointer read from memory: into the allocation stored there when only one ever
+        was, else into an unknown one; the same in every thread when the load's address is."""
+        variance, why = self._load_variance(location)
+        pointee = location.pointee.pointee if location.pointee is not None else None
+        targets = self.pointer_targets.get((location.space, location.base), set())
+        if len(targets) == 1:
+            (space, base), = targets
+            return Pointer(space, base, self._fresh(f"{name} offset", variance, why), pointee)
+        space = MemorySpace.GLOBAL if location.space is MemorySpace.PARAMETER else MemorySpace.UNKNOWN
+        offset = sym.ZERO if variance is Variance.UNIFORM else self._fresh(f"{name} offset", variance, why)
+        return Pointer(space, name, offset, pointee)
+
+    def _remember(self, location: Pointer, value: Value) -> None:
+        """A store: later loads of the same address by this thread see ``value``; others of
+        the same allocation may alias it and see an unknown."""
+        if isinstance(value, Reference):
+            value = self._load(value.location, None)
+        memory = {key: stored for key, stored in self.env.get(MEMORY, {}).items()
+                  if location.space is not MemorySpace.UNKNOWN and key.space is not MemorySpace.UNKNOWN
+                  and (key.space, key.base) != (location.space, location.base)}
+        if isinstance(value, (Sym, Pointer)):
+            memory[MemoryKey(location.space, location.base, location.offset)] = value
+        self.env[MEMORY] = memory
+        if location.space is MemorySpace.LOCAL:
+            self.local_variance[location.base] = max(self.local_variance.get(location.base, Variance.UNIFORM),
+                                                     _join_variance(value))
+        if isinstance(value, Pointer):
+            self.pointer_targets.setdefault((location.space, location.base), set()).add((value.space, value.base))
+
     def _member(self, expr: ir.Expr) -> Value:
+        if not expr.children:
+            return self._fresh(_describe(expr), Variance.UNIFORM)
+        base_expr = expr.children[0]
+        if expr.op == "->":
+            base = self._expr(base_expr)
+            location = self._field(expr, base)
+            return self._read_at(expr, location) if location is not None else self._computed(_describe(expr), base)
         location = self._location(expr)
         if location is not None:
-            return self._memory_read(expr)
-        inputs = [self._expr(c) for c in expr.children]
-        return _opaque(f".{expr.name}", *inputs)
+            return self._read_at(expr, location)
+        base = self._expr(base_expr)
+        if isinstance(base, Triple) and expr.name in ("x", "y", "z"):
+            return getattr(base, expr.name)
+        return self._computed(_describe(expr), base)
 
     def _unary(self, expr: ir.Expr) -> Value:
         op = expr.op
         operand = expr.children[0] if expr.children else None
         if operand is None:
-            return _uniform_unknown("unary")
+            return self._fresh("unary", Variance.UNIFORM)
         if op == "*":
             return self._memory_read(expr)
         if op == "&":
-            location = self._location(operand)
-            return location if location is not None else _opaque("address", self._expr(operand))
+            location = self._location(operand) or self._alias_of(operand)
+            return location if location is not None else self._computed("address", self._expr(operand))
         if op in ("++", "--", "post++", "post--"):
             old = self._expr(operand)
             delta = 1 if "++" in op else -1
@@ -607,12 +1036,12 @@ class Interpreter:
             return new if not op.startswith("post") else old
         value = self._expr(operand)
         if op == "-":
-            return -self._int(value) if isinstance(value, Sym) else _opaque("neg", value)
+            return -self._int(value) if isinstance(value, Sym) else self._computed("-(...)", value)
         if op == "+":
             return value
         if op in ("!", "~"):
             return sym.operation(op, self._int(value))
-        return _opaque(op or "unary", value)
+        return self._computed(op or "unary", value)
 
     def _binary(self, expr: ir.Expr) -> Value:
         op = expr.op
@@ -630,10 +1059,10 @@ class Interpreter:
                 return _advance(right, left, right.pointee)
             if op == "-" and isinstance(left, Pointer) and isinstance(right, Sym):
                 return _advance(left, -right, left.pointee)
-            return _opaque("pointer-op", left, right)
+            return self._computed("pointer arithmetic", left, right)
         left, right = self._int(left), self._int(right)
         if not _is_integral(expr.type) and op not in sym.COMPARISONS and op not in ("&&", "||"):
-            return _opaque(op or "op", left, right)  # Floating point: only its variance matters.
+            return self._computed("float(...)", left, right)  # Floating point: only its variance matters.
         if op == "+":
             return left + right
         if op == "-":
@@ -642,16 +1071,11 @@ class Interpreter:
             return left * right
         if op in sym.OPERATORS:
             return sym.operation(op, left, right)
-        return _opaque(op or "op", left, right)
+        return self._computed(op or "op", left, right)
 
     def _conditional(self, expr: ir.Expr) -> Value:
         condition, then, otherwise = (self._expr(c) for c in expr.children)
-        condition = self._int(condition)
-        if isinstance(then, Pointer) and isinstance(otherwise, Pointer) and (then.space, then.base) == (otherwise.space, otherwise.base):
-            return Pointer(then.space, then.base, sym.operation("select", condition, then.offset, otherwise.offset), then.pointee)
-        if isinstance(then, Sym) and isinstance(otherwise, Sym):
-            return sym.operation("select", condition, then, otherwise)
-        return _opaque("select", condition, then, otherwise)
+        return _select(self._int(condition), then, otherwise)
 
     def _assign(self, expr: ir.Expr) -> Value:
         target, source = expr.children
@@ -664,12 +1088,29 @@ class Interpreter:
         return value
 
     def _store(self, target: ir.Expr, value: Value, expr: ir.Expr) -> None:
-        if target.kind is ir.ExprKind.DECL_REF and target.decl and not isinstance(self.env.get(target.decl), Reference):
-            self.env[target.decl] = value
-            return
+        if target.kind is ir.ExprKind.DECL_REF and target.decl:
+            current = self._variable(target)
+            if isinstance(current, Alias) and target.type.kind is not ir.TypeKind.POINTER:
+                self._write_alias(current, value, expr)
+                return
+            if not isinstance(current, Reference):
+                self.env[target.decl] = value
+                return
         location = self._location(target)
-        if location is not None:
+        if isinstance(location, Alias):
+            self._write_alias(location, value, expr)
+        elif location is not None:
             self._record(target, AccessKind.STORE, location, target.type)
+            self._remember(location, value)
+
+    def _barrier(self, expr: ir.Expr, name: str, scope: BarrierScope) -> None:
+        if self.recording:
+            self.trace.barriers.append(Barrier(expr, name, tuple(self.guards), tuple(self.loops), self.statement,
+                                               tuple(self.call_names), scope))
+        if scope is not BarrierScope.PARTIAL:
+            # Whatever any thread stored before it, every thread now reads alike.
+            _forget_memory(self.env, keep_local=True)
+            self.last_barrier = expr.span.line
 
     # ---- calls
 
@@ -677,79 +1118,209 @@ class Interpreter:
         name = (expr.name or "").removeprefix("::")
         if self.recording:
             self.trace.calls.add(name.removeprefix("std::"))
-        if name == "sync" and not expr.children:
-            # cooperative_groups: a block's sync() is a block barrier, a tile's a warp barrier.
-            name = "__syncwarp" if any(t in (expr.decl or "") for t in _WARP_GROUPS) else "__syncthreads"
-        if name in _BARRIERS or name == "__syncwarp":
-            arguments = [self._expr(c) for c in expr.children]
-            if self.recording:
-                self.trace.barriers.append(Barrier(expr, name, tuple(self.guards), tuple(self.loops), self.statement,
-                                                   tuple(self.call_names)))
-            return _opaque(name, *arguments)
-        if name == "thread_rank" and not expr.children:
-            if "@S@thread_block@" in (expr.decl or ""):
-                return _linear_thread_index()
-            return sym.unknown("thread_rank", Variance.DATA)  # A tile's rank: lane-varying, size unknown.
+        if "cooperative_groups" in (expr.decl or ""):
+            return self._cooperative(expr, name)
+        if name in _BARRIERS or name in _COUNTING_BARRIERS or name == "__syncwarp":
+            arguments = [self._int(self._expr(c)) for c in expr.children]
+            if name == "__syncwarp":
+                full = not arguments or arguments[0].constant == _FULL_MASK
+                self._barrier(expr, name, BarrierScope.WARP if full else BarrierScope.PARTIAL)
+                return sym.ZERO
+            self._barrier(expr, name, BarrierScope.BLOCK)
+            if name in _COUNTING_BARRIERS:
+                return self._fresh(f"{name}(...)", Variance.UNIFORM,
+                                     f"returned by {name}: the same in every thread of the block")
+            return sym.ZERO
         if name in _LOADS and expr.children:
             pointer = self._expr(expr.children[0])
             if isinstance(pointer, Pointer):
                 self._record(expr, AccessKind.LOAD, pointer, expr.type)
-                return self._loaded_value(pointer)
+                return self._load(pointer, expr)
         if name in _STORES and len(expr.children) == 2:
             pointer = self._expr(expr.children[0])
-            self._expr(expr.children[1])
+            value = self._expr(expr.children[1])
             if isinstance(pointer, Pointer):
                 self._record(expr, AccessKind.STORE, pointer, expr.children[1].type)
-            return _uniform_unknown(name)
+                self._remember(pointer, value)
+            return sym.ZERO
         if name.startswith("atomic") and expr.children:
             pointer = self._expr(expr.children[0])
-            arguments = [self._expr(c) for c in expr.children[1:]]
+            for argument in expr.children[1:]:
+                self._expr(argument)
             if isinstance(pointer, Pointer):
                 self._record(expr, AccessKind.ATOMIC, pointer, expr.type)
-            return sym.unknown(name, Variance.DATA)
+                self._remember(pointer, self._fresh(f"{name}(...)", Variance.DATA))
+            return self._fresh(f"{name}(...)", Variance.DATA,
+                                 f"returned by {name}: each lane gets the value another left, different in each lane")
         if name == "operator=" and len(expr.children) == 2:
             # Assignment of a struct or vector type (float4, a user struct) into memory.
             value = self._expr(expr.children[1])
             self._store(expr.children[0], value, expr)
             return value
-        arguments = [self._expr(c) for c in expr.children]
-        if name in _MIN_MAX and len(arguments) == 2 and all(isinstance(a, Sym) for a in arguments):
-            if _is_integral(expr.type):
-                return sym.operation(_MIN_MAX[name], *arguments)
-        if name in _WARP_UNIFORM_INTRINSICS:
-            return sym.unknown(name, Variance.WARP_UNIFORM)
-        if name in _VARYING_INTRINSICS:
-            return sym.unknown(name, Variance.DATA)
         callee = self.functions.get(expr.decl or "")
-        if callee is not None and callee.kind.runs_on_device and len(self.call_stack) < MAX_INLINE_DEPTH \
-                and callee.decl not in self.call_stack and callee.decl != self.function.decl:
+        inlined = callee is not None and callee.kind.runs_on_device and len(self.call_stack) < MAX_INLINE_DEPTH \
+            and callee.decl not in self.call_stack and callee.decl != self.function.decl
+        arguments = self._bind_arguments(callee, expr) if inlined else [self._expr(c) for c in expr.children]
+        if expr.op == "construct" and len(arguments) == 1 and isinstance(arguments[0], (Group, Triple)):
+            return arguments[0]  # A copy of a group handle (`thread_group g = block;`).
+        intrinsic = self._intrinsic(name, arguments, expr)
+        if intrinsic is not None:
+            return intrinsic
+        if inlined:
             return self._inline(callee, arguments, expr)
-        return _opaque(name or "call", *arguments)
+        return self._computed(f"{name or 'call'}(...)", *arguments)
+
+    def _bind_arguments(self, callee: ir.Function, expr: ir.Expr) -> list[Value]:
+        """Arguments as the helper's parameters take them: a reference parameter binds to the
+        caller's variable or memory; a struct copied from read-only memory (the kernel's
+        parameter struct, a __constant__ one) is read there, pointers and all."""
+        bound: list[Value] = []
+        for index, argument in enumerate(expr.children):
+            kind = callee.params[index].type.kind if index < len(callee.params) else None
+            if kind is ir.TypeKind.REFERENCE:
+                target = self._location(argument) or self._alias_of(argument)
+                if target is not None:
+                    bound.append(Reference(target) if isinstance(target, Pointer) else target)
+                    continue
+            elif kind is ir.TypeKind.RECORD and _copied(argument).kind is ir.ExprKind.DECL_REF:
+                target = self._location(_copied(argument))
+                if isinstance(target, Pointer) and target.space in (MemorySpace.PARAMETER, MemorySpace.CONSTANT):
+                    bound.append(Reference(target))
+                    continue
+            bound.append(self._expr(argument))
+        return bound
+
+    def _intrinsic(self, name: str, arguments: list[Value], expr: ir.Expr) -> Value | None:
+        """CUDA's integer and warp intrinsics, as functions of their operands' values."""
+        if name not in _INTRINSICS:
+            return None
+        values = [self._int(a) if isinstance(a, (Sym, Reference, Alias)) else a for a in arguments]
+        if not all(isinstance(v, Sym) for v in values):
+            return None
+        if name in ("__umul24", "__mul24") and len(values) == 2:
+            return values[0] * values[1]  # Exact for the 24-bit operands these are used with.
+        if name in _BIT_FUNCTIONS and len(values) == (2 if "mulhi" in name else 1) and _is_integral(expr.type):
+            return sym.operation(_BIT_FUNCTIONS[name], *values)
+        if name in _MIN_MAX and len(values) == 2 and _is_integral(expr.type):
+            return sym.operation(_MIN_MAX[name], *values)
+        if name in _BROADCAST_SHUFFLES and len(values) > _BROADCAST_SHUFFLES[name]:
+            value, source = values[_BROADCAST_SHUFFLES[name] - 1], values[_BROADCAST_SHUFFLES[name]]
+            width = values[_BROADCAST_SHUFFLES[name] + 1] if len(values) > _BROADCAST_SHUFFLES[name] + 1 else None
+            if value.variance is Variance.UNIFORM:
+                return value
+            if refine_variance(source, self.shape) <= Variance.WARP_UNIFORM and (width is None or (width.constant or 0) >= 32):
+                return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
+                                     f"broadcast from one lane by {name}: the same across the warp")
+            return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+        if name in _EXCHANGE_SHUFFLES and len(values) > _EXCHANGE_SHUFFLES[name]:
+            value = values[_EXCHANGE_SHUFFLES[name]]
+            if value.variance is Variance.UNIFORM:
+                return value
+            return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+        if name in _BALLOTS:
+            return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
+                                 f"returned by {name}: the same in every lane of the warp")
+        if name in _VOTES and values:
+            predicate = values[-1]
+            if predicate.variance is Variance.UNIFORM:
+                return sym.operation("!=", predicate, sym.ZERO)
+            return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
+                                 f"returned by {name}: the same in every lane of the warp")
+        if name in _WARP_REDUCTIONS and values:
+            if values[-1].variance is Variance.UNIFORM:
+                return values[-1]
+            return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
+                                 f"returned by {name}: the same in every lane of the warp")
+        if name in _PER_LANE:
+            return self._fresh(f"{name}(...)", Variance.DATA, _PER_LANE[name])
+        return None
 
     def _inline(self, callee: ir.Function, arguments: list[Value], call: ir.Expr) -> Value:
         saved_env = self.env
         self.env = dict(self.env)
         for param, argument in zip(callee.params, arguments):
-            self.env[param.decl] = self._convert(argument, param.type)
+            self.env[param.decl] = argument if isinstance(argument, (Alias, Reference, Group, Triple)) \
+                else self._convert(argument, param.type)
         self.call_stack.append(callee.decl)
         self.call_names.append(callee.display_name)
         self._returns.append([])
+        self._return_depths.append(len(self.guards))
         try:
             self._block(callee.body)
         finally:
             returned = self._returns.pop()
+            self._return_depths.pop()
             self.call_stack.pop()
             self.call_names.pop()
-            self.env = saved_env
-        if len(returned) == 1 or (returned and all(r == returned[0] for r in returned)):
-            return returned[0]
-        return _opaque(callee.name, *returned) if returned else _uniform_unknown(callee.name)
+            inner, self.env = self.env, saved_env
+        # The caller sees what the helper wrote through references and pointers to its
+        # variables, and what it stored to memory.
+        for decl, value in inner.items():
+            if decl in saved_env and value is not saved_env[decl]:
+                saved_env[decl] = value
+        saved_env[MEMORY] = inner.get(MEMORY, {})
+        return _returned_value(callee, returned)
 
     def _lambda(self, expr: ir.Expr) -> Value:
-        return _uniform_unknown("lambda")
+        return self._fresh("lambda", Variance.UNIFORM)
+
+    # ---- cooperative groups
+
+    def _cooperative(self, expr: ir.Expr, name: str) -> Value:
+        """A cooperative_groups function or method: group handles, ranks, sizes, barriers."""
+        receiver = self._expr(expr.receiver) if expr.receiver is not None else None
+        arguments = [self._expr(c) for c in expr.children]
+        made = _new_group(name, expr, arguments)
+        if made is not None:
+            return made
+        group = receiver if isinstance(receiver, Group) else next(
+            (a for a in arguments if isinstance(a, Group)), None) or _group_of(expr.decl or "")
+        if expr.op == "construct" or name.startswith("operator "):
+            if group is not None:
+                return group  # A copy or conversion of a group handle.
+        if name in ("sync", "barrier_wait"):
+            self._barrier(expr, name, _barrier_scope(group))
+            return sym.ZERO
+        value = _group_value(name, group)
+        if value is not None:
+            return value
+        if name == "reduce" and len(arguments) >= 2:
+            return self._group_shared(name, group, arguments[1])
+        if name in ("shfl", "shfl_up", "shfl_down", "shfl_xor") and arguments:
+            value = self._int(arguments[0])
+            if value.variance is Variance.UNIFORM:
+                return value
+            broadcast = name == "shfl" and len(arguments) > 1 and \
+                refine_variance(self._int(arguments[1]), self.shape) <= Variance.WARP_UNIFORM
+            return self._group_shared(name, group, value) if broadcast else \
+                self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+        if name in ("any", "all", "ballot", "match_all"):
+            return self._group_shared(name, group, self._int(arguments[0]) if arguments else sym.ZERO)
+        return self._computed(f"{name}(...)", *arguments)
+
+    def _group_shared(self, name: str, group: Group | None, value: Value) -> Sym:
+        """A value every thread of ``group`` shares (a reduction, a broadcast, a vote)."""
+        value = self._int(value)
+        if value.variance is Variance.UNIFORM:
+            return value
+        size = group.size if group is not None and group.kind == "tile" else None
+        if size is not None and size % 32 == 0:
+            return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
+                                 f"computed by {name} over a tile of {size} threads: the same across the warp")
+        what = f"tiles of {size} threads" if size is not None else "the threads of the group"
+        return self._fresh(f"{name}(...)", Variance.DATA,
+                             f"computed by {name} over {what}: the same within a tile, different between tiles")
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+_STORAGE_SPACES = {
+    ir.StorageClass.SHARED: MemorySpace.SHARED,
+    ir.StorageClass.CONSTANT: MemorySpace.CONSTANT,
+    ir.StorageClass.DEVICE: MemorySpace.GLOBAL,
+    ir.StorageClass.MANAGED: MemorySpace.GLOBAL,
+}
 
 
 def _linear_thread_index() -> Sym:
@@ -757,6 +1328,113 @@ def _linear_thread_index() -> Sym:
     x, y, z = (sym.builtin("threadIdx", c) for c in "xyz")
     bx, by = sym.builtin("blockDim", "x"), sym.builtin("blockDim", "y")
     return x + y * bx + z * bx * by
+
+
+def _block_threads() -> Sym:
+    return sym.builtin("blockDim", "x") * sym.builtin("blockDim", "y") * sym.builtin("blockDim", "z")
+
+
+_TILE_SIZE = re.compile(r"(?:thread_block_tile|tile_base)>#Vi(\d+)")
+
+
+def _group_of(decl: str) -> Group | None:
+    """The group a cooperative_groups member belongs to, from its declaration (methods of
+    a ``thread_block`` are static: the call names no object)."""
+    size = _TILE_SIZE.search(decl)
+    if size:
+        return Group("tile", int(size.group(1)))
+    for kind, marker in (("block", "@S@thread_block@"), ("grid", "@S@grid_group@"), ("cluster", "@S@cluster_group@"),
+                         ("coalesced", "@S@coalesced_group@")):
+        if marker in decl:
+            return Group(kind)
+    return None
+
+
+def _new_group(name: str, expr: ir.Expr, arguments: list[Value]) -> Group | None:
+    if name == "this_thread_block":
+        return Group("block")
+    if name in ("this_grid", "this_multi_grid"):
+        return Group("grid")
+    if name == "this_cluster":
+        return Group("cluster")
+    if name in ("coalesced_threads", "binary_partition", "labeled_partition"):
+        return Group("coalesced")
+    if name == "this_thread":
+        return Group("tile", 1)
+    if name != "tiled_partition":
+        return None
+    parent = next((a for a in arguments if isinstance(a, Group)), None)
+    parent_size = parent.size if parent is not None and parent.kind == "tile" else None
+    size = re.search(r"thread_block_tile<(\d+)", expr.type.spelling)
+    if size:
+        return Group("tile", int(size.group(1)), parent_size)
+    count = arguments[1].constant if len(arguments) > 1 and isinstance(arguments[1], Sym) else None
+    if parent is not None and parent.kind == "coalesced":
+        return Group("coalesced")
+    return Group("tile", count, parent_size)
+
+
+def _group_value(name: str, group: Group | None) -> Value | None:
+    """Ranks, sizes and indices of a group, as functions of the thread and block indices."""
+    if group is None:
+        return None
+    linear = _linear_thread_index()
+    threads = _block_threads()
+    block_index = Triple(*(sym.builtin("blockIdx", c) for c in "xyz"))
+    if group.kind == "block":
+        values = {"thread_rank": linear, "size": threads, "num_threads": threads,
+                  "group_index": block_index, "thread_index": Triple(*(sym.builtin("threadIdx", c) for c in "xyz")),
+                  "group_dim": Triple(*(sym.builtin("blockDim", c) for c in "xyz")),
+                  "dim_threads": Triple(*(sym.builtin("blockDim", c) for c in "xyz"))}
+        return values.get(name)
+    if group.kind == "grid":
+        gx, gy, gz = (sym.builtin("gridDim", c) for c in "xyz")
+        block_rank = block_index.x + block_index.y * gx + block_index.z * gx * gy
+        values = {"thread_rank": block_rank * threads + linear, "block_rank": block_rank, "block_index": block_index,
+                  "dim_blocks": Triple(gx, gy, gz), "num_blocks": gx * gy * gz,
+                  "size": gx * gy * gz * threads, "num_threads": gx * gy * gz * threads}
+        return values.get(name)
+    if group.kind == "tile" and group.size:
+        within = sym.operation("%", linear, Sym.const(group.parent)) if group.parent else linear
+        parent_threads = Sym.const(group.parent) if group.parent else threads
+        values = {"thread_rank": sym.operation("%", linear, Sym.const(group.size)),
+                  "size": Sym.const(group.size), "num_threads": Sym.const(group.size),
+                  "meta_group_rank": sym.operation("/", within, Sym.const(group.size)),
+                  "meta_group_size": sym.operation("/", parent_threads, Sym.const(group.size))}
+        return values.get(name)
+    if name in ("thread_rank",):
+        return sym.unknown("thread_rank(...)", Variance.DATA)
+    return None
+
+
+def _barrier_scope(group: Group | None) -> BarrierScope:
+    if group is None:
+        return BarrierScope.PARTIAL
+    if group.kind == "block":
+        return BarrierScope.BLOCK
+    if group.kind in ("grid", "cluster"):
+        return BarrierScope.GRID
+    if group.kind == "tile" and group.size is not None and group.size >= 32:
+        return BarrierScope.WARP
+    return BarrierScope.PARTIAL
+
+
+def _describe(expr: ir.Expr) -> str:
+    """A short readable name for the value of ``expr`` (``s_done``, ``row_start[...]``)."""
+    kind = expr.kind
+    if kind is ir.ExprKind.DECL_REF:
+        return expr.name or "value"
+    if kind is ir.ExprKind.SUBSCRIPT and expr.children:
+        return f"{_describe(expr.children[0])}[...]"
+    if kind is ir.ExprKind.MEMBER and expr.children:
+        return f"{_describe(expr.children[0])}{expr.op or '.'}{expr.name}"
+    if kind is ir.ExprKind.UNARY and expr.op == "*" and expr.children:
+        return f"*{_describe(expr.children[0])}"
+    if kind is ir.ExprKind.CAST and expr.children:
+        return _describe(expr.children[0])
+    if kind is ir.ExprKind.CALL:
+        return f"{(expr.name or 'call').removeprefix('::')}(...)"
+    return "value"
 
 
 def _is_integral(ctype: ir.CType) -> bool:
@@ -768,59 +1446,187 @@ def _advance(pointer: Pointer, elements: Sym, pointee: ir.CType | None) -> Point
     element = pointer.pointee
     size = element.size if element is not None else None
     if size is None:
-        offset = sym.operation("+", pointer.offset, sym.unknown("element-size", Variance.UNIFORM) * elements)
+        offset = sym.operation("+", pointer.offset, sym.unknown("sizeof(...)", Variance.UNIFORM) * elements)
     else:
         offset = pointer.offset + elements * size
     return Pointer(pointer.space, pointer.base, offset, pointee if pointee is not None else element)
 
 
-def _merge(condition: Sym, taken: dict[str, Value], not_taken: dict[str, Value]) -> dict[str, Value]:
-    merged = dict(not_taken)
-    for decl, value in taken.items():
-        other = not_taken.get(decl)
-        if other is None or other == value:
-            merged[decl] = value
-        elif isinstance(value, Sym) and isinstance(other, Sym):
-            merged[decl] = sym.operation("select", condition, value, other)
-        elif isinstance(value, Pointer) and isinstance(other, Pointer) and (value.space, value.base) == (other.space, other.base):
-            merged[decl] = Pointer(value.space, value.base, sym.operation("select", condition, value.offset, other.offset), value.pointee)
-        else:
-            merged[decl] = _opaque("merge", condition, value, other)
-    return merged
+def _select(condition: Sym, then: Value, otherwise: Value) -> Value:
+    if then == otherwise:
+        return then
+    if isinstance(then, Sym) and isinstance(otherwise, Sym):
+        return sym.operation("select", condition, then, otherwise)
+    if isinstance(then, Pointer) and isinstance(otherwise, Pointer) and (then.space, then.base) == (otherwise.space, otherwise.base):
+        return Pointer(then.space, then.base, sym.operation("select", condition, then.offset, otherwise.offset), then.pointee)
+    return _opaque("select", condition, then, otherwise)
 
 
-def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration: Sym) -> Value:
-    """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; else an unknown."""
+def _forget_memory(env: dict, keep_local: bool = False) -> None:
+    env[MEMORY] = {key: value for key, value in env.get(MEMORY, {}).items()
+                   if keep_local and key.space is MemorySpace.LOCAL}
+
+
+def _returned_value(callee: ir.Function, returned: list[tuple[Value, tuple[Guard, ...]]]) -> Value:
+    """What a helper returns: the last return's value, overridden by each earlier return
+    under the conditions it ran under."""
+    if not returned:
+        return sym.unknown(f"{callee.name}(...)", Variance.UNIFORM)
+    result = returned[-1][0]
+    for value, guards in reversed(returned[:-1]):
+        if not guards:
+            result = value
+            continue
+        condition = None
+        for guard in guards:
+            part = guard.condition if guard.holds else sym.operation("!", guard.condition)
+            condition = part if condition is None else sym.operation("&&", condition, part)
+        result = _select(condition, value, result)
+    return result
+
+
+def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration: Sym, name: str) -> Value:
+    """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; else an unknown
+    that varies as its start and its updates do."""
     if isinstance(after, Sym) and isinstance(start, Sym):
         step = after - placeholder
         if all(atom != placeholder.terms[0][0][0] for atom in step.atoms()):
             return start + step * iteration
-        return sym.unknown("carried", max(_join_variance(start), _join_variance(step)))
-    return _opaque("carried", start)
+        variance = max(_join_variance(start), _join_variance(step))
+        return sym.unknown(name, Variance.DATA if variance is Variance.THREAD else variance)
+    return _opaque(name, start)
 
 
-def _refers_to(expr: ir.Expr, decl: str) -> bool:
-    return expr.kind is ir.ExprKind.DECL_REF and expr.decl == decl or (
-        expr.kind is ir.ExprKind.CAST and bool(expr.children) and _refers_to(expr.children[0], decl))
+def _update(expr: ir.Expr) -> tuple[str, str, ir.Expr | None] | None:
+    """``(variable, operator, amount)`` of an update statement (``i += s``, ``++i``,
+    ``s = s * 2``, ``s >>= 1``); the amount is None for ``++``/``--``."""
+    target = expr.children[0] if expr.children else None
+    if target is None or target.kind is not ir.ExprKind.DECL_REF or not target.decl:
+        return None
+    if expr.kind is ir.ExprKind.UNARY and expr.op in ("++", "post++", "--", "post--"):
+        return target.decl, "+" if "++" in expr.op else "-", None
+    if expr.kind is not ir.ExprKind.ASSIGN or len(expr.children) != 2:
+        return None
+    rhs = expr.children[1]
+    if expr.op in ("+=", "-=", "*=", "/=", "<<=", ">>="):
+        return target.decl, expr.op[:-1], rhs
+    while rhs.kind is ir.ExprKind.CAST and rhs.children:
+        rhs = rhs.children[0]
+    if expr.op != "=" or rhs.kind is not ir.ExprKind.BINARY or rhs.op not in ("+", "-", "*", "/", "<<", ">>"):
+        return None
+    left, right = rhs.children
+    if _refers_to(left, target.decl):
+        return target.decl, rhs.op, right
+    if rhs.op in ("+", "*") and _refers_to(right, target.decl):
+        return target.decl, rhs.op, left
+    return None
 
 
-def _assigned_variables(loop: ir.Stmt) -> list[str]:
-    """Variables a loop writes (its header and body), in order of first write."""
-    found: dict[str, None] = {}
+_INVARIANT_KINDS = frozenset((ir.ExprKind.INT_LITERAL, ir.ExprKind.BOOL_LITERAL, ir.ExprKind.CHAR_LITERAL,
+                              ir.ExprKind.DECL_REF, ir.ExprKind.BUILTIN_INDEX, ir.ExprKind.BINARY,
+                              ir.ExprKind.CAST, ir.ExprKind.SIZEOF, ir.ExprKind.CONDITIONAL))
+
+
+def _invariant(amount: ir.Expr | None, assigned: dict[str, str]) -> bool:
+    """An update amount that is the same on every trip: literals, builtins and variables
+    the loop does not assign, combined without calls or memory reads."""
+    if amount is None:
+        return True
+    for node in amount.walk():
+        if node.kind not in _INVARIANT_KINDS and not (node.kind is ir.ExprKind.UNARY and node.op in ("-", "~", "!")):
+            return False
+        if node.kind is ir.ExprKind.DECL_REF and node.decl in assigned:
+            return False
+    return True
+
+
+def _top_level_statements(loop: ir.Stmt) -> list[ir.Stmt]:
+    """The statements every trip of ``loop`` runs in order: its body's, outside any branch."""
+    statements: list[ir.Stmt] = []
+    pending = list(loop.body)
+    while pending:
+        stmt = pending.pop(0)
+        if stmt.kind is ir.StmtKind.COMPOUND:
+            pending[:0] = stmt.body
+        else:
+            statements.append(stmt)
+    return statements
+
+
+def _leaves_early(loop: ir.Stmt) -> bool:
+    """Whether the loop can end before its condition fails (``break``, ``return``, ``goto``)."""
+    pending = list(loop.body)
+    while pending:
+        stmt = pending.pop()
+        if stmt.kind in (ir.StmtKind.RETURN, ir.StmtKind.GOTO, ir.StmtKind.BREAK):
+            return True
+        if stmt.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO, ir.StmtKind.SWITCH):
+            # Their breaks are their own; a return inside still leaves this loop.
+            pending.extend(node for node in stmt.walk() if node.kind in (ir.StmtKind.RETURN, ir.StmtKind.GOTO))
+            continue
+        pending.extend(stmt.body)
+        if stmt.orelse is not None:
+            pending.append(stmt.orelse)
+    return False
+
+
+def _continues(loop: ir.Stmt) -> bool:
+    """Whether a ``continue`` of this loop (not of a nested one) can skip part of its body."""
+    pending = list(loop.body)
+    while pending:
+        stmt = pending.pop()
+        if stmt.kind is ir.StmtKind.CONTINUE:
+            return True
+        if stmt.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO):
+            continue
+        pending.extend(stmt.body)
+        if stmt.orelse is not None:
+            pending.append(stmt.orelse)
+    return False
+
+
+def _writes(loop: ir.Stmt):
+    """(declaration, name) of every variable written in the loop's header step and body."""
     expressions = []
-    for stmt in loop.walk():
+    for stmt in loop.walk():  # The loop's own expressions (condition, step) come with it.
         if stmt is loop.init:
             continue
         expressions.extend(stmt.expressions())
-    if loop.step is not None:
-        expressions.append(loop.step)
     for expr in expressions:
         for node in expr.walk():
             if node.kind is ir.ExprKind.ASSIGN or (node.kind is ir.ExprKind.UNARY and node.op in ("++", "--", "post++", "post--")):
                 target = node.children[0] if node.children else None
                 if target is not None and target.kind is ir.ExprKind.DECL_REF and target.decl:
-                    found.setdefault(target.decl, None)
-    return list(found)
+                    yield target.decl, target.name or "variable"
+
+
+def _assigned_variables(loop: ir.Stmt) -> dict[str, str]:
+    """Variables a loop writes (its header and body), in order of first write, with their names."""
+    found: dict[str, str] = {}
+    for decl, name in _writes(loop):
+        found.setdefault(decl, name)
+    return found
+
+
+def _write_counts(loop: ir.Stmt) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for decl, _ in _writes(loop):
+        counts[decl] = counts.get(decl, 0) + 1
+    return counts
+
+
+def _copied(expr: ir.Expr) -> ir.Expr:
+    """What a struct argument copies: ``args`` in ``f(args)``, under the copy constructor."""
+    while expr.children and (expr.kind is ir.ExprKind.CAST or (
+            expr.kind is ir.ExprKind.CALL and expr.op == "construct" and len(expr.children) == 1
+            and expr.children[0].type.record == expr.type.record)):
+        expr = expr.children[0]
+    return expr
+
+
+def _refers_to(expr: ir.Expr, decl: str) -> bool:
+    return expr.kind is ir.ExprKind.DECL_REF and expr.decl == decl or (
+        expr.kind is ir.ExprKind.CAST and bool(expr.children) and _refers_to(expr.children[0], decl))
 
 
 def exits_early(stmt: ir.Stmt) -> bool:
@@ -830,6 +1636,42 @@ def exits_early(stmt: ir.Stmt) -> bool:
     branch = stmt.body[0]
     last = branch.body[-1] if branch.kind is ir.StmtKind.COMPOUND and branch.body else branch
     return last.kind is ir.StmtKind.RETURN
+
+
+def _size(function: ir.Function) -> int:
+    """Statements and expressions in the function's body."""
+    if function.body is None:
+        return 0
+    return sum(1 + sum(1 for expr in stmt.expressions() for _ in expr.walk()) for stmt in function.body.walk())
+
+
+def _calls(function: ir.Function) -> list[str]:
+    if function.body is None:
+        return []
+    return [node.decl for stmt in function.body.walk() for expr in stmt.expressions() for node in expr.walk()
+            if node.kind is ir.ExprKind.CALL and node.decl]
+
+
+def _budget(function: ir.Function, functions: dict[str, ir.Function]) -> int:
+    """Steps an entry point may take: proportional to the code it runs, each helper counted
+    once per call site it is inlined at."""
+    memo: dict[tuple[str, int], int] = {}
+
+    def inlined_size(current: ir.Function, depth: int, stack: tuple[str, ...]) -> int:
+        key = (current.decl, depth)
+        if key not in memo:
+            total = _size(current)
+            if depth < MAX_INLINE_DEPTH:
+                for decl in _calls(current):
+                    callee = functions.get(decl)
+                    if callee is not None and callee.kind.runs_on_device and decl not in stack:
+                        total += inlined_size(callee, depth + 1, (*stack, decl))
+                        if total > MAX_BUDGET:
+                            break
+            memo[key] = total
+        return memo[key]
+
+    return max(MIN_BUDGET, min(MAX_BUDGET, STEPS_PER_NODE * inlined_size(function, 0, (function.decl,))))
 
 
 def trace_kernel(tu: ir.TranslationUnit, function: ir.Function, shape: BlockShape = ASSUMED_SHAPE) -> KernelTrace:

@@ -9,6 +9,10 @@ select), which are atoms whose arguments are themselves symbolic values.
 Polynomials keep affine code exact (``blockIdx.x * blockDim.x + threadIdx.x``,
 ``row * n + col``) and products of symbols (``threadIdx.x * stride``) symbolic. The
 operator atoms keep everything else exact enough to evaluate for each lane of a warp.
+
+Values have a bounded size: an operation whose operands are larger than ``MAX_SIZE``
+atoms (hash rounds mixing every value into every other) becomes an unknown of the same
+variance, so no value costs more than a bounded amount to build, compare or evaluate.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import enum
 import itertools
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 
@@ -61,6 +65,11 @@ class Atom:
     """Operands of an OPERATION atom."""
     key: int = 0
     """Distinguishes unknowns that share a name (two different loads)."""
+    _order: tuple = field(default=(), compare=False, hash=False, repr=False)
+    """The sort key, computed once: polynomials sort their atoms on every operation."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_order", (self.kind.value, self.name, self.key, tuple(str(a) for a in self.args)))
 
     def __str__(self) -> str:
         if self.kind is AtomKind.OPERATION:
@@ -69,12 +78,11 @@ class Atom:
             return f"{self.kind.value}.{self.name}"
         if self.kind is AtomKind.ITERATION:
             return f"iter({self.name})"
-        if self.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.VARYING):
-            return f"?{self.name}"
+        # Unknowns are named after what they are (`row_start[...]`, `sqrtf(...)`).
         return self.name
 
     def sort_key(self):
-        return (self.kind.value, self.name, self.key, tuple(str(a) for a in self.args))
+        return self._order
 
 
 Monomial = tuple[Atom, ...]
@@ -134,6 +142,12 @@ class Sym:
                     yield from argument.atoms()
 
     @cached_property
+    def size(self) -> int:
+        """Atoms in the value, counting those inside operation atoms."""
+        return sum(len(monomial) + sum(argument.size for atom in monomial for argument in atom.args)
+                   for monomial, _ in self.terms) + len(self.terms)
+
+    @cached_property
     def variance(self) -> Variance:
         """An upper bound from the atoms alone; lane evaluation refines THREAD to WARP_UNIFORM."""
         worst = Variance.UNIFORM
@@ -169,6 +183,8 @@ class Sym:
         terms = dict(self.terms)
         for monomial, coefficient in other.terms:
             terms[monomial] = terms.get(monomial, 0) + coefficient
+        if len(terms) > MAX_TERMS:
+            return opaque("sum", self, other)
         return Sym._from(terms)
 
     __radd__ = __add__
@@ -184,6 +200,8 @@ class Sym:
 
     def __mul__(self, other: Sym | int) -> Sym:
         other = _lift(other)
+        if len(self.terms) * len(other.terms) > MAX_TERMS:
+            return opaque("product", self, other)
         terms: dict[Monomial, int] = {}
         for (m1, c1), (m2, c2) in itertools.product(self.terms, other.terms):
             monomial = tuple(sorted(m1 + m2, key=Atom.sort_key))
@@ -231,6 +249,10 @@ class Sym:
 
 
 ZERO = Sym(())
+MAX_SIZE = 160
+"""Largest value an operation keeps exact (in atoms); larger results become unknowns."""
+MAX_TERMS = 64
+"""Most terms a sum or product keeps exact."""
 
 
 def _lift(value: Sym | int) -> Sym:
@@ -247,6 +269,36 @@ def _c_divide(a: int, b: int) -> int | None:
 def _c_remainder(a: int, b: int) -> int | None:
     quotient = _c_divide(a, b)
     return None if quotient is None else a - b * quotient
+
+
+def _find_first_set(value: int) -> int:
+    """``__ffs``: the 1-based position of the lowest set bit, 0 for 0."""
+    value &= 0xFFFFFFFF
+    return (value & -value).bit_length()
+
+
+def _count_leading_zeros(value: int) -> int:
+    return 32 - (value & 0xFFFFFFFF).bit_length()
+
+
+def _bit_reverse(value: int) -> int:
+    return int(f"{value & 0xFFFFFFFF:032b}"[::-1], 2)
+
+
+def _geometric(start: int, factor: int, trips: int) -> int | None:
+    """``start`` multiplied by ``factor`` once per trip (``x *= 3`` in a loop)."""
+    return start * factor ** trips if 0 <= trips < 64 else None
+
+
+def _geometric_division(start: int, divisor: int, trips: int) -> int | None:
+    """``start`` divided by ``divisor`` once per trip, as C truncates at each step."""
+    if not 0 <= trips < 64:
+        return None
+    for _ in range(trips):
+        start = _c_divide(start, divisor)
+        if start is None or start == 0:
+            return start
+    return start
 
 
 _EVALUATORS: dict[str, Callable[..., int | None]] = {
@@ -271,7 +323,17 @@ _EVALUATORS: dict[str, Callable[..., int | None]] = {
     "||": lambda a, b: int(bool(a) or bool(b)),
     "!": lambda a: int(not a),
     "~": lambda a: ~a,
+    "abs": abs,
+    "popc": lambda a: bin(a & 0xFFFFFFFFFFFFFFFF).count("1"),
+    "ffs": _find_first_set,
+    "clz": _count_leading_zeros,
+    "brev": _bit_reverse,
+    "mulhi": lambda a, b: (a * b) >> 32,
+    "geometric": _geometric,
+    "geometric-division": _geometric_division,
+    "opaque": lambda *args: None,
 }
+_FUNCTION_STYLE = frozenset(("min", "max", "abs", "popc", "ffs", "clz", "brev", "mulhi", "opaque"))
 OPERATORS = frozenset(_EVALUATORS)
 COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
 
@@ -301,10 +363,14 @@ def _atom_lanes(atom: Atom, values, width: int) -> int | list[int] | None:
 
 
 def _format_operation(name: str, args: tuple[Sym, ...]) -> str:
-    if name in ("min", "max"):
+    if name in _FUNCTION_STYLE:
         return f"{name}({', '.join(map(str, args))})"
     if name == "select":
         return f"({args[0]} ? {args[1]} : {args[2]})"
+    if name == "geometric":
+        return f"({args[0]} * {args[1]}**{args[2]})"
+    if name == "geometric-division":
+        return f"({args[0]} / {args[1]}**{args[2]})"
     if len(args) == 1:
         return f"{name}({args[0]})"
     return f"({args[0]} {name} {args[1]})"
@@ -326,7 +392,21 @@ def operation(name: str, *args: Sym) -> Sym:
             return Sym(tuple((m, c // divisor) for m, c in args[0].terms))
     if name == "select" and args[1] == args[2]:
         return args[1]
+    if sum(a.size for a in args) > MAX_SIZE:
+        return opaque(name, *args)
     return Sym.atom(Atom(AtomKind.OPERATION, name, tuple(args)))
+
+
+def opaque(name: str, *args: Sym) -> Sym:
+    """A value computed from ``args`` that is too large to keep: an unknown that varies as
+    they do. A value computed from thread indices stays one (it cannot be evaluated, but
+    lanes still differ); one computed from loaded data is data."""
+    variance = max((a.variance for a in args), default=Variance.UNIFORM)
+    if variance is Variance.THREAD:
+        leaves = sorted({atom for a in args for atom in a.atoms() if atom.kind is AtomKind.THREAD_INDEX},
+                        key=Atom.sort_key)
+        return Sym.atom(Atom(AtomKind.OPERATION, "opaque", tuple(Sym.atom(leaf) for leaf in leaves)))
+    return unknown(f"{name}(...)", variance)
 
 
 _unknown_counter = itertools.count(1)

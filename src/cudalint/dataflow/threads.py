@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
 
@@ -69,7 +69,8 @@ class LaneEvaluator:
     """Evaluates symbolic values for the lanes of a warp under one set of uniform values."""
 
     def __init__(self, shape: BlockShape, round_: int = 0, bindings: Mapping[str, int] | None = None,
-                 block: tuple[int, int, int] = (3, 2, 1), grid: tuple[int, int, int] = (64, 8, 4)):
+                 block: tuple[int, int, int] = (3, 2, 1), grid: tuple[int, int, int] = (64, 8, 4),
+                 iterations: Mapping[Atom, int] | None = None):
         self.shape = shape
         self.round = round_
         """Selects the loop iteration and the sample value of each parameter and uniform unknown."""
@@ -77,6 +78,9 @@ class LaneEvaluator:
         """Known values of parameters, by name; the others are sampled."""
         self.block = block
         self.grid = grid
+        self.iterations = iterations or {}
+        """Trip numbers of particular loops, overriding the round's (a loop whose counter
+        doubles or halves is taken through every trip)."""
 
     def _uniform(self, atom: Atom) -> int | None:
         component = "xyz".index(atom.name) if atom.name in ("x", "y", "z") else 0
@@ -87,7 +91,7 @@ class LaneEvaluator:
         if atom.kind is AtomKind.BLOCK_DIM:
             return (self.shape.x, self.shape.y, self.shape.z)[component]
         if atom.kind is AtomKind.ITERATION:
-            return self.round
+            return self.iterations.get(atom, self.round)
         if atom.kind is AtomKind.PARAMETER and atom.name in self.bindings:
             return self.bindings[atom.name]
         if atom.kind in (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM):
@@ -98,6 +102,10 @@ class LaneEvaluator:
         """The value in each lane of ``warp`` (None in every lane where it cannot be computed)."""
         coordinates = _coordinates(self.shape, warp)
         width = len(coordinates[0])
+        if value.variance < Variance.THREAD:
+            # No thread index in it: one evaluation serves every lane.
+            single = value.evaluate(self._uniform)
+            return [single] * width
 
         def values(atom: Atom):
             if atom.kind is AtomKind.THREAD_INDEX:
@@ -118,19 +126,56 @@ def _coordinates(shape: BlockShape, warp: int) -> tuple[list[int], list[int], li
 _SAMPLED = (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.ITERATION)
 
 
-def evaluators(shape: BlockShape, *values: Sym, bindings: Mapping[str, int] | None = None) -> list[LaneEvaluator]:
+# Trips a counter that doubles or halves can make before it leaves a 32-bit range.
+MAX_GEOMETRIC_TRIPS = 32
+
+
+@dataclass(frozen=True)
+class LoopTrips:
+    """What the evaluators need to know of a kernel's loops, by trip-counter atom."""
+
+    counts: Mapping[Atom, int] = field(default_factory=dict)
+    """Constant trip counts: trips past the last are never run, so never tried."""
+    every_trip: frozenset[Atom] = frozenset()
+    """Loops whose counter doubles or halves: each trip has its own stride, so every trip
+    is tried (up to ``MAX_GEOMETRIC_TRIPS``), not only the first ``SAMPLE_ROUNDS``."""
+
+
+NO_TRIPS = LoopTrips()
+
+
+def evaluators(shape: BlockShape, *values: Sym, bindings: Mapping[str, int] | None = None,
+               trips: LoopTrips = NO_TRIPS) -> list[LaneEvaluator]:
     """Several assignments of the uniform unknowns in ``values``, to tell exact results from
     value-dependent ones; one suffices when they have none (or all are bound)."""
     bound = bindings or {}
+    atoms = {atom for value in values for atom in value.atoms()}
     sampled = any(atom.kind in _SAMPLED and not (atom.kind is AtomKind.PARAMETER and atom.name in bound)
-                  for value in values for atom in value.atoms())
+                  for atom in atoms)
     if values and not sampled:
         return [LaneEvaluator(shape, 0, bound)]
-    return [LaneEvaluator(shape, round_, bound) for round_ in range(SAMPLE_ROUNDS)]
+    counts = {atom: count for atom, count in trips.counts.items() if atom in atoms and count > 0}
+    rounds = [LaneEvaluator(shape, round_, bound, iterations={atom: round_ % count for atom, count in counts.items()})
+              for round_ in range(SAMPLE_ROUNDS)]
+    for loop in trips.every_trip & atoms:
+        last = min(counts.get(loop, MAX_GEOMETRIC_TRIPS), MAX_GEOMETRIC_TRIPS)
+        rounds += [LaneEvaluator(shape, trip % SAMPLE_ROUNDS, bound, iterations={loop: trip})
+                   for trip in range(SAMPLE_ROUNDS, last)]
+    return rounds
 
 
-def _differs_between_lanes(value: Sym, shape: BlockShape) -> bool:
-    for evaluator in evaluators(shape, value):
+def uniform_value(value: Sym, shape: BlockShape, iterations: Mapping[Atom, int] | None = None) -> int | None:
+    """The value when it is the same in every thread and known without sampling anything:
+    constants, the block's dimensions (from ``shape``) and loop trips given in ``iterations``."""
+    known = (AtomKind.BLOCK_DIM, AtomKind.ITERATION, AtomKind.OPERATION)
+    if any(atom.kind not in known or (atom.kind is AtomKind.ITERATION and atom not in (iterations or {}))
+           for atom in value.atoms()):
+        return None
+    return LaneEvaluator(shape, iterations=iterations).lanes(value)[0]
+
+
+def _differs_between_lanes(value: Sym, shape: BlockShape, trips: LoopTrips = NO_TRIPS) -> bool:
+    for evaluator in evaluators(shape, value, trips=trips):
         for warp in range(min(shape.warps(), 4)):
             lanes = evaluator.lanes(value, warp)
             if None in lanes or len(set(lanes)) > 1:
@@ -138,18 +183,19 @@ def _differs_between_lanes(value: Sym, shape: BlockShape) -> bool:
     return False
 
 
-def refine_variance(value: Sym, shape: BlockShape) -> Variance:
+def refine_variance(value: Sym, shape: BlockShape, trips: LoopTrips = NO_TRIPS) -> Variance:
     """THREAD refined by evaluation: a thread-index value equal in all lanes of every warp is
     warp-uniform. A comparison of a lane-varying value with a uniform one (``i < n``) stays
-    THREAD even when the sampled values happen not to split a warp: some value of n does."""
+    THREAD even when the sampled values happen not to split a warp: some value of n does.
+    ``trips``: loops to take through every trip (see ``evaluators``)."""
     variance = value.variance
     if variance is not Variance.THREAD:
         return variance
-    if _differs_between_lanes(value, shape):
+    if _differs_between_lanes(value, shape, trips):
         return Variance.THREAD
     for atom in value.atoms():
         if atom.kind is AtomKind.OPERATION and atom.name in COMPARISONS:
-            varying = [a for a in atom.args if a.variance is Variance.THREAD and _differs_between_lanes(a, shape)]
+            varying = [a for a in atom.args if a.variance is Variance.THREAD and _differs_between_lanes(a, shape, trips)]
             if varying and any(value_dependent(a) for a in atom.args if a not in varying):
                 return Variance.THREAD
     return Variance.WARP_UNIFORM

@@ -4,6 +4,12 @@ Global memory moves 32-byte sectors: a request costs the number of distinct sect
 its active lanes touch. Shared memory has 32 banks of 4-byte words: a request takes
 one wavefront per distinct word in its busiest bank (equal addresses broadcast), and
 8- and 16-byte accesses are split into half- and quarter-warp phases.
+
+A term of an address that is the same for every lane of the warp and made of data
+loaded at run time (a box's offset, a row pointer read from memory) only moves the
+whole request: it is left out, as if the base were aligned like a parameter's, and the
+lanes' offsets from it decide the cost. Loops whose counter doubles or halves are taken
+through every trip.
 """
 
 from __future__ import annotations
@@ -12,9 +18,12 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cudalint.dataflow.interpret import Access, Branch, Guard, MemorySpace
+from cudalint import ir
+from cudalint.dataflow.interpret import Access, Branch, Guard, LoopRun, MemorySpace
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import WARP_SIZE, BlockShape, LaneEvaluator, evaluators, refine_variance, value_dependent
+from cudalint.dataflow.threads import (
+    WARP_SIZE, BlockShape, LaneEvaluator, LoopTrips, evaluators, refine_variance, value_dependent,
+)
 
 SECTOR_BYTES = 32
 BANKS = 32
@@ -28,6 +37,16 @@ class Confidence(enum.Enum):
     """Depends on a uniform value we do not know (a runtime stride, a template constant)."""
     UNKNOWN = "unknown"
     """Depends on data read at run time (a gather through an index array)."""
+
+
+class DataPattern(enum.Enum):
+    """How an address that depends on per-lane data spreads the lanes."""
+
+    LANE_RANGES = "per-lane ranges"
+    """Each lane walks its own range from a start it loaded (a CSR row per thread): the
+    lanes are as far apart as their ranges are long."""
+    GATHER = "gather"
+    """An index each lane loaded (``a[idx[i]]``): wherever the data says."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +67,10 @@ class AccessPattern:
     ideal_wavefronts: int | None = None
     depends_on: tuple[str, ...] = ()
     """The uniform unknowns (parameters, template constants) the cost depends on."""
+    data_pattern: DataPattern | None = None
+    """For an address that depends on data loaded per lane: how it spreads the lanes."""
+    data_loop: LoopRun | None = None
+    """For ``LANE_RANGES``: the loop that walks the ranges."""
 
     @property
     def single_lane(self) -> bool:
@@ -165,6 +188,40 @@ def _depends_on(offset: Sym) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+def _unknown_value(atom: Atom) -> bool:
+    if atom.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM):
+        return True
+    return atom.kind is AtomKind.OPERATION and any(_unknown_value(a) for argument in atom.args for a in argument.atoms())
+
+
+def lane_relevant(offset: Sym) -> Sym:
+    """``offset`` without its terms that are the same for every lane of a warp and made of
+    values loaded at run time: they shift the whole request, and matter only through its
+    alignment."""
+    kept = [(monomial, coefficient) for monomial, coefficient in offset.terms
+            if not (any(_unknown_value(atom) for atom in monomial)
+                    and max((Sym.atom(atom).variance for atom in monomial), default=Variance.UNIFORM)
+                    <= Variance.WARP_UNIFORM)]
+    return offset if len(kept) == len(offset.terms) else Sym(tuple(kept))
+
+
+def loop_trips(loops: Mapping[Atom, LoopRun] | None) -> LoopTrips:
+    """The loops' constant trip counts, and which loops to take through every trip."""
+    loops = loops or {}
+    return LoopTrips({atom: run.trips for atom, run in loops.items() if run.trips is not None},
+                     frozenset(atom for atom, run in loops.items() if run.geometric))
+
+
+def _data_pattern(offset: Sym, loops: Mapping[Atom, LoopRun] | None) -> tuple[DataPattern | None, LoopRun | None]:
+    if offset.variance is not Variance.DATA:
+        return None, None
+    atoms = set(offset.atoms())
+    for run in (loops or {}).values():
+        if run.iteration in atoms and run.lane_starts & atoms:
+            return DataPattern.LANE_RANGES, run
+    return DataPattern.GATHER, None
+
+
 def _lane_stride(offset: Sym, shape: BlockShape) -> Sym | None:
     """Bytes from one lane's address to the next: the coefficient of threadIdx.x when the
     address is a polynomial in it, else the common difference of the evaluated addresses."""
@@ -182,14 +239,19 @@ def _lane_stride(offset: Sym, shape: BlockShape) -> Sym | None:
     return Sym.const(differences.pop()) if len(differences) == 1 else None
 
 
-def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None) -> AccessPattern:
-    """The cost of one warp executing ``access``; ``bindings`` fixes parameter values."""
+def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
+                   loops: Mapping[Atom, LoopRun] | None = None) -> AccessPattern:
+    """The cost of one warp executing ``access``; ``bindings`` fixes parameter values;
+    ``loops`` (the trace's) says which loops to take through every trip and which walk
+    per-lane ranges."""
     size = access.size or 0
-    offset = access.location.offset
+    offset = lane_relevant(access.location.offset)
     stride = _lane_stride(offset, shape)
+    data_pattern, data_loop = _data_pattern(offset, loops)
     results = []
     lanes_active = 0
-    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings):
+    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings,
+                                trips=loop_trips(loops)):
         warp, active = first_running_warp(access.guards, evaluator)
         addresses = evaluator.lanes(offset, warp)
         chosen = [a for a, on in zip(addresses, active) if on]
@@ -205,7 +267,8 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
             results.append(_sectors(chosen, size) + (None, None))
     known = [r for r in results if r is not None]
     if not known or len(known) < len(results):
-        return AccessPattern(Confidence.UNKNOWN, lanes_active, None, None, None, stride, depends_on=_depends_on(offset))
+        return AccessPattern(Confidence.UNKNOWN, lanes_active, None, None, None, stride, depends_on=_depends_on(offset),
+                             data_pattern=data_pattern, data_loop=data_loop)
     worst = max(known, key=lambda r: (r[0], r[2] or 0))
     best = min(known, key=lambda r: (r[0], r[2] or 0))
     exact = all(r == known[0] for r in known)
@@ -235,13 +298,15 @@ class BranchPattern:
     """Every thread of the block decides the same way (what a block barrier needs)."""
 
 
-def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None = None) -> BranchPattern:
+def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None = None,
+                   loops: Mapping[Atom, LoopRun] | None = None) -> BranchPattern:
     condition = branch.condition
-    variance = refine_variance(condition, shape)
+    variance = refine_variance(condition, shape, loop_trips(loops))
     # Over the loop iterations (and parameter values) tried, keep the one that splits the
     # warp most evenly: a reduction's `t < stride` diverges only in its last iterations.
     best = None
-    for evaluator in evaluators(shape, condition, *(g.condition for g in branch.guards), bindings=bindings):
+    for evaluator in evaluators(shape, condition, *(g.condition for g in branch.guards), bindings=bindings,
+                                trips=loop_trips(loops)):
         warp, active = first_running_warp(branch.guards, evaluator)
         values = evaluator.lanes(condition, warp)
         taken = None if None in values else sum(1 for v, on in zip(values, active) if on and v)
@@ -250,7 +315,8 @@ def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int
         if best is None or split > best[0]:
             best = (split, taken, count, evaluator)
     _, taken, count, evaluator = best
-    return BranchPattern(variance, taken, count, _is_bounds_guard(condition),
+    loop = branch.stmt.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
+    return BranchPattern(variance, taken, count, _is_bounds_guard(condition, loop),
                          _block_uniform(condition, variance, evaluator))
 
 
@@ -265,16 +331,20 @@ def _block_uniform(condition: Sym, variance: Variance, evaluator: LaneEvaluator)
     return len(outcomes) <= 1
 
 
-def _is_bounds_guard(condition: Sym) -> bool:
+def _is_bounds_guard(condition: Sym, loop: bool = False) -> bool:
+    """A thread index compared against a limit known only at run time: only the warp that
+    holds the limit splits. In a loop the lanes walk together (``j = start + lane; j < end;
+    j += 32``) the limit may be one per warp: only each warp's last trip splits."""
     if len(condition.terms) != 1 or condition.terms[0][1] != 1 or len(condition.terms[0][0]) != 1:
         return False
     atom = condition.terms[0][0][0]
     if atom.kind is not AtomKind.OPERATION or atom.name not in ("<", ">", "<=", ">=", "&&"):
         return False
     if atom.name == "&&":
-        return all(_is_bounds_guard(argument) for argument in atom.args)
+        return all(_is_bounds_guard(argument, loop) for argument in atom.args)
     left, right = atom.args
-    if {left.variance, right.variance} != {Variance.UNIFORM, Variance.THREAD}:
+    limits = {Variance.UNIFORM, Variance.WARP_UNIFORM} if loop else {Variance.UNIFORM}
+    if Variance.THREAD not in (left.variance, right.variance):
         return False
-    limit = left if left.variance is Variance.UNIFORM else right
-    return value_dependent(limit)
+    limit = right if left.variance is Variance.THREAD else left
+    return limit.variance in limits and value_dependent(limit)

@@ -94,6 +94,10 @@ def precompiled_header(args: tuple[str, ...], directory: Path) -> str | None:
         runtime = Path(toolkit) / "include" / "cuda_runtime.h"
         if runtime.exists():
             stamps.append(str(runtime.stat().st_mtime_ns))
+    # So are those of the force-included headers and their neighbours (cudalint's own, which
+    # a new version changes).
+    for included in (args[index + 1] for index, arg in enumerate(args[:-1]) if arg == "-include"):
+        stamps.extend(str(header.stat().st_mtime_ns) for header in sorted(Path(included).parent.glob("*.h")))
     key = hashlib.sha256("\0".join((*args, *stamps)).encode()).hexdigest()[:20]
     target = directory / f"cuda-{key}.pch"
     if target.exists():

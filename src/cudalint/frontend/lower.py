@@ -47,6 +47,7 @@ _BUILTIN_VARIABLES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 _TEMPLATE_PARAMETERS = (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER, CK.TEMPLATE_TEMPLATE_PARAMETER)
 _LAUNCH_CONFIGURATION = "__cudaPushCallConfiguration"
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
+_MEMBER_FUNCTIONS = (CK.CXX_METHOD, CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE)
 
 _UNSIGNED_INT = ir.CType(ir.TypeKind.INTEGER, "unsigned int", 4, 4, is_signed=False)
 _BOOL = ir.CType(ir.TypeKind.BOOL, "bool", 1, 1)
@@ -164,7 +165,7 @@ class Lowering:
                     self._function(definition, instantiation=True)
         elif kind in (CK.STRUCT_DECL, CK.CLASS_DECL, CK.CLASS_TEMPLATE):
             for child in cursor.get_children():
-                if child.kind in (CK.CXX_METHOD, CK.FUNCTION_TEMPLATE) and child.is_definition():
+                if child.kind in _MEMBER_FUNCTIONS and child.is_definition():
                     self._function(child, instantiation=False)
         elif kind == CK.VAR_DECL:
             globals_.append(self._var_decl(cursor, at_namespace_scope=True))
@@ -825,17 +826,30 @@ class Lowering:
             decl = self._function_id(referenced)
             if referenced.get_num_template_arguments() > 0 and not referenced.is_definition():
                 referenced = referenced.get_definition() or referenced
-            if (referenced.get_num_template_arguments() > 0 and referenced.kind in (CK.FUNCTION_DECL, CK.CXX_METHOD)
-                    and referenced.is_definition() and self._in_user_code(referenced) and decl not in self._functions):
+            instantiated = referenced.get_num_template_arguments() > 0 and referenced.kind in (CK.FUNCTION_DECL, CK.CXX_METHOD)
+            # A member of a class template specialization (`SharedMemory<float>::operator float*`)
+            # exists only as the instantiation the call names.
+            if ((instantiated or referenced.kind in _MEMBER_FUNCTIONS) and referenced.is_definition()
+                    and self._in_user_code(referenced) and decl not in self._functions):
                 self._pending_instantiations.append(referenced)
         op = "construct" if referenced is not None and referenced.kind == CK.CONSTRUCTOR else None
         span = self._span(cursor) or _NOWHERE
         arguments = self._anchored([self.expr(a) for a in cursor.get_arguments()], span)
         node = ir.Expr(ir.ExprKind.CALL, self.ctype(cursor.type), span, tuple(arguments), name=cursor.spelling,
-                       decl=decl, op=op, value=self._constant_call(cursor, arguments))
+                       decl=decl, op=op, value=self._constant_call(cursor, arguments), receiver=self._receiver(cursor))
         if config is not None:
             self._launch(node, config)
         return node
+
+    def _receiver(self, cursor: cindex.Cursor) -> ir.Expr | None:
+        """The object of ``object.method(...)``: the expression under the callee's member reference."""
+        callee = next(iter(self._expr_children(cursor)), None)
+        while callee is not None and callee.kind in (CK.UNEXPOSED_EXPR, *_TRANSPARENT_EXPRS):
+            callee = next(iter(self._expr_children(callee)), None)
+        if callee is None or callee.kind != CK.MEMBER_REF_EXPR:
+            return None
+        objects = self._expr_children(callee)
+        return self.expr(objects[0]) if objects else None
 
     @staticmethod
     def _constant_call(cursor: cindex.Cursor, arguments: list[ir.Expr]) -> int | None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from cudalint.dataflow import Access, AccessPattern, Branch, BranchPattern, Facts, KernelFacts, MemorySpace
+from cudalint.dataflow import (
+    Access, AccessPattern, Branch, BranchPattern, DataPattern, Facts, KernelFacts, MemorySpace,
+)
 from cudalint.report import display_path
 
 
@@ -12,7 +14,7 @@ def _location(span, root: str) -> str:
     return f"{display_path(span.file, root)}:{span.line}:{span.column}"
 
 
-def access_record(access: Access, pattern: AccessPattern, root: str) -> dict:
+def access_record(access: Access, pattern: AccessPattern, root: str, kernel: KernelFacts | None = None) -> dict:
     record = {
         "location": _location(access.span, root),
         "space": access.space.value,
@@ -34,11 +36,23 @@ def access_record(access: Access, pattern: AccessPattern, root: str) -> dict:
         record["best_sectors"] = pattern.best_sectors
     if pattern.depends_on:
         record["depends_on"] = list(pattern.depends_on)
+    if pattern.data_pattern is not None:
+        record["data"] = _data_pattern(pattern)
+    why = kernel.why(access.location.offset) if kernel is not None else []
+    if why:
+        record["why"] = why
     return record
 
 
-def branch_record(branch: Branch, pattern: BranchPattern, root: str) -> dict:
-    return {
+def _data_pattern(pattern: AccessPattern) -> str:
+    if pattern.data_pattern is DataPattern.LANE_RANGES and pattern.data_loop is not None:
+        return (f"per-lane ranges: the loop at line {pattern.data_loop.stmt.span.line} walks a range from a start "
+                "each lane loaded (a per-lane data-dependent start)")
+    return "gather: an index each lane loaded"
+
+
+def branch_record(branch: Branch, pattern: BranchPattern, root: str, kernel: KernelFacts | None = None) -> dict:
+    record = {
         "location": _location(branch.stmt.span, root),
         "kind": branch.kind,
         "condition": str(branch.condition),
@@ -47,6 +61,10 @@ def branch_record(branch: Branch, pattern: BranchPattern, root: str) -> dict:
         "active_lanes": pattern.active_lanes,
         "bounds_guard": pattern.bounds_guard,
     }
+    why = kernel.why(branch.condition, pattern.variance) if kernel is not None else []
+    if why:
+        record["why"] = why
+    return record
 
 
 def _barrier_record(kernel: KernelFacts, barrier, root: str) -> dict:
@@ -54,21 +72,25 @@ def _barrier_record(kernel: KernelFacts, barrier, root: str) -> dict:
     return {
         "location": _location(barrier.expr.span, root),
         "name": barrier.name,
+        "scope": barrier.scope.value,
         "control": variance.name.lower().replace("_", "-"),
         "controlled_by": _location(decision.span, root) if decision is not None else None,
     }
 
 
 def kernel_record(kernel: KernelFacts, root: str) -> dict:
-    return {
+    record = {
         "function": kernel.function.display_name,
         "kind": kernel.function.kind.value,
         "location": _location(kernel.function.span, root),
         "block": {"x": kernel.shape.x, "y": kernel.shape.y, "z": kernel.shape.z, "source": kernel.shape.source},
-        "accesses": [access_record(a, p, root) for a, p in kernel.accesses],
-        "branches": [branch_record(b, p, root) for b, p in kernel.branches],
+        "accesses": [access_record(a, p, root, kernel) for a, p in kernel.accesses],
+        "branches": [branch_record(b, p, root, kernel) for b, p in kernel.branches],
         "barriers": [_barrier_record(kernel, b, root) for b in kernel.barriers],
     }
+    if kernel.cut is not None:
+        record["analysis_stopped"] = {"line": kernel.cut.line, "budget_steps": kernel.cut.budget}
+    return record
 
 
 def _source(facts: Facts, line: int) -> str:
@@ -103,15 +125,22 @@ def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> st
             out.append(f"      lane stride {stride if stride is not None else '?'} B, {_cost(access)}, "
                        f"{lanes}, {access['confidence']}"
                        + (f" (depends on {', '.join(access['depends_on'])})" if access.get("depends_on") else ""))
+            if access.get("data"):
+                out.append(f"      data: {access['data']}")
+            out.extend(f"      why: {reason}" for reason in access.get("why", ()))
             out.append(f"      | {_source(facts, item.span.line)}")
         for branch, (item, _) in zip(record["branches"], kernel.branches):
             taken = "" if branch["taken_lanes"] is None else f", {branch['taken_lanes']}/{branch['active_lanes']} lanes taken"
             guard = ", bounds guard" if branch["bounds_guard"] else ""
             out.append(f"  {branch['location']}  {branch['kind']} ({branch['condition']}): {branch['variance']}{taken}{guard}")
+            out.extend(f"      why: {reason}" for reason in branch.get("why", ()))
             out.append(f"      | {_source(facts, item.stmt.span.line)}")
         for barrier in record["barriers"]:
             control = f", under {barrier['control']} control ({barrier['controlled_by']})" if barrier["controlled_by"] else ""
-            out.append(f"  {barrier['location']}  barrier {barrier['name']}{control}")
+            out.append(f"  {barrier['location']}  barrier {barrier['name']} ({barrier['scope']}){control}")
+        if kernel.cut is not None:
+            out.append(f"  analysis stopped at line {kernel.cut.line} after {kernel.cut.budget} steps: accesses, "
+                       "branches and barriers from there on are missing")
         out.append("")
     return "\n".join(out)
 

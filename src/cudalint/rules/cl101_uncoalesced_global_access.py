@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import itertools
 
-from cudalint.dataflow import Access, AccessPattern, Confidence, Facts, KernelFacts
+from cudalint.dataflow import Access, AccessPattern, Confidence, DataPattern, Facts, KernelFacts
 from cudalint.dataflow.symbolic import AtomKind, Sym, Variance
 from cudalint.dataflow.threads import WARP_SIZE
 from cudalint.diagnostics import Finding, Level
@@ -26,9 +26,16 @@ class UncoalescedGlobalAccess(FactRule):
     Compute's ideal). Warns when the access is at most 50% efficient: lanes strided
     apart (`a[2 * i]`, `a[i * 32]`), transposed 2-D indexing (`b[col * n + row]` with
     `col` from `threadIdx.x`), per-thread contiguous chunks (`a[tid * k + j]`), blocks so
-    narrow that a warp spans many rows. Strides that come from a runtime parameter or
-    template constant are a `note` naming the value that would make the access
-    coalesced; data-dependent gathers are a `note` too. Contiguous,
+    narrow that a warp spans many rows, and ranges each lane walks from a start it loaded
+    itself (a CSR row or an adjacency list per thread:
+    `for (j = row_start[r]; j < row_start[r + 1]; ++j) value[j]`), where the lanes of a
+    warp are as far apart as their ranges are long. A base that is data but the same for
+    the whole warp (`&particles[boxes[blockIdx.x].offset]`, a row pointer read from
+    memory) only shifts the request: the lanes' offsets from it are judged as with a
+    known base. Strides that come from a runtime parameter or template constant are a
+    `note` naming the value that would make the access coalesced. Gathers through an
+    index each lane loaded (`x[column[j]]`) are a `note`: where they land is data, from a
+    broadcast (every index equal) to one sector per lane. Contiguous,
     misaligned-but-contiguous and single-lane accesses are fine, and so are broadcasts:
     lanes that read one address share its sector, so a warp of two 16-thread rows reading
     `A[row * n + k]` costs two sectors where its lanes' bytes would fill four. Stores or
@@ -88,6 +95,15 @@ class UncoalescedGlobalAccess(FactRule):
         if pattern.confidence is Confidence.UNKNOWN:
             if access.location.offset.variance is not Variance.DATA:
                 return None  # Unknown for another reason (a dependent type's size): nothing to say.
+            if pattern.data_pattern is DataPattern.LANE_RANGES and access.size:
+                loop = pattern.data_loop.stmt.span.line if pattern.data_loop is not None else access.span.line
+                properties.update(dataPattern=pattern.data_pattern.value, idealSectors=access.size)
+                return self.finding(
+                    f"{what}: each lane walks its own range from a start it loaded (the loop at line {loop}), so the "
+                    f"lanes of a warp are as far apart as their ranges are long: up to 32 sectors per request where "
+                    f"{access.size} would do; let the lanes of a warp take consecutive elements of one range "
+                    "(a warp per row)",
+                    access.span, function=kernel.function.display_name, properties=properties)
             return self.finding(
                 f"{what}: the address depends on data loaded at run time, so its coalescing is unknown; "
                 "if the index is scattered, every lane may need its own sector",

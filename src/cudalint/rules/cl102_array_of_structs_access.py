@@ -19,7 +19,9 @@ class ArrayOfStructsAccess(FactRule):
     ## What it does
     Flags global accesses to one member of consecutive array elements (`p[i].x` on an
     array of structs, `v[i].y` on a `float4` array) where the warp then uses at most half
-    of every sector it fetches. The message names the struct, its size and the field.
+    of every sector it fetches, also when the array starts at an offset loaded at run time
+    that is the same for the whole block (`&particles[boxes[blockIdx.x].offset]`). The
+    message names the struct, its size and the field.
 
     ## Why is this bad?
     Lane `i` reads 4 bytes at `i * sizeof(struct)`: for a 24-byte particle a warp pulls

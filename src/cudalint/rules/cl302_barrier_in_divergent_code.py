@@ -1,30 +1,35 @@
 from __future__ import annotations
 
 from cudalint import ir
-from cudalint.dataflow import Barrier, Facts, KernelFacts, Variance
+from cudalint.dataflow import Barrier, BarrierScope, Facts, KernelFacts, Variance
 from cudalint.dataflow.interpret import exits_early
 from cudalint.diagnostics import Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
-
-_FULL_MASK = 0xFFFFFFFF
 
 
 class BarrierInDivergentCode(FactRule):
     """A block barrier that only some threads reach.
 
     ## What it does
-    Finds `__syncthreads()` (and `__syncthreads_count/and/or`, cooperative groups'
-    block `sync()`, inline PTX `bar.sync`) reached under a condition that differs between
-    threads, or inside a
-    loop whose trip count differs between threads, and `__syncwarp()` with a full mask
-    under a condition that differs between lanes. It is an `error` when the lanes of one
-    warp split at the barrier (compute-sanitizer's synccheck reports these on the GPU),
-    and a `warning` when whole warps skip it or leave a loop at different trips: still
+    Finds block barriers reached under a condition that differs between threads of the
+    block, or inside a loop whose trip count does: `__syncthreads()` and
+    `__syncthreads_count/and/or`, inline PTX `bar.sync`, and cooperative groups' block
+    and grid barriers in every form (`cg::sync(block)`, `block.sync()`,
+    `this_thread_block().sync()`, `block.barrier_wait(...)`, `grid.sync()`). Warp
+    barriers (`__syncwarp()` with a full mask, `sync()` of a tile of 32 threads) are
+    checked against conditions that differ between the lanes of a warp; barriers over
+    some lanes only (a partial mask, a tile narrower than a warp, a coalesced group) are
+    meant for divergent code and stay quiet. It is an `error` when the lanes of one warp
+    split at the barrier (compute-sanitizer's synccheck reports these on the GPU), and a
+    `warning` when whole warps skip it or leave a loop at different trips: still
     undefined by the CUDA programming model, but it passes at run time as long as the
     threads that skip the barrier go on to exit. Threads that have returned no longer
     take part in a barrier, so a barrier after a thread-dependent early `return` is fine
-    and stays quiet.
+    and stays quiet. Conditions on values every thread of the block reads alike are
+    uniform: a `__shared__` flag or work item read after a barrier, the block's record
+    in global memory (`d_tiles[blockIdx.x].rows`), `__constant__` data, the result of
+    `__syncthreads_or`.
 
     ## Why is this bad?
     Every thread of the block must reach the same barrier the same number of times.
@@ -70,7 +75,7 @@ class BarrierInDivergentCode(FactRule):
     def check(self, facts: Facts):
         for kernel in facts.kernels:
             for barrier in kernel.barriers:
-                if barrier.name == "__syncwarp" and not _full_mask(barrier):
+                if barrier.scope is BarrierScope.PARTIAL:
                     continue
                 decision = _divergent_decision(kernel, barrier)
                 if decision is None:
@@ -79,10 +84,9 @@ class BarrierInDivergentCode(FactRule):
                 is_loop = decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
                 splits_a_warp = pattern.variance >= Variance.THREAD and not is_loop
                 condition = wording.code(facts.source_text(decision.cond.span) if decision.cond is not None else "",
-                                         "a condition")
-                where = "a loop whose trip count" if decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO) \
-                    else f"{condition}, which"
-                scope = "lanes of a warp" if barrier.name == "__syncwarp" else "threads of the block"
+                                         f"the {decision.kind.value} condition")
+                where = "a loop whose trip count" if is_loop else f"{condition}, which"
+                scope = "lanes of a warp" if barrier.scope is BarrierScope.WARP else "threads of the block"
                 call = wording.code(facts.source_text(barrier.expr.span) or barrier.name, "the barrier")
                 yield self.finding(
                     f"{call} is reached under {where} differs between {scope} "
@@ -94,19 +98,9 @@ class BarrierInDivergentCode(FactRule):
                 )
 
 
-def _full_mask(barrier: Barrier) -> bool:
-    arguments = barrier.expr.children
-    if not arguments:
-        return True
-    mask = arguments[0]
-    while mask.kind is ir.ExprKind.CAST and mask.children:
-        mask = mask.children[0]
-    return mask.kind is ir.ExprKind.INT_LITERAL and mask.value == _FULL_MASK
-
-
 def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None:
     """The innermost thread-varying decision the barrier depends on, early exits aside."""
-    block_wide = barrier.name != "__syncwarp"
+    block_wide = barrier.scope is not BarrierScope.WARP
     varying = {id(b.stmt) for b, p in kernel.branches
                if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))}
     if barrier.inlined_from:

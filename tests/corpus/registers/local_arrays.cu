@@ -102,7 +102,7 @@ __global__ void sort8(float* data) {
     for (int i = 1; i < 8; ++i) {
         float key = v[i];
         int j = i - 1;
-        while (j >= 0 && v[j] > key) {  // expect: CL502 warning
+        while (j >= 0 && v[j] > key) {  // expect: CL301 note, CL502 warning
             v[j + 1] = v[j];
             --j;
         }
@@ -261,7 +261,7 @@ __global__ void top8(const float* values, float* out, int n) {
             if (slot < 8) best[slot] = best[slot - 1];
             --slot;
         }
-        if (slot < 8) best[slot] = v;
+        if (slot < 8) best[slot] = v;  // expect: CL301 note
     }
 #pragma unroll
     for (int i = 0; i < 8; ++i) out[i * blockDim.x + threadIdx.x] = best[i];

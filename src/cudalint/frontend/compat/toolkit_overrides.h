@@ -8,3 +8,10 @@
 #pragma clang system_header
 #undef __managed__
 #define __managed__ __attribute__((device))
+
+/* nvcc's host pass declares CUDA's min/max overloads (crt/math_functions.hpp) as
+ * __host__ __device__; clang's CUDA wrapper includes that header with __host__ defined
+ * away, so host code that calls min(a, b) would not compile. Declare the host side. */
+#define __CUDALINT_MIN_MAX_SPACE __attribute__((host))
+#include "min_max_overloads.h"
+#undef __CUDALINT_MIN_MAX_SPACE

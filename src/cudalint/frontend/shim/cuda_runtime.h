@@ -312,32 +312,10 @@ template <class _Tp>
 __CUDALINT_D typename __cudalint_int<_Tp>::template __r<double> scalbn(_Tp,
                                                                        int);
 
-/* min/max: CUDA's global overloads for mixed integer and float operands. */
-#define __CUDALINT_MM(R, A, B)                                                 \
-  __CUDALINT_D R min(A, B);                                                    \
-  __CUDALINT_D R max(A, B);
-__CUDALINT_MM(int, int, int)
-__CUDALINT_MM(unsigned int, unsigned int, unsigned int)
-__CUDALINT_MM(unsigned int, int, unsigned int)
-__CUDALINT_MM(unsigned int, unsigned int, int)
-__CUDALINT_MM(long, long, long)
-__CUDALINT_MM(unsigned long, unsigned long, unsigned long)
-__CUDALINT_MM(unsigned long, long, unsigned long)
-__CUDALINT_MM(unsigned long, unsigned long, long)
-__CUDALINT_MM(long long, long long, long long)
-__CUDALINT_MM(unsigned long long, unsigned long long, unsigned long long)
-__CUDALINT_MM(unsigned long long, long long, unsigned long long)
-__CUDALINT_MM(unsigned long long, unsigned long long, long long)
-__CUDALINT_MM(float, float, float)
-__CUDALINT_MM(double, double, double)
-__CUDALINT_MM(double, float, double)
-__CUDALINT_MM(double, double, float)
-__CUDALINT_D unsigned int umin(unsigned int, unsigned int);
-__CUDALINT_D unsigned int umax(unsigned int, unsigned int);
-__CUDALINT_D long long llmin(long long, long long);
-__CUDALINT_D long long llmax(long long, long long);
-__CUDALINT_D unsigned long long ullmin(unsigned long long, unsigned long long);
-__CUDALINT_D unsigned long long ullmax(unsigned long long, unsigned long long);
+/* min/max: CUDA's global overloads, host and device (as nvcc's host pass sees them). */
+#define __CUDALINT_MIN_MAX_SPACE __CUDALINT_HD
+#include "../compat/min_max_overloads.h"
+#undef __CUDALINT_MIN_MAX_SPACE
 
 /* ---------------------------------------------------------------------------
  * Host math.  Host code sees only the C library's functions in the global
