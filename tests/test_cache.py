@@ -35,13 +35,13 @@ def _run(project, cache_dir, select=("ALL",)):
 
 def _parses(monkeypatch) -> list[str]:
     calls: list[str] = []
-    original = frontend.parse_file
+    original = frontend.parse_unit
 
-    def counting(path, environment, text=None):
+    def counting(path, environment, data=None, **options):
         calls.append(path)
-        return original(path, environment, text)
+        return original(path, environment, data, **options)
 
-    monkeypatch.setattr(frontend, "parse_file", counting)
+    monkeypatch.setattr(frontend, "parse_unit", counting)
     return calls
 
 
@@ -72,13 +72,13 @@ def test_changed_source_or_settings_miss(project, tmp_path):
 
 def test_a_corrupt_entry_is_a_miss(tmp_path):
     cache = ResultCache(tmp_path, "fingerprint")
-    cache.store("k.cu", "text", ("-x",), (), {"answer": 42})
-    assert cache.lookup("k.cu", "text", ("-x",)) == {"answer": 42}
+    cache.store("k.cu", b"text", ("-x",), (), {"answer": 42})
+    assert cache.lookup("k.cu", b"text", ("-x",)) == {"answer": 42}
     (entry,) = tmp_path.rglob("*.pickle")
     entry.write_bytes(b"not a pickle")
-    assert cache.lookup("k.cu", "text", ("-x",)) is None
+    assert cache.lookup("k.cu", b"text", ("-x",)) is None
     entry.write_bytes(pickle.dumps("wrong shape"))
-    assert cache.lookup("k.cu", "text", ("-x",)) is None
+    assert cache.lookup("k.cu", b"text", ("-x",)) is None
 
 
 def test_no_cache_writes_nothing(project, tmp_path):

@@ -1114,7 +1114,6 @@ def test_text_argument_overrides_the_file(tmp_path):
     (b"", "empty"),
     (b"   \n\t\n", "empty"),
     (b"\x7fELF\x00\x00\x01", "binary"),
-    (b"int x = 1; // \xff\xfe\n", "UTF-8"),
 ])
 def test_unreadable_sources(tmp_path, content, message):
     path = tmp_path / "bad.cu"

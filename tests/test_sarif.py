@@ -223,3 +223,42 @@ def test_command_line_uris_are_relative_to_the_repository_root(tmp_path, monkeyp
     run = json.loads(result.stdout)["runs"][0]
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"
     assert {_uri(r) for r in run["results"]} == {"src/fp64.cu"}
+
+
+MULTI_LINE = """\
+#define AT(p, i) (p)[(i)]
+__global__ void k(float* a, const float* b) {
+    a[(threadIdx.x
+       * 2)
+      + 1] = 2.0f;
+    a[threadIdx.x] = AT(b,
+                        threadIdx.x * 4);
+}
+"""
+
+
+def test_regions_cover_multi_line_expressions(tmp_path, schema):
+    path = tmp_path / "multi.cu"
+    path.write_text(MULTI_LINE)
+    log = _sarif(_run([path]), tmp_path)
+    jsonschema.validate(log, schema)
+    regions = sorted((r["locations"][0]["physicalLocation"]["region"] for r in log["runs"][0]["results"]),
+                     key=lambda region: region["startLine"])
+    assert regions == [
+        {"startLine": 3, "startColumn": 5, "endLine": 5, "endColumn": 11},  # a[(threadIdx.x ... + 1]
+        {"startLine": 6, "startColumn": 22, "endLine": 7, "endColumn": 41},  # AT(b, ... threadIdx.x * 4)
+    ]
+
+
+def test_directories_found_in_the_project_are_notes(tmp_path, schema):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "width.h").write_text("#define WIDTH 4\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text('#include "width.h"\n__global__ void k(float* a) { a[threadIdx.x] = WIDTH; }\n')
+    log = _sarif(_run([tmp_path / "src"]), tmp_path)
+    jsonschema.validate(log, schema)
+    (note,) = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["level"] == "note" and note["message"]["text"].startswith("'width.h' found in inc")
+    descriptors = log["runs"][0]["tool"]["driver"]["notifications"]
+    assert descriptors[note["descriptor"]["index"]]["id"] == note["descriptor"]["id"] == "project-include"

@@ -164,6 +164,8 @@ def check_command(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Analyze every file again instead of reusing results of unchanged ones.")] = False,
     cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", help="Where results are cached (default: .cudalint_cache beside the configuration, or CUDALINT_CACHE_DIR).")] = None,
     use_ptxas: Annotated[Optional[bool], typer.Option("--ptxas/--no-ptxas", help="Compile each file with nvcc for ptxas's exact registers, stack and spills (configuration `ptxas`).")] = None,
+    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds of analysis a file may take after its parse; 0: no limit (configuration `time-limit`, default 10).")] = None,
+    project_includes: Annotated[Optional[bool], typer.Option("--project-includes/--no-project-includes", help="Look inside the project for headers the include path misses (configuration `project-includes`).")] = None,
 ) -> None:
     """Analyze CUDA sources and report performance hazards."""
     from cudalint import engine, frontend
@@ -191,6 +193,10 @@ def check_command(
             settings.frontend, headers, cuda_path, arch, compile_commands, include_dirs, defines, undefines, pre_includes, std
         )
         settings.jobs = jobs or os.cpu_count() or 1
+        if time_limit is not None:
+            settings.time_limit = time_limit or None
+        if project_includes is not None:
+            settings.project_includes = project_includes
         if config.ptxas if use_ptxas is None else use_ptxas:
             settings.nvcc = _nvcc(cuda_path or config.resolve(config.cuda_path))
         if not no_cache:
@@ -224,10 +230,13 @@ def check_command(
             typer.echo(notice_line(notice, root), err=True)
 
     if not result.files:
+        if engine.discover(paths, config, config.exclude + list(exclude or []))[0]:
+            typer.echo("cudalint: no file of the project includes the headers given; nothing to analyze", err=True)
+            raise typer.Exit(EXIT_CLEAN)
         if engine.discover(paths, config, [])[0]:
             typer.echo("cudalint: every CUDA file given is excluded (`exclude` setting or --exclude)", err=True)
             raise typer.Exit(EXIT_CLEAN)
-        raise _fail(f"no .cu or .cuh files found in {' '.join(paths)}")
+        raise _fail(f"no CUDA sources or headers found in {' '.join(paths)}")
     # A file that failed (unreadable, or an internal error) has its own line above; the run
     # fails only when nothing at all could be analyzed.
     if not any(r.analyzed for r in result.files):

@@ -6,6 +6,7 @@ They exist in the shipped libclang.so; we bind them once with ctypes.
 from __future__ import annotations
 
 import ctypes
+import os
 from functools import cache
 
 from clang import cindex
@@ -67,6 +68,20 @@ class _Lib:
         return lib
 
 
+def _lenient_value(string: cindex.c_interop_string) -> str | None:
+    raw = ctypes.c_char_p.value.__get__(string)
+    return None if raw is None else raw.decode("utf-8", errors="replace")
+
+
+@cache
+def decode_strings_leniently() -> None:
+    """Make every string libclang returns (token spellings, literals, messages) decode
+    bytes that are not UTF-8 as replacement characters instead of raising: compilers
+    accept such bytes in comments and strings (a Windows-1252 apostrophe), and the
+    bindings would otherwise fail on the first token that holds one."""
+    cindex.c_interop_string.value = property(_lenient_value)
+
+
 def binary_operator(cursor: cindex.Cursor) -> str | None:
     code = _Lib.get().clang_getCursorBinaryOperatorKind(cursor)
     return _BINARY_OPERATORS[code] if 0 <= code < len(_BINARY_OPERATORS) else None
@@ -86,10 +101,26 @@ def file_location(location: cindex.SourceLocation) -> tuple[str | None, int, int
     lib.clang_getFileLocation(
         location, ctypes.byref(file_handle), ctypes.byref(line), ctypes.byref(column), ctypes.byref(offset)
     )
-    name = None
-    if file_handle:
-        name = cindex.File(file_handle).name
+    name = file_name(cindex.File(file_handle)) if file_handle else None
     return name, line.value, column.value, offset.value
+
+
+def file_name(file: cindex.File | None) -> str | None:
+    """The file's path without ``..`` steps: clang keeps ``src/../include/a.h`` as written."""
+    return normalized_path(file.name) if file is not None else None
+
+
+@cache
+def normalized_path(name: str) -> str:
+    """``name`` without ``..`` steps when dropping them names the same file (through a
+    symbolic link, ``link/../x`` is not ``x``)."""
+    if ".." not in name:
+        return name
+    shorter = os.path.normpath(name)
+    try:
+        return shorter if os.path.samefile(shorter, name) else name
+    except OSError:
+        return name
 
 
 def var_initializer(cursor: cindex.Cursor) -> cindex.Cursor | None:

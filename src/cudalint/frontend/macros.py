@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from clang import cindex
 
 from cudalint import ir
+from cudalint.frontend import clang_ext
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class MacroMap:
                     self._object_like[spelling] = tuple(body)
                 location = definition.location
                 if location.file is not None:
-                    position = ir.Position(location.file.name, location.line, location.column)
+                    position = ir.Position(clang_ext.normalized_path(location.file.name), location.line, location.column)
             extent = cursor.extent
             expansions.append(Expansion(extent.start.offset, extent.end.offset, spelling, position, tuple(body)))
         expansions.sort(key=lambda e: e.start)

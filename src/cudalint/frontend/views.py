@@ -1,0 +1,112 @@
+"""One file of a translation unit as the lowering reads it: bytes, lines, tokens, comments
+and macro expansions.
+
+A translation unit holds code from several files of the project: the file parsed and
+the headers (or included ``.cu`` files) it includes. libclang gives positions as byte
+offsets and byte columns in the file the code is written in; a view per file answers
+the questions the lowering asks about those positions (which tokens lie between two
+offsets, which macro invocation covers one, what a byte column is in characters), so
+code in a header is lowered as faithfully as code in the file parsed.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import cached_property
+
+from clang import cindex
+
+from cudalint import ir
+from cudalint.frontend import clang_ext, literals
+from cudalint.frontend.macros import MacroMap
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Lines as clang counts them: ended by ``\\n``, ``\\r\\n`` or ``\\r`` and nothing else."""
+    return data.splitlines()
+
+
+def decode(data: bytes) -> str:
+    """Text for display. Source is bytes to the compiler: a byte that is not UTF-8 (a
+    Windows-1252 apostrophe in a comment) reads as one replacement character."""
+    return data.decode("utf-8", errors="replace")
+
+
+class FileView:
+    def __init__(self, tu: cindex.TranslationUnit, path: str, data: bytes):
+        self.tu = tu
+        self.path = path
+        self.data = data
+        self.raw_lines = split_lines(data)
+        self.lines = tuple(decode(line) for line in self.raw_lines)
+        self.file = tu.get_file(path)
+        self.comments: list[ir.Comment] = []
+        self._tokens: list[tuple[int, int, str, cindex.TokenKind]] = []
+        self._identifiers: list[tuple[int, str]] = []
+        self._scan_tokens()
+        self._token_offsets = [t[0] for t in self._tokens]
+
+    def _scan_tokens(self) -> None:
+        """Index the file's tokens; collect comments and the identifiers outside directives."""
+        start = cindex.SourceLocation.from_offset(self.tu, self.file, 0)
+        end = cindex.SourceLocation.from_offset(self.tu, self.file, len(self.data))
+        for token in self.tu.get_tokens(extent=cindex.SourceRange.from_locations(start, end)):
+            extent = token.extent
+            begin_offset = extent.start.offset
+            kind = token.kind
+            if kind == cindex.TokenKind.COMMENT:
+                line = extent.start.line
+                self.comments.append(ir.Comment(line, self.character_column(line, extent.start.column), token.spelling))
+            elif kind == cindex.TokenKind.IDENTIFIER and not self.in_directive(extent.start.line):
+                self._identifiers.append((begin_offset, token.spelling))
+            self._tokens.append((begin_offset, extent.end.offset, token.spelling, kind))
+
+    @cached_property
+    def macro_map(self) -> MacroMap:
+        """Built on first use: asking libclang about every identifier is the costly part."""
+        return MacroMap(self.tu, self.file, self._identifiers)
+
+    @cached_property
+    def _directive_lines(self) -> frozenset[int]:
+        found = set()
+        continued = False
+        for number, text in enumerate(self.lines, start=1):
+            if continued or literals.DIRECTIVE.match(text):
+                found.add(number)
+                continued = text.rstrip().endswith("\\")
+        return frozenset(found)
+
+    def in_directive(self, line: int) -> bool:
+        """Whether ``line`` is part of a preprocessor directive other than ``#pragma``: names
+        there are definitions and conditions (possibly in skipped branches), not uses."""
+        return line in self._directive_lines
+
+    def tokens(self, start: int, end: int):
+        """(begin offset, spelling, kind) of the tokens that begin in ``[start, end)``."""
+        first = bisect_right(self._token_offsets, start - 1)
+        for begin, _, spelling, kind in self._tokens[first:]:
+            if begin >= end:
+                break
+            yield begin, spelling, kind
+
+    def tokens_between(self, start: int, end: int) -> list[str]:
+        return [spelling for _, spelling, kind in self.tokens(start, end) if kind != cindex.TokenKind.COMMENT]
+
+    def character_column(self, line: int, byte_column: int) -> int:
+        """clang counts bytes; reports count characters (they differ after non-ASCII text)."""
+        if not 0 < line <= len(self.raw_lines):
+            return byte_column
+        raw = self.raw_lines[line - 1]
+        if raw.isascii():
+            return byte_column
+        return len(decode(raw[: byte_column - 1])) + 1
+
+    def offset_span(self, start: int, end: int, spelling: ir.Position | None) -> ir.Span:
+        """The span between two byte offsets of this file."""
+        _, line, column, _ = clang_ext.file_location(cindex.SourceLocation.from_offset(self.tu, self.file, start))
+        _, end_line, end_column, _ = clang_ext.file_location(cindex.SourceLocation.from_offset(self.tu, self.file, end))
+        return ir.Span(self.path, line, self.character_column(line, column),
+                       end_line, self.character_column(end_line, end_column), spelling)
+
+    def source_file(self) -> ir.SourceFile:
+        return ir.SourceFile(self.path, self.lines, tuple(self.comments))
