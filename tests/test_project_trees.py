@@ -199,6 +199,20 @@ def test_the_nearest_copy_wins(tmp_path):
     assert "8 bytes apart" in finding.message
 
 
+def test_among_equally_near_copies_the_most_alike_path_wins(tmp_path):
+    root = _write(tmp_path, {
+        "cudalint.toml": "",
+        "p4/reference.h": "#define STRIDE 8\n",
+        "blas-gemm/reference.h": "#define STRIDE 2\n",
+        "blas-gemm-batched/main.cu": '#include "reference.h"\n__global__ void k(float* x) { x[threadIdx.x * STRIDE] = 0; }\n',
+    })
+    from cudalint.config import load_config
+
+    result = _run([root / "blas-gemm-batched"], load_config(root / "cudalint.toml"))
+    (finding,) = result.findings
+    assert "8 bytes apart" in finding.message
+
+
 def test_the_search_can_be_turned_off(tmp_path):
     root = _write(tmp_path, FOUND_TREE)
     result = _run([root / "app" / "main.cu"], project_includes=False)

@@ -206,6 +206,25 @@ def test_a_fetched_value_is_as_uniform_as_its_coordinates(tmp_path):
     assert variances == [Variance.UNIFORM, Variance.DATA]
 
 
+def test_removed_thread_calls_parse_with_compatibility_declarations(tmp_path, header_mode):
+    path = tmp_path / "old_host.cu"
+    path.write_text(
+        "__global__ void k(float* a) { a[threadIdx.x * 2] = 0; }  // expect: CL101 warning\n"
+        "void run(float* a) {\n"
+        "    cudaThreadSetLimit(cudaLimitStackSize, 4096);\n"
+        "    k<<<1, 128>>>(a);\n"
+        "    cudaThreadSynchronize();\n"
+        "    cudaThreadExit();\n"
+        "}\n"
+    )
+    tu = _parse(path, header_mode)
+    assert tu.errors == ()
+    result = analyze(path, header_mode)
+    assert {(f.span.line, f.code, f.level.value) for f in result.findings} == {
+        (e.line, e.code, e.level) for e in expectations(path)}
+    assert result.notices == []
+
+
 def test_own_texture_type_is_left_alone(tmp_path):
     path = tmp_path / "own.cu"
     path.write_text("struct texture { float* data; };\n"

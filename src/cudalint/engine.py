@@ -194,7 +194,7 @@ def _analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: 
     result = UnitResult(unit.main)
     try:
         parsed = frontend.parse_unit(unit.main, environment, include_dirs=unit.include_dirs,
-                                     legacy_textures=unit.legacy_textures, project=project)
+                                     legacy_api=unit.legacy_api, project=project)
     except frontend.SourceError as exc:
         result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
         return result
@@ -499,7 +499,7 @@ def _open_cache(settings: RunSettings) -> ResultCache | None:
 def _cache_arguments(unit: Unit, environment: frontend.ParseEnvironment) -> tuple[str, ...]:
     """What, besides its text, decides how a unit is parsed."""
     return (*environment.args_for(unit.main), *(f"-idirafter{d}" for d in unit.include_dirs),
-            f"--legacy-textures={unit.legacy_textures}")
+            f"--legacy-api={unit.legacy_api}")
 
 
 def _cached_result(unit: Unit, context: _Run, cache: ResultCache) -> UnitResult | None:

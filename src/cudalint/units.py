@@ -38,8 +38,8 @@ class Unit:
     main: str
     include_dirs: tuple[str, ...] = ()
     """Directories of the project holding headers the search path misses."""
-    legacy_textures: bool = False
-    """Whether the texture-reference declarations are included up front."""
+    legacy_api: bool = False
+    """Whether the declarations of the removed runtime API are included up front."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def plan(files: list[str], named: set[str], graph: frontend.IncludeGraph, compil
 
 def unit_for(main: str, graph: frontend.IncludeGraph, project_includes: bool = True) -> Unit:
     directories = tuple(d for d, _, _ in graph.project_directories(main)) if project_includes else ()
-    return Unit(main, directories, graph.uses_legacy_textures(main))
+    return Unit(main, directories, graph.uses_legacy_api(main))
 
 
 def fallback_units(files: list[str], named: set[str], results: Iterable[UnitResult]) -> list[Unit]:

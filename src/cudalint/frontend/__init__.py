@@ -149,14 +149,14 @@ class ParsedUnit:
 
 
 def parse_unit(main: str, environment: ParseEnvironment, data: bytes | None = None, *,
-               include_dirs: Sequence[str] = (), legacy_textures: bool = False, project: ProjectFiles | None = None,
+               include_dirs: Sequence[str] = (), legacy_api: bool = False, project: ProjectFiles | None = None,
                focus: str | None = None, focus_data: bytes | None = None) -> ParsedUnit:
     """Parse ``main`` once, to lower the project code it holds: its own and that of the
     project files it includes.
 
     What recovery needs is prepared before the parse: ``include_dirs`` (where the project
     keeps headers the search path misses, searched after every other directory) and the
-    texture-reference declarations when ``legacy_textures``. A second parse happens only
+    declarations of the removed runtime API when ``legacy_api``. A second parse happens only
     when the first shows a need nobody foresaw (a header ``project`` holds, the legacy
     API, names declared nowhere). ``focus``: the file the result is about when it is not
     ``main`` (it sets ``path`` and ``in_main_file``), with ``focus_data`` its contents."""
@@ -169,11 +169,11 @@ def parse_unit(main: str, environment: ParseEnvironment, data: bytes | None = No
         unsaved[focus] = focus_data if focus_data is not None else read_source(focus)
     parser = _Parser(main, unsaved, environment)
     directories = list(include_dirs)
-    headers: list[tuple[str, str | None]] = [(recovery.LEGACY_HEADER, None)] if legacy_textures else []
+    headers: list[tuple[str, str | None]] = [(recovery.LEGACY_HEADER, None)] if legacy_api else []
     tu = parser.parse(directories, headers)
     errors = _errors(tu)
     again = False
-    if not legacy_textures and recovery.needs_legacy_textures(errors):
+    if not legacy_api and recovery.needs_legacy_api(errors):
         headers.append((recovery.LEGACY_HEADER, None))
         again = True
     for directory in _project_directories(errors, project):

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from cudalint.frontend import recovery
 from cudalint.frontend.flags import USER_SEARCH_FLAGS, ParseEnvironment, include_search_path
 
 CUDA_SUFFIXES = (".cu", ".cuh")
@@ -27,12 +28,12 @@ CUDA_SUFFIXES = (".cu", ".cuh")
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl")
 """Files analyzed through the files that include them."""
 _DIRECTIVE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\r\n]+)[">]', re.MULTILINE)
-# The texture-reference API CUDA 12 removed, as written in source (see ``recovery``); a
-# file declaring its own `texture` type is not using it.
+# The runtime API CUDA 12 and 13 removed, as written in source (see ``recovery``); a file
+# declaring its own `texture` type is not using it.
 _LEGACY_USE = re.compile(
-    rb"\b(?:texture|surface)\s*<|\b(?:cudaBindTexture\w*|cudaUnbindTexture|cudaBindSurfaceToArray"
-    rb"|cudaGetTextureReference|cudaGetSurfaceReference|cudaGetTextureAlignmentOffset)\b")
-_OWN_TEXTURE = re.compile(rb"\b(?:struct|class)\s+(?:texture|surface)\b")
+    rb"\b(?:" + "|".join(recovery.LEGACY_TEMPLATES).encode() + rb")\s*<|\b(?:"
+    + "|".join(sorted(recovery.LEGACY_NAMES - set(recovery.LEGACY_TEMPLATES))).encode() + rb")\b")
+_OWN_TEXTURE = re.compile(rb"\b(?:struct|class)\s+(?:" + "|".join(recovery.LEGACY_TEMPLATES).encode() + rb")\b")
 _LIBRARY_FLAGS = ("-isystem", "-idirafter")
 # Directories no header of the sources lives in: build trees and their outputs.
 _BUILD_DIRECTORIES = ("build", "builds", "_build", "build-*", "build_*", "cmake-build-*", "__pycache__", "node_modules")
@@ -81,7 +82,10 @@ class ProjectFiles:
         found = [p[: -len(suffix)] for p in self._index().get(parts[-1], ()) if p.endswith(suffix)]
         if not found:
             return None
-        return min(found, key=lambda directory: (_distance(near, directory), len(directory), directory))
+        # Among equally near ones, the one whose path shares most with ``near``: a sibling
+        # `blas-gemm/` for `blas-gemm-batched/`, rather than `p4/`.
+        return min(found, key=lambda directory: (_distance(near, directory), -len(os.path.commonprefix((near, directory))),
+                                                 len(directory), directory))
 
 
 def _skipped_directory(name: str) -> bool:
@@ -108,8 +112,8 @@ class IncludeGraph:
     found_in_project: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     """For each scanned file, (directive, directory) of the headers the search path missed
     and the project holds."""
-    legacy_textures: frozenset[str] = frozenset()
-    """Files that use the texture-reference API."""
+    legacy_api: frozenset[str] = frozenset()
+    """Files that use the runtime API CUDA 12 and 13 removed."""
 
     @classmethod
     def scan(cls, files: Iterable[str], args_for: Callable[[str], tuple[str, ...]],
@@ -214,8 +218,8 @@ class IncludeGraph:
                 needed.setdefault(directory, (directory, name, file))
         return tuple(needed.values())
 
-    def uses_legacy_textures(self, path: str) -> bool:
-        return any(file in self.legacy_textures for file in self.reachable(path))
+    def uses_legacy_api(self, path: str) -> bool:
+        return any(file in self.legacy_api for file in self.reachable(path))
 
 
 def _under(path: str, directories: list[str]) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from pathlib import Path
 
@@ -46,6 +47,9 @@ _BUILTIN_VARIABLES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 _TEMPLATE_PARAMETERS = (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER, CK.TEMPLATE_TEMPLATE_PARAMETER)
 _LAUNCH_CONFIGURATION = "__cudaPushCallConfiguration"
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
+
+# A macro whose body launches a kernel (`#define LAUNCH(k) k<<<grid, block>>>`).
+_LAUNCH_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[^\n]*\\\r?\n)*[^\n]*<<<", re.MULTILINE)
 
 _UNSIGNED_INT = ir.CType(ir.TypeKind.INTEGER, "unsigned int", 4, 4, is_signed=False)
 _BOOL = ir.CType(ir.TypeKind.BOOL, "bool", 1, 1)
@@ -95,13 +99,14 @@ class Lowering:
         self.header_mode = header_mode
         self.sources = _Sources(path, text if isinstance(text, bytes) else text.encode("utf-8"))
         self.records: dict[str, ir.Record] = {}
-        self._types: dict[tuple[str, str], ir.CType] = {}
+        self._types: dict[tuple[int, int | None], ir.CType] = {}
         self._functions: dict[str, ir.Function] = {}
         self._pending_instantiations: list[cindex.Cursor] = []
         self.launches: list[ir.LaunchSite] = []
         self._current_function: str | None = None
         self._functions_in_progress: list[ir.FunctionKind] = []
         """Kinds of the functions being lowered, innermost last (lambdas inherit theirs)."""
+        self._locate = clang_ext.FileLocations()
         self._views: dict[str, FileView | None] = {}
         self._main = self._view(path)
         self.lines = self._main.lines
@@ -114,7 +119,7 @@ class Lowering:
 
     def run(self) -> ir.TranslationUnit:
         globals_: list[ir.VarDecl] = []
-        for cursor in self.tu.cursor.get_children():
+        for cursor in clang_ext.user_children(self.tu.cursor):
             self._top_level(cursor, globals_)
         while self._pending_instantiations:
             cursor = self._pending_instantiations.pop()
@@ -129,13 +134,34 @@ class Lowering:
             comments=tuple(self._main.comments),
             errors=self.errors,
             source_lines=self.lines,
-            includes=tuple(sorted(
-                {clang_ext.file_name(inclusion.include) for inclusion in self.tu.get_includes()} - {recovery.UNKNOWNS_HEADER}
-                | set(self.dependencies)
-            )),
+            includes=tuple(sorted(set(self._included_files) - {recovery.UNKNOWNS_HEADER} | set(self.dependencies))),
             headers=tuple(view.source_file() for name, view in sorted(self._views.items())
                           if view is not None and name != self.path),
         )
+
+    @functools.cached_property
+    def _included_files(self) -> list[str]:
+        return [clang_ext.file_name(inclusion.include) for inclusion in self.tu.get_includes()]
+
+    @functools.cached_property
+    def _launch_macros(self) -> tuple[bytes, ...]:
+        """Names of the macros of the translation unit whose body launches a kernel."""
+        names: set[bytes] = set()
+        for path in (self.path, *self._included_files):
+            data = self.sources.data(path) or b""
+            if b"<<<" in data:
+                names.update(_LAUNCH_MACRO.findall(data))
+        return tuple(names)
+
+    def _unused_host_code(self, cursor: cindex.Cursor) -> bool:
+        """Host code that neither launches a kernel nor holds a device lambda: the analysis
+        reads nothing of it, and in host-heavy headers it is most of what there is to lower."""
+        extent = cursor.extent
+        data = self.sources.data(clang_ext.file_name(extent.start.file))
+        if data is None:
+            return False
+        text = data[extent.start.offset:extent.end.offset]
+        return not (b"<<<" in text or b"__device__" in text or any(name in text for name in self._launch_macros))
 
     def _in_user_code(self, cursor: cindex.Cursor) -> bool:
         location = cursor.location
@@ -186,10 +212,10 @@ class Lowering:
         """Where the node is in the written source; None for nodes with no location
         (defaulted arguments), which callers anchor to their parent."""
         extent = cursor.extent
-        file, line, column, offset = clang_ext.file_location(extent.start)
+        file, line, column, offset = self._locate(extent.start)
         if file is None or line == 0:
             return None
-        end_file, end_line, end_column, end_offset = clang_ext.file_location(extent.end)
+        end_file, end_line, end_column, end_offset = self._locate(extent.end)
         view = self._view(file)
         if view is None:
             return ir.Span(file, line, column, line, column)
@@ -203,7 +229,9 @@ class Lowering:
         return ir.Span(file, line, view.character_column(line, column), end_line, view.character_column(end_line, end_column))
 
     def ctype(self, cx_type: cindex.Type) -> ir.CType:
-        key = (cx_type.spelling, cx_type.get_canonical().spelling)
+        # A type is the same object for the whole translation unit (clang uniques them): its
+        # identity is a cheaper key than its spellings.
+        key = (cx_type._kind_id, cx_type.data[0])
         cached = self._types.get(key)
         if cached is not None:
             return cached
@@ -365,6 +393,8 @@ class Lowering:
             return
         is_pattern = cursor.kind == CK.FUNCTION_TEMPLATE
         kind = self._function_kind(cursor)
+        if kind is ir.FunctionKind.HOST and self._unused_host_code(cursor):
+            return
         attributes = self._attribute_calls(cursor)
         if not attributes and cursor.canonical != cursor:
             attributes = self._attribute_calls(cursor.canonical)
@@ -642,7 +672,7 @@ class Lowering:
                           name=cursor.kind.name.lower())
 
     def _literal_text(self, cursor: cindex.Cursor, pattern: re.Pattern, parse) -> str | None:
-        file, _, _, offset = clang_ext.file_location(cursor.location)
+        file, _, _, offset = self._locate(cursor.location)
         view = self._view(file)
         expansion = view.macro_map.expansion_at(offset) if view is not None else None
         if expansion is None or offset != expansion.start:
@@ -703,13 +733,13 @@ class Lowering:
         """``x``/``y``/``z`` of a builtin access; the AST leaves the member name unspelled."""
         if cursor.spelling in ("x", "y", "z"):
             return cursor.spelling
-        file, _, _, offset = clang_ext.file_location(cursor.extent.start)
+        file, _, _, offset = self._locate(cursor.extent.start)
         view = self._view(file)
         if view is None:
             return None
         expansion = view.macro_map.expansion_at(offset)
         if expansion is None or offset != expansion.start:
-            tokens = view.tokens_between(offset, clang_ext.file_location(cursor.extent.end)[3])
+            tokens = view.tokens_between(offset, self._locate(cursor.extent.end)[3])
             return tokens[-1] if tokens and tokens[-1] in ("x", "y", "z") else None
         # Inside a macro body the accesses appear in definition order: take the next
         # `variable . member` of the definition not yet used by this function.

@@ -11,6 +11,7 @@ code in a header is lowered as faithfully as code in the file parsed.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from functools import cached_property
 
@@ -19,6 +20,9 @@ from clang import cindex
 from cudalint import ir
 from cudalint.frontend import clang_ext, literals
 from cudalint.frontend.macros import MacroMap
+
+
+_CONTINUATION = re.compile(rb"\\\r?\n")
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -43,23 +47,25 @@ class FileView:
         self.comments: list[ir.Comment] = []
         self._tokens: list[tuple[int, int, str, cindex.TokenKind]] = []
         self._identifiers: list[tuple[int, str]] = []
+        self._offset_spans: dict[tuple[int, int, ir.Position | None], ir.Span] = {}
         self._scan_tokens()
         self._token_offsets = [t[0] for t in self._tokens]
 
     def _scan_tokens(self) -> None:
         """Index the file's tokens; collect comments and the identifiers outside directives."""
-        start = cindex.SourceLocation.from_offset(self.tu, self.file, 0)
-        end = cindex.SourceLocation.from_offset(self.tu, self.file, len(self.data))
-        for token in self.tu.get_tokens(extent=cindex.SourceRange.from_locations(start, end)):
-            extent = token.extent
-            begin_offset = extent.start.offset
-            kind = token.kind
+        for kind_value, offset, length in clang_ext.file_tokens(self.tu, self.file, len(self.data)):
+            kind = clang_ext.TOKEN_KINDS[kind_value]
+            raw = self.data[offset:offset + length]
             if kind == cindex.TokenKind.COMMENT:
-                line = extent.start.line
-                self.comments.append(ir.Comment(line, self.character_column(line, extent.start.column), token.spelling))
-            elif kind == cindex.TokenKind.IDENTIFIER and not self.in_directive(extent.start.line):
-                self._identifiers.append((begin_offset, token.spelling))
-            self._tokens.append((begin_offset, extent.end.offset, token.spelling, kind))
+                line, column = self.position(offset)
+                spelling = decode(raw)
+                self.comments.append(ir.Comment(line, column, spelling))
+            else:
+                # A backslash-newline inside a token is not part of its spelling.
+                spelling = decode(_CONTINUATION.sub(b"", raw) if b"\\" in raw else raw)
+                if kind == cindex.TokenKind.IDENTIFIER and not self.in_directive(self.position(offset)[0]):
+                    self._identifiers.append((offset, spelling))
+            self._tokens.append((offset, offset + length, spelling, kind))
 
     @cached_property
     def macro_map(self) -> MacroMap:
@@ -101,12 +107,26 @@ class FileView:
             return byte_column
         return len(decode(raw[: byte_column - 1])) + 1
 
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        starts = [0]
+        for line in self.data.splitlines(keepends=True):
+            starts.append(starts[-1] + len(line))
+        return starts
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """(line, character column) of a byte offset."""
+        line = bisect_right(self._line_starts, offset)
+        return line, self.character_column(line, offset - self._line_starts[line - 1] + 1)
+
     def offset_span(self, start: int, end: int, spelling: ir.Position | None) -> ir.Span:
-        """The span between two byte offsets of this file."""
-        _, line, column, _ = clang_ext.file_location(cindex.SourceLocation.from_offset(self.tu, self.file, start))
-        _, end_line, end_column, _ = clang_ext.file_location(cindex.SourceLocation.from_offset(self.tu, self.file, end))
-        return ir.Span(self.path, line, self.character_column(line, column),
-                       end_line, self.character_column(end_line, end_column), spelling)
+        """The span between two byte offsets of this file (every node of a macro's expansion
+        asks for the same one)."""
+        key = (start, end, spelling)
+        span = self._offset_spans.get(key)
+        if span is None:
+            span = self._offset_spans[key] = ir.Span(self.path, *self.position(start), *self.position(end), spelling)
+        return span
 
     def source_file(self) -> ir.SourceFile:
         return ir.SourceFile(self.path, self.lines, tuple(self.comments))
