@@ -107,6 +107,12 @@ class Lowering:
         self._functions_in_progress: list[ir.FunctionKind] = []
         """Kinds of the functions being lowered, innermost last (lambdas inherit theirs)."""
         self._locate = clang_ext.FileLocations()
+        self._top_level_cursors = clang_ext.user_children(self.tu.cursor)
+        # The preprocessing record lists every macro expansion among the top-level cursors.
+        self._expansions: dict[str | None, list[cindex.Cursor]] = {}
+        for cursor in self._top_level_cursors:
+            if cursor.kind == CK.MACRO_INSTANTIATION:
+                self._expansions.setdefault(self._locate(cursor.location)[0], []).append(cursor)
         self._views: dict[str, FileView | None] = {}
         self._main = self._view(path)
         self.lines = self._main.lines
@@ -119,7 +125,7 @@ class Lowering:
 
     def run(self) -> ir.TranslationUnit:
         globals_: list[ir.VarDecl] = []
-        for cursor in clang_ext.user_children(self.tu.cursor):
+        for cursor in self._top_level_cursors:
             self._top_level(cursor, globals_)
         while self._pending_instantiations:
             cursor = self._pending_instantiations.pop()
@@ -199,7 +205,7 @@ class Lowering:
             return None
         if path not in self._views:
             data = self.sources.data(path)
-            self._views[path] = FileView(self.tu, path, data) if data is not None else None
+            self._views[path] = FileView(self.tu, path, data, self._expansions.get(path, [])) if data is not None else None
         return self._views[path]
 
     def _tokens_between(self, file: str | None, start: int, end: int) -> list[str]:

@@ -18,7 +18,7 @@ from functools import cached_property
 from clang import cindex
 
 from cudalint import ir
-from cudalint.frontend import clang_ext, literals
+from cudalint.frontend import clang_ext
 from cudalint.frontend.macros import MacroMap
 
 
@@ -37,8 +37,10 @@ def decode(data: bytes) -> str:
 
 
 class FileView:
-    def __init__(self, tu: cindex.TranslationUnit, path: str, data: bytes):
+    def __init__(self, tu: cindex.TranslationUnit, path: str, data: bytes, expansions: list[cindex.Cursor]):
+        """``expansions``: the macro instantiations the preprocessing record holds for the file."""
         self.tu = tu
+        self._expansions = expansions
         self.path = path
         self.data = data
         self.raw_lines = split_lines(data)
@@ -46,13 +48,12 @@ class FileView:
         self.file = tu.get_file(path)
         self.comments: list[ir.Comment] = []
         self._tokens: list[tuple[int, int, str, cindex.TokenKind]] = []
-        self._identifiers: list[tuple[int, str]] = []
         self._offset_spans: dict[tuple[int, int, ir.Position | None], ir.Span] = {}
         self._scan_tokens()
         self._token_offsets = [t[0] for t in self._tokens]
 
     def _scan_tokens(self) -> None:
-        """Index the file's tokens; collect comments and the identifiers outside directives."""
+        """Index the file's tokens and collect its comments."""
         for kind_value, offset, length in clang_ext.file_tokens(self.tu, self.file, len(self.data)):
             kind = clang_ext.TOKEN_KINDS[kind_value]
             raw = self.data[offset:offset + length]
@@ -63,29 +64,11 @@ class FileView:
             else:
                 # A backslash-newline inside a token is not part of its spelling.
                 spelling = decode(_CONTINUATION.sub(b"", raw) if b"\\" in raw else raw)
-                if kind == cindex.TokenKind.IDENTIFIER and not self.in_directive(self.position(offset)[0]):
-                    self._identifiers.append((offset, spelling))
             self._tokens.append((offset, offset + length, spelling, kind))
 
     @cached_property
     def macro_map(self) -> MacroMap:
-        """Built on first use: asking libclang about every identifier is the costly part."""
-        return MacroMap(self.tu, self.file, self._identifiers)
-
-    @cached_property
-    def _directive_lines(self) -> frozenset[int]:
-        found = set()
-        continued = False
-        for number, text in enumerate(self.lines, start=1):
-            if continued or literals.DIRECTIVE.match(text):
-                found.add(number)
-                continued = text.rstrip().endswith("\\")
-        return frozenset(found)
-
-    def in_directive(self, line: int) -> bool:
-        """Whether ``line`` is part of a preprocessor directive other than ``#pragma``: names
-        there are definitions and conditions (possibly in skipped branches), not uses."""
-        return line in self._directive_lines
+        return MacroMap(self._expansions)
 
     def tokens(self, start: int, end: int):
         """(begin offset, spelling, kind) of the tokens that begin in ``[start, end)``."""
