@@ -145,6 +145,12 @@ def test_the_block_shape_comes_from_the_launch_in_the_includer(tmp_path):
         assert _found(result, root) == _expected(root, "kernels/pairs.cu"), paths
         (finding,) = result.findings
         assert "16x16" in finding.message and "assuming" not in finding.message
+    tu = frontend.parse_file(str(root / "kernels" / "pairs.cu"), frontend.build_environment(
+        frontend.FrontendOptions(header_mode="embedded")))
+    from cudalint.dataflow import Facts
+
+    (kernel,) = Facts(tu).kernels
+    assert (kernel.shape.x, kernel.shape.y, kernel.shape.source) == (16, 16, "launch at main.cu:4")
 
 
 def test_the_most_informed_analysis_wins_and_nothing_is_reported_twice(tmp_path):

@@ -233,6 +233,12 @@ def test_own_texture_type_is_left_alone(tmp_path):
     assert tu.errors == () and recovery.LEGACY_HEADER not in tu.includes
 
 
+def test_every_legacy_trigger_is_found_by_the_scan_before_parsing():
+    from cudalint.frontend import includes
+
+    assert all(any(word in name.encode() for word in includes._LEGACY_WORDS) for name in recovery.LEGACY_NAMES)
+
+
 def test_every_legacy_trigger_is_declared_by_the_compatibility_header():
     declared = Path(recovery.LEGACY_HEADER).read_text()
     assert all(re.search(rf"\b{name}\b", declared) for name in recovery.LEGACY_NAMES)

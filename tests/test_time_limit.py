@@ -146,13 +146,20 @@ def test_a_file_cut_short_gets_one_line_naming_the_limit(tmp_path):
     assert file.findings == [] and file.analyzed
 
 
-def test_a_file_cut_short_is_not_cached(tmp_path):
+def test_a_file_cut_short_is_kept_so_until_the_limit_changes(tmp_path, monkeypatch):
     path = tmp_path / "rounds.cu"
     path.write_text(md5_like("rounds", 256))
     settings = engine.default_settings(Config(time_limit=0.05), header_mode="embedded")
     settings.cache_dir = str(tmp_path / "cache")
-    engine.run([str(path)], settings, [])
-    assert not list((tmp_path / "cache").rglob("*.pickle"))
+    first = engine.run([str(path)], settings, [])
+    # A warm run reports the same without analyzing anything again.
+    monkeypatch.setattr(engine, "analyze_unit", lambda *arguments: pytest.fail("analyzed again"))
+    again = engine.run([str(path)], settings, [])
+    assert again.notices == first.notices and "time limit" in again.notices[0].message
+    monkeypatch.undo()
+    settings.time_limit = 0.1
+    settings_changed = engine.run([str(path)], settings, [])
+    assert "time limit of 0.1 s" in settings_changed.notices[0].message
 
 
 def test_the_setting_and_its_default():

@@ -215,6 +215,8 @@ def ignored_for_file(config: Config, path: str) -> list[str]:
 
 
 def is_excluded(config: Config, path: Path, patterns: list[str]) -> bool:
+    if not patterns:
+        return False  # Making the path relative costs a real-path lookup: skip it when nothing is excluded.
     relative = _relative_to_root(config, path)
     return any(
         fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")

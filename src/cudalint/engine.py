@@ -512,7 +512,7 @@ def _cached_result(unit: Unit, context: _Run, cache: ResultCache) -> UnitResult 
 
 
 def _store(unit: Unit, context: _Run, cache: ResultCache, result: UnitResult) -> None:
-    if not result.analyzed or result.internal_error or result.timed_out:
+    if not result.analyzed or result.internal_error:
         return  # Only results that a second run would reproduce are kept.
     try:
         data = frontend.read_source(unit.main)

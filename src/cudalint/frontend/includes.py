@@ -15,9 +15,10 @@ what the user would otherwise have to pass with ``-I``.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from cudalint.frontend import recovery
@@ -27,12 +28,15 @@ CUDA_SUFFIXES = (".cu", ".cuh")
 """Files analyzed as translation units of their own when nothing includes them."""
 HEADER_SUFFIXES = (".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl")
 """Files analyzed through the files that include them."""
-_DIRECTIVE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\r\n]+)[">]', re.MULTILINE)
+_DIRECTIVE = re.compile(rb'#[ \t]*include[ \t]*([<"])([^">\r\n]+)[">]')
 # The runtime API CUDA 12 and 13 removed, as written in source (see ``recovery``); a file
 # declaring its own `texture` type is not using it.
 _LEGACY_USE = re.compile(
     rb"\b(?:" + "|".join(recovery.LEGACY_TEMPLATES).encode() + rb")\s*<|\b(?:"
     + "|".join(sorted(recovery.LEGACY_NAMES - set(recovery.LEGACY_TEMPLATES))).encode() + rb")\b")
+# Plain substrings one of which every use contains: searched first, they spare the regular
+# expression nearly every file.
+_LEGACY_WORDS = (b"texture", b"surface", b"Texture", b"Surface", b"cudaThread")
 _OWN_TEXTURE = re.compile(rb"\b(?:struct|class)\s+(?:" + "|".join(recovery.LEGACY_TEMPLATES).encode() + rb")\b")
 _LIBRARY_FLAGS = ("-isystem", "-idirafter")
 # Directories no header of the sources lives in: build trees and their outputs.
@@ -136,19 +140,17 @@ class IncludeGraph:
                     data = handle.read()
             except OSError:
                 continue
-            if _LEGACY_USE.search(data) and not _OWN_TEXTURE.search(data):
+            if any(word in data for word in _LEGACY_WORDS) and _LEGACY_USE.search(data) and not _OWN_TEXTURE.search(data):
                 legacy.add(includer)
             targets: list[str] = []
             found_here: list[tuple[str, str]] = []
             search_path = libraries = None
-            for delimiter, raw in _DIRECTIVE.findall(data):
+            for delimiter, raw in _directives(data):
                 name = raw.decode("utf-8", errors="replace").strip()
                 if search_path is None:
-                    args = args_for(includer)
-                    search_path = include_search_path(args, USER_SEARCH_FLAGS)
-                    libraries = [*system, *(_normalized(d) for d in include_search_path(args, _LIBRARY_FLAGS))]
+                    search_path, libraries = _search_dirs(args_for(includer), tuple(system))
                 local = [os.path.dirname(includer)] if delimiter == b'"' else []
-                resolved = _resolve(name, [*local, *search_path])
+                resolved = _resolve(name, (*local, *search_path))
                 if resolved is not None and _under(resolved, libraries):
                     continue  # The toolkit or a library named with -I: not the project's.
                 if resolved is None:
@@ -222,11 +224,31 @@ class IncludeGraph:
         return any(file in self.legacy_api for file in self.reachable(path))
 
 
-def _under(path: str, directories: list[str]) -> bool:
+def _directives(data: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """(delimiter, name) of each ``#include`` that begins its line (not one in a comment).
+    Matching anywhere and then looking back is much faster than anchoring at every line."""
+    for match in _DIRECTIVE.finditer(data):
+        line_start = data.rfind(b"\n", 0, match.start()) + 1
+        if not data[line_start:match.start()].strip():
+            yield match.group(1), match.group(2)
+
+
+@functools.lru_cache(maxsize=64)
+def _search_dirs(args: tuple[str, ...], system: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the project's search path, where libraries are) for a file parsed with ``args``;
+    most files of a run share their arguments."""
+    return (tuple(include_search_path(args, USER_SEARCH_FLAGS)),
+            (*system, *(_normalized(d) for d in include_search_path(args, _LIBRARY_FLAGS))))
+
+
+def _under(path: str, directories: tuple[str, ...]) -> bool:
     return any(path.startswith(directory + os.sep) for directory in directories)
 
 
-def _resolve(name: str, directories: Iterable[str]) -> str | None:
+@functools.lru_cache(maxsize=65536)
+def _resolve(name: str, directories: tuple[str, ...]) -> str | None:
+    """Where ``#include name`` lands searching ``directories``: the same system header is
+    looked up by every file of a run."""
     for directory in directories:
         candidate = os.path.normpath(os.path.join(directory, name))
         if os.path.isfile(candidate):
