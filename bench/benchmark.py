@@ -86,7 +86,7 @@ def copy_tree(source: Path, target: Path) -> None:
     for directory, subdirectories, names in os.walk(source):
         subdirectories[:] = [d for d in subdirectories if not d.startswith(".")]
         for name in names:
-            if name.endswith(SOURCE_SUFFIXES) or name == "compile_commands.json":
+            if (name.endswith(SOURCE_SUFFIXES) or name == "compile_commands.json") and os.path.isfile(Path(directory, name)):
                 relative = Path(directory, name).relative_to(source)
                 (target / relative).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(Path(directory, name), target / relative)

@@ -227,12 +227,16 @@ def test_command_line_uris_are_relative_to_the_repository_root(tmp_path, monkeyp
 
 MULTI_LINE = """\
 #define AT(p, i) (p)[(i)]
+#define STORE(p, i, v) p[i] = v
 __global__ void k(float* a, const float* b) {
     a[(threadIdx.x
        * 2)
       + 1] = 2.0f;
     a[threadIdx.x] = AT(b,
                         threadIdx.x * 4);
+    STORE(a,
+          threadIdx.x * 8,
+          1.0f);
 }
 """
 
@@ -245,8 +249,10 @@ def test_regions_cover_multi_line_expressions(tmp_path, schema):
     regions = sorted((r["locations"][0]["physicalLocation"]["region"] for r in log["runs"][0]["results"]),
                      key=lambda region: region["startLine"])
     assert regions == [
-        {"startLine": 3, "startColumn": 5, "endLine": 5, "endColumn": 11},  # a[(threadIdx.x ... + 1]
-        {"startLine": 6, "startColumn": 22, "endLine": 7, "endColumn": 41},  # AT(b, ... threadIdx.x * 4)
+        {"startLine": 4, "startColumn": 5, "endLine": 6, "endColumn": 11},  # a[(threadIdx.x ... + 1]
+        {"startLine": 7, "startColumn": 22, "endLine": 8, "endColumn": 41},  # AT(b, ... threadIdx.x * 4)
+        # Code of a macro body that starts with an argument: the whole invocation.
+        {"startLine": 9, "startColumn": 5, "endLine": 11, "endColumn": 16},  # STORE(a, ... 1.0f)
     ]
 
 

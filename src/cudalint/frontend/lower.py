@@ -226,9 +226,11 @@ class Lowering:
         if view is None:
             return ir.Span(file, line, column, line, column)
         expansion = view.macro_map.expansion_at(offset)
-        if expansion is not None and offset == expansion.start and (end_file != file or end_offset <= expansion.end):
+        if expansion is not None and (end_file != file or end_offset <= expansion.end) and (
+                offset == expansion.start or not view.within_one_argument(expansion, offset, end_offset)):
             # Spelled inside a macro body: report the whole invocation. (A declaration that
-            # merely starts with a macro, `__shared__ float t[32];`, runs past it.)
+            # merely starts with a macro, `__shared__ float t[32];`, runs past it; code that
+            # lies in one argument, `STORE(a, i * 2)`'s `i * 2`, is where it is written.)
             return view.offset_span(expansion.start, expansion.end, expansion.definition)
         if end_file != file or (end_line, end_column) < (line, column):
             end_line, end_column = line, column

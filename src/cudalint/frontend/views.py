@@ -19,7 +19,7 @@ from clang import cindex
 
 from cudalint import ir
 from cudalint.frontend import clang_ext
-from cudalint.frontend.macros import MacroMap
+from cudalint.frontend.macros import Expansion, MacroMap
 
 
 _CONTINUATION = re.compile(rb"\\\r?\n")
@@ -49,6 +49,7 @@ class FileView:
         self.comments: list[ir.Comment] = []
         self._tokens: list[tuple[int, int, str, cindex.TokenKind]] = []
         self._offset_spans: dict[tuple[int, int, ir.Position | None], ir.Span] = {}
+        self._argument_ranges: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self._scan_tokens()
         self._token_offsets = [t[0] for t in self._tokens]
 
@@ -89,6 +90,36 @@ class FileView:
         if raw.isascii():
             return byte_column
         return len(decode(raw[: byte_column - 1])) + 1
+
+    def within_one_argument(self, expansion: Expansion, start: int, end: int) -> bool:
+        """Whether bytes ``[start, end)`` lie inside one argument of a macro invocation."""
+        key = (expansion.start, expansion.end)
+        if key not in self._argument_ranges:
+            self._argument_ranges[key] = self._arguments(*key)
+        return any(first <= start and end <= last for first, last in self._argument_ranges[key])
+
+    def _arguments(self, start: int, end: int) -> tuple[tuple[int, int], ...]:
+        """Byte ranges of the arguments of the invocation ``[start, end)``: split at the
+        commas outside any bracket, between its first ``(`` and the matching ``)``."""
+        ranges: list[tuple[int, int]] = []
+        depth, first = 0, None
+        for begin, spelling, kind in self.tokens(start, end):
+            if kind == cindex.TokenKind.COMMENT:
+                continue
+            if spelling in ("(", "[", "{"):
+                depth += 1
+                if depth == 1 and spelling == "(" and first is None:
+                    first = begin + 1
+                    continue
+            elif spelling in (")", "]", "}"):
+                depth -= 1
+                if depth == 0 and first is not None:
+                    ranges.append((first, begin))
+                    break
+            elif spelling == "," and depth == 1 and first is not None:
+                ranges.append((first, begin))
+                first = begin + 1
+        return tuple(ranges)
 
     @cached_property
     def _line_starts(self) -> list[int]:
