@@ -210,19 +210,23 @@ def _analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: 
             facts = Facts(tu, build=build)
             result.files = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
     except TimeLimitReached as stop:
-        return _timed_out(result, settings, stop, time.monotonic() - started)
+        return _timed_out(result, parsed, settings, stop, time.monotonic() - started)
     except frontend.SourceError as exc:
         result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
     except Exception as exc:  # noqa: BLE001
         if deadline.stopped is not None:
             # ctypes reports an exception raised while it converted an argument as its own.
-            return _timed_out(result, settings, deadline.stopped, time.monotonic() - started)
+            return _timed_out(result, parsed, settings, deadline.stopped, time.monotonic() - started)
         return _internal_error(result, exc)
     return result
 
 
-def _timed_out(result: UnitResult, settings: RunSettings, stop: TimeLimitReached, elapsed: float | None) -> UnitResult:
+def _timed_out(result: UnitResult, parsed: frontend.ParsedUnit | None, settings: RunSettings, stop: TimeLimitReached,
+               elapsed: float | None) -> UnitResult:
     result.files, result.timed_out, result.analyzed = {}, True, True
+    if parsed is not None and not result.includes:
+        # What the unit covers is known from its parse even when lowering did not finish.
+        result.includes = parsed.included_files()
     after = f" after {elapsed:.1f} s" if elapsed is not None else ""
     result.notices.append(Notice(result.main, NoticeKind.INCOMPLETE, (
         f"time limit of {settings.time_limit:g} s reached{after} {stop.activity}: no findings for this file "
@@ -546,7 +550,7 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                 except BrokenProcessPool:
                     crashed.append(unit)
                 except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
-                    done[unit] = _timed_out(UnitResult(unit.main), context.settings, stop, None)
+                    done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
                 progress.advance()
     # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
     for unit in crashed:

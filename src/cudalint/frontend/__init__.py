@@ -136,6 +136,12 @@ class ParsedUnit:
     errors: tuple[ir.ParseError, ...]
     unknown_names: frozenset[str]
 
+    def included_files(self) -> tuple[str, ...]:
+        """The files the parse read besides ``main``."""
+        from cudalint.frontend import clang_ext
+
+        return tuple(sorted({clang_ext.file_name(inclusion.include) for inclusion in self.tu.get_includes()}))
+
     def lower(self) -> ir.TranslationUnit:
         from cudalint.frontend.lower import Lowering
 
