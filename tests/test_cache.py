@@ -5,16 +5,13 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from typer.testing import CliRunner
 
 from cudalint import engine, frontend
 from cudalint.cache import ResultCache
-from cudalint.cli import app
 from cudalint.config import Config
 
-from conftest import CORPUS, toolkit_available
+from conftest import CORPUS, run_cli, toolkit_available
 
-runner = CliRunner()
 KERNEL = '#include "scale.h"\n__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n'
 
 
@@ -83,9 +80,9 @@ def test_a_corrupt_entry_is_a_miss(tmp_path):
 
 def test_no_cache_writes_nothing(project, tmp_path):
     cache_dir = tmp_path / "cache"
-    result = runner.invoke(app, [str(project / "k.cu"), "--headers", "embedded", "--no-cache", "--cache-dir", str(cache_dir)])
+    result = run_cli(project / "k.cu", "--headers", "embedded", "--no-cache", "--cache-dir", cache_dir)
     assert result.exit_code == 1 and not cache_dir.exists()
-    result = runner.invoke(app, [str(project / "k.cu"), "--headers", "embedded", "--cache-dir", str(cache_dir)])
+    result = run_cli(project / "k.cu", "--headers", "embedded", "--cache-dir", cache_dir)
     assert result.exit_code == 1 and any(cache_dir.rglob("*.pickle"))
 
 

@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from cudalint import __version__, cli, engine
-from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, app
+from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from conftest import run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 # The embedded header set: fast, and needs no CUDA installation.
@@ -32,7 +32,7 @@ def workdir(tmp_path, monkeypatch) -> Path:
 
 def invoke(*args: str, env: dict[str, str | None] | None = None):
     # Color must not depend on the environment the tests happen to run in.
-    return CliRunner().invoke(app, list(args), env={"NO_COLOR": None, "FORCE_COLOR": None, **(env or {})})
+    return run_cli(*args, env={"NO_COLOR": None, "FORCE_COLOR": None, **(env or {})})
 
 
 def analyze(*args: str, env=None):
@@ -317,11 +317,11 @@ def test_internal_error_exits_2_not_1(tmp_path, monkeypatch):
 
 
 def test_crash_outside_a_command_exits_2(monkeypatch, capsys):
-    def explode(**kwargs):
+    def explode(argv):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "app", explode)
+    monkeypatch.setattr(cli, "run", explode)
     with pytest.raises(SystemExit) as exit_info:
-        cli.main()
+        cli.main([])
     assert exit_info.value.code == EXIT_ERROR
     assert "internal error: RuntimeError: boom" in capsys.readouterr().err

@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from cudalint import engine
-from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, app
+from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from conftest import run_cli
 from cudalint.config import (
     KNOWN_KEYS,
     Config,
@@ -198,7 +198,7 @@ def test_per_file_ignores_and_excludes_match_relative_to_the_file(tmp_path):
 
 def _invoke(args, cwd: Path, monkeypatch):
     monkeypatch.chdir(cwd)
-    return CliRunner().invoke(app, args)
+    return run_cli(*args)
 
 
 def test_unknown_key_exits_2_naming_it(tmp_path, monkeypatch):

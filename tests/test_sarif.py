@@ -11,10 +11,9 @@ from urllib.parse import urlparse
 import jsonschema
 import pytest
 import sarif_om
-from typer.testing import CliRunner
 
 from cudalint import engine
-from cudalint.cli import EXIT_FINDINGS, app
+from cudalint.cli import EXIT_FINDINGS
 from cudalint.config import Config
 from cudalint.diagnostics import Finding, Level
 from cudalint.engine import FileResult, RunResult
@@ -22,6 +21,8 @@ from cudalint.ir import Span
 from cudalint.report import ReportOptions, render
 from cudalint.report.sarif import to_json
 from cudalint.rules import REGISTRY
+
+from conftest import run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 # The embedded header set: fast, and needs no CUDA installation.
@@ -218,7 +219,7 @@ def test_command_line_uris_are_relative_to_the_repository_root(tmp_path, monkeyp
     (tmp_path / "src").mkdir()
     shutil.copy(FIXTURES / "fp64.cu", tmp_path / "src" / "fp64.cu")
     monkeypatch.chdir(tmp_path / "src")
-    result = CliRunner().invoke(app, ["--headers", HEADERS, "--format", "sarif", "fp64.cu"])
+    result = run_cli("--headers", HEADERS, "--format", "sarif", "fp64.cu")
     assert result.exit_code == EXIT_FINDINGS
     run = json.loads(result.stdout)["runs"][0]
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"

@@ -12,8 +12,6 @@ import threading
 import time
 import traceback
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -527,7 +525,7 @@ def _store(unit: Unit, context: _Run, cache: ResultCache, result: UnitResult) ->
 
 def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
     """Analyze in worker processes, so that libclang aborting on one file cannot end the run;
-    unchanged units come from the cache without starting any."""
+    unchanged units come from the cache without starting any (nor importing what starts them)."""
     if not units:
         return []
     done: dict[Unit, UnitResult] = {}
@@ -539,8 +537,11 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                 done[unit] = hit
     progress = _Progress(len(units), context.settings.progress, len(done))
     pending = [unit for unit in units if unit not in done]
-    crashed: list[Unit] = []
     if pending:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        crashed: list[Unit] = []
         jobs = max(1, min(context.settings.jobs, len(pending)))
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(context,)) as pool:
             futures = [(unit, pool.submit(_analyze_in_worker, unit)) for unit in pending]
@@ -552,15 +553,16 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                 except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
                     done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
                 progress.advance()
-    # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
-    for unit in crashed:
-        with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
-            try:
-                done[unit] = pool.submit(_analyze_in_worker, unit).result()
-            except BrokenProcessPool:
-                result = UnitResult(unit.main, internal_error=True)
-                result.notices.append(Notice(unit.main, NoticeKind.ERROR, "internal error: the C++ parser crashed on this file"))
-                done[unit] = result
+        # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
+        for unit in crashed:
+            with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
+                try:
+                    done[unit] = pool.submit(_analyze_in_worker, unit).result()
+                except BrokenProcessPool:
+                    result = UnitResult(unit.main, internal_error=True)
+                    result.notices.append(Notice(unit.main, NoticeKind.ERROR,
+                                                 "internal error: the C++ parser crashed on this file"))
+                    done[unit] = result
     progress.finish()
     if cache is not None:
         for unit in pending:
