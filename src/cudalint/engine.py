@@ -327,7 +327,7 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     project = (frontend.ProjectFiles(_project_root(settings.config, files), _toolkit_dirs(environment))
                if settings.project_includes else None)
     # Files beside a named one may be its includers (a header, a kernel file written to be included).
-    beside = [str(p) for path in named for p in _siblings(path)]
+    beside = [p for path in named for p in frontend.sources_beside(path)]
     graph = frontend.IncludeGraph.around([*files, *beside], environment, project,
                                          frontend.flags.system_include_dirs(environment))
     environment = dataclasses.replace(environment, include_graph=graph)
@@ -345,7 +345,7 @@ def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: Ru
                  cache: ResultCache | None = None) -> FileResult:
     """``path`` as a run naming only it would report it, analyzed in this process."""
     path = os.path.normpath(os.path.abspath(path))
-    graph = environment.include_graph or frontend.IncludeGraph.around([path, *map(str, _siblings(path))], environment)
+    graph = environment.include_graph or frontend.IncludeGraph.around([path, *frontend.sources_beside(path)], environment)
     context = _Run(settings, dataclasses.replace(environment, include_graph=graph), [path], {path}, None, graph)
     unit_results = [_cached_or_analyzed(unit, context, cache) for unit in planning.plan([path], {path}, graph)]
     unit_results += [analyze_unit(unit, context.environment, settings) for unit in
@@ -362,13 +362,6 @@ def _cached_or_analyzed(unit: Unit, context: _Run, cache: ResultCache | None) ->
     if cache is not None:
         _store(unit, context, cache, result)
     return result
-
-
-def _siblings(path: str) -> list[Path]:
-    try:
-        return [p for p in Path(path).parent.iterdir() if p.suffix in CUDA_SUFFIXES and str(p) != path]
-    except OSError:
-        return []
 
 
 def _project_root(config: Config, files: list[str]) -> str:

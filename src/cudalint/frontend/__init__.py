@@ -46,6 +46,7 @@ __all__ = [
     "ParsedUnit",
     "precompiled_header",
     "read_source",
+    "sources_beside",
 ]
 
 # Keep going after errors: a missing header or a hard error must not end the parse; we
@@ -288,11 +289,14 @@ def _errors(tu) -> tuple[ir.ParseError, ...]:
 def _includers(path: str, environment: ParseEnvironment) -> tuple[str, ...]:
     """Files that include ``path``: among the run's files, or else among the CUDA files
     beside it and those the compile database lists."""
-    graph = environment.include_graph
-    if graph is None:
-        try:
-            beside = [str(p) for p in Path(path).parent.iterdir() if p.suffix in CUDA_SUFFIXES]
-        except OSError:
-            beside = []
-        graph = IncludeGraph.around(beside, environment)
+    graph = environment.include_graph or IncludeGraph.around([path, *sources_beside(path)], environment)
     return graph.includers_of(path)
+
+
+def sources_beside(path: str) -> list[str]:
+    """The CUDA sources in ``path``'s directory other than ``path``: where a file written to
+    be included is most often included from."""
+    try:
+        return [str(p) for p in Path(path).parent.iterdir() if p.suffix in CUDA_SUFFIXES and str(p) != path]
+    except OSError:
+        return []
