@@ -87,7 +87,8 @@ def copy_tree(source: Path, target: Path) -> None:
     for directory, subdirectories, names in os.walk(source):
         subdirectories[:] = [d for d in subdirectories if not d.startswith(".")]
         for name in names:
-            if (name.endswith(SOURCE_SUFFIXES) or name == "compile_commands.json") and os.path.isfile(Path(directory, name)):
+            wanted = name.endswith(SOURCE_SUFFIXES) or name == "compile_commands.json"
+            if wanted and os.path.isfile(Path(directory, name)):
                 relative = Path(directory, name).relative_to(source)
                 (target / relative).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(Path(directory, name), target / relative)
@@ -241,8 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{name}: {report['files']} files reported, {unit_count} translation units, {mode} headers, {cores} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
     print("                                      wall          cpu     wall/bare  cpu/bare")
-    rows = [("(a) bare libclang parse, 1 process", bare, ""), ("(b) cudalint cold, --jobs 1", cold_one, "(target <= 1.3)"),
-            ("(c) cudalint cold, all cores", cold_all, "(target <= 0.6)"), ("(d) cudalint warm re-run", warm, "(target <= 2 s)"),
+    rows = [("(a) bare libclang parse, 1 process", bare, ""),
+            ("(b) cudalint cold, --jobs 1", cold_one, "(target <= 1.3)"),
+            ("(c) cudalint cold, all cores", cold_all, "(target <= 0.6)"),
+            ("(d) cudalint warm re-run", warm, "(target <= 2 s)"),
             ("(e) one changed file, cold", one_cold, "(target <= 1 s in toolkit mode)"),
             ("    the same file, warm", one_warm, "(target <= 0.3 s)")]
     for label, measured, target in rows:

@@ -187,8 +187,8 @@ def test_a_missing_header_is_found_in_the_project(tmp_path):
     # Found in the source tree, not in the build directory; said once for the run.
     (note,) = result.notices
     assert note.kind is NoticeKind.NOTE and note.path == str(root / "app" / "main.cu")
-    assert note.message.startswith(f"'tiles.h' found in common{os.sep}inc{os.sep}: directory added to the include path, "
-                                   "as do 1 other file")
+    assert note.message.startswith(
+        f"'tiles.h' found in common{os.sep}inc{os.sep}: directory added to the include path, as do 1 other file")
     finding = result.findings[0]
     assert "64 bytes apart" in finding.message and "recovered" not in finding.message
 
@@ -210,7 +210,8 @@ def test_among_equally_near_copies_the_most_alike_path_wins(tmp_path):
         "cudalint.toml": "",
         "p4/reference.h": "#define STRIDE 8\n",
         "blas-gemm/reference.h": "#define STRIDE 2\n",
-        "blas-gemm-batched/main.cu": '#include "reference.h"\n__global__ void k(float* x) { x[threadIdx.x * STRIDE] = 0; }\n',
+        "blas-gemm-batched/main.cu": (
+            '#include "reference.h"\n__global__ void k(float* x) { x[threadIdx.x * STRIDE] = 0; }\n'),
     })
     from cudalint.config import load_config
 

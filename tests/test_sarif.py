@@ -262,7 +262,8 @@ def test_directories_found_in_the_project_are_notes(tmp_path, schema):
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "width.h").write_text("#define WIDTH 4\n")
     (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "k.cu").write_text('#include "width.h"\n__global__ void k(float* a) { a[threadIdx.x] = WIDTH; }\n')
+    (tmp_path / "src" / "k.cu").write_text(
+        '#include "width.h"\n__global__ void k(float* a) { a[threadIdx.x] = WIDTH; }\n')
     log = _sarif(_run([tmp_path / "src"]), tmp_path)
     jsonschema.validate(log, schema)
     (note,) = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]

@@ -35,8 +35,8 @@ def md5_like(name: str, steps: int) -> str:
              "    u32 a = 0x67452301, b = 0xefcdab89, c = 0x98badcfe, d = 0x10325476;"]
     for step in range(steps):
         mix = mixes[step * 4 // steps]
-        lines.append(f"    STEP({mix}, {order[step % 4]}, w[{(step * 7) % 16}], 0x{(step * 2654435761) & 0xffffffff:08x}u, "
-                     f"{5 + step % 19})")
+        constant = (step * 2654435761) & 0xFFFFFFFF
+        lines.append(f"    STEP({mix}, {order[step % 4]}, w[{(step * 7) % 16}], 0x{constant:08x}u, {5 + step % 19})")
     lines += ["    digests[idx * 4 + 0] = a;", "    digests[idx * 4 + 1] = b;",
               "    digests[idx * 4 + 2] = c;", "    digests[idx * 4 + 3] = d;", "}"]
     return "\n".join(lines) + "\n"
@@ -63,7 +63,8 @@ def deep_loop_nest(name: str, depth: int) -> str:
     for level in range(depth):
         counter = f"i{level}"
         indent = "    " * (level + 1)
-        lines.append(f"{indent}for (int {counter} = threadIdx.x; {counter} < bounds[{level}]; {counter} += blockDim.x) {{")
+        lines.append(f"{indent}for (int {counter} = threadIdx.x; {counter} < bounds[{level}]; "
+                     f"{counter} += blockDim.x) {{")
         counters.append(counter)
         lines.append(f"{indent}    acc += a[{' + '.join(counters)}];")
         lines.append(f"{indent}    if (acc > {level}.0f) a[{counter} * {level + 2}] = acc;")

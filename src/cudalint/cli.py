@@ -68,13 +68,15 @@ def _frontend_arguments(parser: argparse.ArgumentParser, help_for_headers: str) 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cudalint", description=DESCRIPTION)
-    parser.add_argument("--version", action="version", version=f"cudalint {__version__}", help="Show the version and exit.")
+    parser.add_argument("--version", action="version", version=f"cudalint {__version__}",
+                        help="Show the version and exit.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="Analyze CUDA sources and report performance hazards (the default).",
                                 description="Analyze CUDA sources and report performance hazards.")
     check.add_argument("paths", nargs="*", metavar="PATH",
-                       help="Files or directories (CUDA sources and headers found recursively). Default: current directory.")
+                       help="Files or directories (CUDA sources and headers found recursively). "
+                            "Default: current directory.")
     check.add_argument("--format", type=_choice(FORMATS), default="full", help=f"Output format: {', '.join(FORMATS)}.")
     check.add_argument("--output", "-o", type=Path, help="Write the report to this file instead of standard output.")
     check.add_argument("--select", action="append",
@@ -117,7 +119,8 @@ def _parser() -> argparse.ArgumentParser:
     facts.add_argument("--format", type=_choice(("text", "json")), default="text", help="Output format: text or json.")
     _frontend_arguments(facts, "CUDA headers: toolkit, embedded or auto.")
 
-    rule = commands.add_parser("rule", help="Print a rule's documentation.", description="Print a rule's documentation.")
+    rule = commands.add_parser("rule", help="Print a rule's documentation.",
+                               description="Print a rule's documentation.")
     rule.add_argument("code", nargs="?", help="Rule code, e.g. CL401.")
     rule.add_argument("--all", dest="all_rules", action="store_true", help="Print every rule's documentation.")
     return parser
@@ -190,7 +193,8 @@ def check_command(options: argparse.Namespace) -> int:
         for selector in (select or []) + (extend_select or []):
             for part in parse_selectors([selector], where="--select"):
                 if part != "ALL" and not any(code.startswith(part) for code in enabled):
-                    print(f"cudalint: warning: {part} selects no rule available in cudalint {__version__}", file=sys.stderr)
+                    print(f"cudalint: warning: {part} selects no rule available in cudalint {__version__}",
+                          file=sys.stderr)
         settings = engine.default_settings(config, enabled)
         settings.frontend = _frontend_options(settings.frontend, options, options.undefines, options.pre_includes,
                                               options.std)
@@ -269,7 +273,8 @@ def facts_command(options: argparse.Namespace) -> int:
     facts = Facts(tu)
     kernels = [k for k in facts.kernels if k.function.in_main_file]
     if options.kernel is not None:
-        kernels = [k for k in kernels if options.kernel in (k.function.name, k.function.display_name, k.function.qualified_name)]
+        kernels = [k for k in kernels
+                   if options.kernel in (k.function.name, k.function.display_name, k.function.qualified_name)]
         if not kernels:
             raise CommandFailed(f"no kernel or device function named {options.kernel!r} in {file}")
     root = os.getcwd()
@@ -295,7 +300,8 @@ def rule_command(options: argparse.Namespace) -> int:
     rule = REGISTRY.get(code)
     if rule is None:
         if code in CATALOG:
-            raise CommandFailed(f"{code} ({CATALOG[code]}) is reserved for a rule not implemented in cudalint {__version__}")
+            raise CommandFailed(
+                f"{code} ({CATALOG[code]}) is reserved for a rule not implemented in cudalint {__version__}")
         raise CommandFailed(f"unknown rule {code}")
     sys.stdout.write(f"# {rule.code} {rule.name}\n\n{rule.doc.markdown}")
     return EXIT_CLEAN

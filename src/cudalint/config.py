@@ -15,7 +15,8 @@ CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "include", "define")
 _SELECTOR_KEYS = ("select", "ignore", "extend-select")
 _STRING_KEYS = ("cuda-path", "arch", "compile-commands")
-KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas", "time-limit", "project-includes")
+KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas", "time-limit",
+              "project-includes")
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds of analysis one translation unit may take after its parse."""
 

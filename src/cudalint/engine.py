@@ -345,7 +345,8 @@ def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: Ru
                  cache: ResultCache | None = None) -> FileResult:
     """``path`` as a run naming only it would report it, analyzed in this process."""
     path = os.path.normpath(os.path.abspath(path))
-    graph = environment.include_graph or frontend.IncludeGraph.around([path, *frontend.sources_beside(path)], environment)
+    graph = environment.include_graph or frontend.IncludeGraph.around([path, *frontend.sources_beside(path)],
+                                                                       environment)
     context = _Run(settings, dataclasses.replace(environment, include_graph=graph), [path], {path}, None, graph)
     unit_results = [_cached_or_analyzed(unit, context, cache) for unit in planning.plan([path], {path}, graph)]
     unit_results += [analyze_unit(unit, context.environment, settings) for unit in
@@ -439,7 +440,8 @@ def _added_directories(context: _Run, unit_results: list[UnitResult]) -> list[No
         others = users[directory] - 1
         also = f", as do {others} other file{'s' if others != 1 else ''}" if others else ""
         notices.append(Notice(path, NoticeKind.NOTE, (
-            f"'{name}' found in {planning.relative_to(directory, context.project.root)}{os.sep}: directory added to the "
+            f"'{name}' found in {planning.relative_to(directory, context.project.root)}{os.sep}: "
+            "directory added to the "
             f"include path{also} (the `project-includes` setting turns this off)")))
     return notices
 

@@ -241,7 +241,8 @@ def error_notices(result: UnitResult, scope: set[str]) -> list[Notice]:
             notices.append(Notice(where, NoticeKind.INCOMPLETE, error.message, error.span.line if error.span else None,
                                   error.span.column if error.span else None))
         elif result.main in scope:
-            notices.append(Notice(result.main, NoticeKind.INCOMPLETE, f"{error.message} (in {where}:{error.span.line})"))
+            message = f"{error.message} (in {where}:{error.span.line})"
+            notices.append(Notice(result.main, NoticeKind.INCOMPLETE, message))
     return notices
 
 

@@ -88,8 +88,8 @@ class ProjectFiles:
             return None
         # Among equally near ones, the one whose path shares most with ``near``: a sibling
         # `blas-gemm/` for `blas-gemm-batched/`, rather than `p4/`.
-        return min(found, key=lambda directory: (_distance(near, directory), -len(os.path.commonprefix((near, directory))),
-                                                 len(directory), directory))
+        return min(found, key=lambda directory: (
+            _distance(near, directory), -len(os.path.commonprefix((near, directory))), len(directory), directory))
 
 
 def _skipped_directory(name: str) -> bool:
@@ -140,7 +140,7 @@ class IncludeGraph:
                     data = handle.read()
             except OSError:
                 continue
-            if any(word in data for word in _LEGACY_WORDS) and _LEGACY_USE.search(data) and not _OWN_TEXTURE.search(data):
+            if any(w in data for w in _LEGACY_WORDS) and _LEGACY_USE.search(data) and not _OWN_TEXTURE.search(data):
                 legacy.add(includer)
             targets: list[str] = []
             found_here: list[tuple[str, str]] = []

@@ -205,7 +205,8 @@ class Lowering:
             return None
         if path not in self._views:
             data = self.sources.data(path)
-            self._views[path] = FileView(self.tu, path, data, self._expansions.get(path, [])) if data is not None else None
+            expansions = self._expansions.get(path, [])
+            self._views[path] = FileView(self.tu, path, data, expansions) if data is not None else None
         return self._views[path]
 
     def _tokens_between(self, file: str | None, start: int, end: int) -> list[str]:
@@ -234,7 +235,8 @@ class Lowering:
             return view.offset_span(expansion.start, expansion.end, expansion.definition)
         if end_file != file or (end_line, end_column) < (line, column):
             end_line, end_column = line, column
-        return ir.Span(file, line, view.character_column(line, column), end_line, view.character_column(end_line, end_column))
+        return ir.Span(file, line, view.character_column(line, column),
+                       end_line, view.character_column(end_line, end_column))
 
     def ctype(self, cx_type: cindex.Type) -> ir.CType:
         # A type is the same object for the whole translation unit (clang uniques them): its
@@ -407,8 +409,8 @@ class Lowering:
         if not attributes and cursor.canonical != cursor:
             attributes = self._attribute_calls(cursor.canonical)
         names = self._named_integers
-        file = cursor.location.file
-        if file is not None and clang_ext.file_name(file) != self.path and (view := self._view(clang_ext.file_name(file))) is not None:
+        written_in = clang_ext.file_name(cursor.location.file)
+        if written_in is not None and written_in != self.path and (view := self._view(written_in)) is not None:
             names = {**view.macro_map.object_like_definitions(), **names}
         if instantiation:
             names = {**names, **self._template_bindings(cursor)}
@@ -563,7 +565,8 @@ class Lowering:
         if kind in (CK.ASM_STMT, CK.MS_ASM_STMT):
             extent = cursor.extent
             file = clang_ext.file_name(extent.start.file)
-            return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(self._tokens_between(file, extent.start.offset, extent.end.offset)))
+            text = self._tokens_between(file, extent.start.offset, extent.end.offset)
+            return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(text))
         if kind == CK.UNEXPOSED_STMT and len(children) == 1 and not children[0].kind.is_expression():
             # An attributed statement (``#pragma unroll`` on a loop) wraps the statement itself.
             return self._stmt(children[0])

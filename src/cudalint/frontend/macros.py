@@ -59,7 +59,8 @@ class MacroMap:
                     location = definition.location
                     where = None
                     if location.file is not None:
-                        where = ir.Position(clang_ext.normalized_path(location.file.name), location.line, location.column)
+                        path = clang_ext.normalized_path(location.file.name)
+                        where = ir.Position(path, location.line, location.column)
                     definitions[key] = (tuple(parts), where)
                 body, position = definitions[key]
             extent = cursor.extent
