@@ -121,7 +121,7 @@ def _limit_notices(result) -> dict[str, str]:
 def test_generated_worst_cases_finish_within_the_limit(tmp_path):
     for name, text in WORST_CASES.items():
         (tmp_path / name).write_text(text)
-    limit = 2.0
+    limit = 1.0
     result, elapsed = _run([tmp_path], limit)
     # Two workers share five files: at most the limit per file, plus parsing and start-up.
     assert elapsed < len(WORST_CASES) * limit / 2 + limit + 10
