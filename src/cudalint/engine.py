@@ -545,8 +545,11 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                     done[unit] = future.result()
                 except BrokenProcessPool:
                     crashed.append(unit)
+                    continue
                 except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
                     done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
+                if cache is not None:
+                    _store(unit, context, cache, done[unit])  # As it comes: an interrupted run keeps what it did.
                 progress.advance()
         # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
         for unit in crashed:
@@ -558,10 +561,10 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                     result.notices.append(Notice(unit.main, NoticeKind.ERROR,
                                                  "internal error: the C++ parser crashed on this file"))
                     done[unit] = result
+                if cache is not None:
+                    _store(unit, context, cache, done[unit])
+                progress.advance()
     progress.finish()
-    if cache is not None:
-        for unit in pending:
-            _store(unit, context, cache, done[unit])
     return [done[unit] for unit in units]
 
 
