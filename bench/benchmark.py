@@ -1,33 +1,37 @@
 """Speed and memory of whole runs, against libclang's bare parse of the same files.
 
-Builds a tree of realistic kernels (the test corpus, each file copied under several
-names, plus files that include cub and cooperative_groups when a toolkit is present),
-then measures in one go:
+Measures a tree (PATH; without one, a synthetic tree of realistic kernels: the test
+corpus, each file copied under several names, plus files that include cub and
+cooperative_groups when a toolkit is present). The tree's source files are first copied
+to a scratch directory, so that the one-changed-file runs can edit a copy. In one go:
 
-  (a) libclang parsing every file, single process, with cudalint's arguments
-  (b) cudalint, cold (empty cache), --jobs 1
+  (a) libclang parsing every translation unit cudalint parses, single process, with
+      cudalint's arguments and without precompiled headers
+  (b) cudalint, cold (empty cache), --jobs 1; the slowest files
   (c) cudalint, cold, all cores
-  (d) cudalint, warm re-run of (c)
-  (e) peak resident memory of any one process during (b)-(d)
+  (d) cudalint, warm re-run of (c), command line and all
+  (e) one changed file as pre-commit runs it, cold (its result not cached) and warm
+  (f) peak resident memory of any one process during (b)-(e)
+  (g) the files that end `analysis incomplete`, by reason
 
-    python bench/benchmark.py [--files 150] [--headers toolkit|embedded|auto] [--keep DIR]
+    python bench/benchmark.py [PATH] [--files 150] [--headers toolkit|embedded|auto] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
-
-from clang import cindex
-
-from cudalint import frontend
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -54,6 +58,8 @@ HEAVY_INCLUDES = {
         "}\n"
     ),
 }
+SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".c", ".cpp", ".cc", ".inc")
+"""What is copied of a measured tree: sources and anything they may include."""
 
 
 def build_tree(target: Path, count: int, heavy: bool) -> list[Path]:
@@ -76,56 +82,189 @@ def build_tree(target: Path, count: int, heavy: bool) -> list[Path]:
     return files
 
 
-def bare_parse(files: list[Path], headers: str) -> float:
-    environment = frontend.build_environment(frontend.FrontendOptions(header_mode=headers))
+def copy_tree(source: Path, target: Path) -> None:
+    """The tree's sources (and its compile database), in the same layout."""
+    for directory, subdirectories, names in os.walk(source):
+        subdirectories[:] = [d for d in subdirectories if not d.startswith(".")]
+        for name in names:
+            wanted = name.endswith(SOURCE_SUFFIXES) or name == "compile_commands.json"
+            if wanted and os.path.isfile(Path(directory, name)):
+                relative = Path(directory, name).relative_to(source)
+                (target / relative).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(Path(directory, name), target / relative)
+    (target / "cudalint.toml").write_text("", encoding="utf-8")
+
+
+def _units(tree: Path, headers: str):
+    """The translation units a run over ``tree`` parses, with the environment to parse them."""
+    from cudalint import engine, frontend
+    from cudalint import units as planning
+    from cudalint.config import load_config
+
+    config = load_config(tree / "cudalint.toml")
+    settings = engine.default_settings(config, header_mode=headers)
+    files, _ = engine.discover([str(tree)], config, [])
+    environment = frontend.build_environment(settings.frontend, search_from=str(tree))
+    project = frontend.ProjectFiles(str(tree))
+    graph = frontend.IncludeGraph.around(files, environment, project, frontend.flags.system_include_dirs(environment))
+    return planning.plan(files, set(), graph), environment
+
+
+@dataclass
+class Measured:
+    wall: float
+    cpu: float
+    """Processor seconds of the measured processes: on a shared machine, what the work
+    itself cost, whatever else competes for the cores."""
+
+
+def bare_parse(tree: Path, headers: str) -> tuple[Measured, int]:
+    """libclang alone on every unit, as cudalint's first parse of it (no precompiled headers)."""
+    from clang import cindex
+
+    from cudalint import frontend
+
+    units, environment = _units(tree, headers)
     index = cindex.Index.create()
-    started = time.perf_counter()
-    for path in files:
-        index.parse(str(path), args=list(environment.args_for(str(path))), options=frontend.PARSE_OPTIONS)
-    return time.perf_counter() - started
+    started, cpu = time.perf_counter(), time.process_time()
+    for unit in units:
+        args = list(environment.args_for(unit.main))
+        for directory in unit.include_dirs:
+            args += ["-idirafter", directory]
+        index.parse(unit.main, args=args, options=frontend.PARSE_OPTIONS)
+    return Measured(time.perf_counter() - started, time.process_time() - cpu), len(units)
 
 
-def cudalint(tree: Path, headers: str, jobs: int | None, cache: Path) -> float:
-    command = [sys.executable, "-m", "cudalint", str(tree), "--format", "concise", "--headers", headers,
-               "--cache-dir", str(cache), "--exit-zero"]
-    if jobs:
-        command += ["--jobs", str(jobs)]
-    started = time.perf_counter()
-    completed = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "CI": "1"})
-    elapsed = time.perf_counter() - started
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def child_run(tree: str, headers: str, jobs: int, cache: str) -> None:
+    """One cold or warm run through the engine, as the command line makes it; prints the
+    seconds each unit took and the run's notices as JSON."""
+    from cudalint import engine
+    from cudalint.config import load_config
+
+    config = load_config(Path(tree) / "cudalint.toml")
+    settings = engine.default_settings(config, header_mode=headers)
+    settings.jobs, settings.cache_dir = jobs, cache
+    result = engine.run([tree], settings, [])
+    json.dump({"seconds": result.unit_seconds, "files": len(result.files),
+               "notices": [(n.path, n.kind.value, n.message) for n in result.notices]}, sys.stdout)
+
+
+def engine_run(tree: Path, headers: str, jobs: int, cache: Path) -> tuple[Measured, dict]:
+    command = [sys.executable, __file__, "--child", str(tree), "--headers", headers, "--jobs", str(jobs),
+               "--cache", str(cache)]
+    started, cpu = time.perf_counter(), _children_cpu()
+    completed = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "CI": "1"})
+    measured = Measured(time.perf_counter() - started, _children_cpu() - cpu)
     if completed.returncode != 0:
         raise SystemExit(f"cudalint failed: {completed.stderr.strip()}")
-    return elapsed
+    return measured, json.loads(completed.stdout)
+
+
+def command_line(paths: list[str], headers: str, cache: Path, cwd: Path) -> Measured:
+    command = [sys.executable, "-m", "cudalint", *paths, "--format", "concise", "--headers", headers,
+               "--cache-dir", str(cache), "--exit-zero"]
+    started, cpu = time.perf_counter(), _children_cpu()
+    completed = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=cwd,
+                               env={**os.environ, "CI": "1"})
+    measured = Measured(time.perf_counter() - started, _children_cpu() - cpu)
+    if completed.returncode not in (0, 1):
+        raise SystemExit(f"cudalint failed: {completed.stderr.strip()}")
+    return measured
+
+
+def incomplete_reasons(notices: list) -> Counter:
+    """Why files end `analysis incomplete`, by kind of reason."""
+    reasons: Counter = Counter()
+    files: dict[str, str] = {}
+    for path, kind, message in notices:
+        if kind != "incomplete" or path in files:
+            continue
+        if "file not found" in message:
+            files[path] = "header not found: " + message.split("'")[1]
+        elif message.startswith("time limit"):
+            files[path] = "time limit"
+        elif "undeclared identifier" in message:
+            files[path] = "name declared nowhere"
+        else:
+            files[path] = "other parse error: " + re.sub(r"'[^']*'", "'...'", message)[:60]
+    reasons.update(files.values())
+    return reasons
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=150)
+    parser.add_argument("path", nargs="?", type=Path, help="a tree to measure (default: a synthetic one)")
+    parser.add_argument("--files", type=int, default=150, help="size of the synthetic tree")
     parser.add_argument("--headers", choices=("toolkit", "embedded", "auto"), default="auto")
     parser.add_argument("--keep", type=Path, help="build the tree here and keep it")
+    parser.add_argument("--slowest", type=int, default=5, help="how many of the slowest files to list")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--cache", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
+    if options.child:
+        child_run(options.child, options.headers, options.jobs, options.cache)
+        return 0
+    from cudalint import frontend
+
     mode = frontend.build_environment(frontend.FrontendOptions(header_mode=options.headers)).header_mode.value
     workdir = Path(tempfile.mkdtemp(prefix="cudalint-bench-"))
     tree = options.keep or workdir / "tree"
+    cores = os.cpu_count() or 1
     try:
-        files = build_tree(tree, options.files, heavy=mode == "toolkit")
-        bare = bare_parse(files, mode)
-        cold_one = cudalint(tree, mode, 1, workdir / "cache-one")
-        cold_all = cudalint(tree, mode, None, workdir / "cache-all")
-        warm = cudalint(tree, mode, None, workdir / "cache-all")
+        if options.path is not None:
+            copy_tree(options.path.resolve(), tree)
+        else:
+            build_tree(tree, options.files, heavy=mode == "toolkit")
+            (tree / "cudalint.toml").write_text("", encoding="utf-8")
+        bare, unit_count = bare_parse(tree, mode)
+        cold_one, report = engine_run(tree, mode, 1, workdir / "cache-one")
+        cold_all, _ = engine_run(tree, mode, cores, workdir / "cache-all")
+        warm = command_line([str(tree)], mode, workdir / "cache-all", tree)
+        changed = _median_unit(report["seconds"])
+        with open(changed, "a", encoding="utf-8") as handle:
+            handle.write("\n// edited\n")
+        one_cold = command_line([changed], mode, workdir / "cache-all", tree)
+        one_warm = command_line([changed], mode, workdir / "cache-all", tree)
         peak_mib = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
                        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    cores = os.cpu_count() or 1
-    print(f"{len(files)} files, {mode} headers, {cores} cores")
-    print(f"(a) bare libclang parse, 1 process   {bare:8.2f} s")
-    print(f"(b) cudalint cold, --jobs 1          {cold_one:8.2f} s   {cold_one / bare:5.2f} x bare   (target <= 1.3)")
-    print(f"(c) cudalint cold, all cores         {cold_all:8.2f} s   {cold_all / bare:5.2f} x bare   (target <= 0.6)")
-    print(f"(d) cudalint warm re-run             {warm:8.2f} s               (target <= 2 s)")
-    print(f"(e) peak memory of one process       {peak_mib:8.0f} MiB            (target <= 1536 MiB)")
+        if options.keep is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    seconds = report["seconds"]
+    slowest = sorted(seconds.items(), key=lambda item: -item[1])[: options.slowest]
+    name = options.path or f"synthetic tree of {options.files}"
+    print(f"{name}: {report['files']} files reported, {unit_count} translation units, {mode} headers, {cores} cores, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print("                                      wall          cpu     wall/bare  cpu/bare")
+    rows = [("(a) bare libclang parse, 1 process", bare, ""),
+            ("(b) cudalint cold, --jobs 1", cold_one, "(target <= 1.3)"),
+            ("(c) cudalint cold, all cores", cold_all, "(target <= 0.6)"),
+            ("(d) cudalint warm re-run", warm, "(target <= 2 s)"),
+            ("(e) one changed file, cold", one_cold, "(target <= 1 s in toolkit mode)"),
+            ("    the same file, warm", one_warm, "(target <= 0.3 s)")]
+    for label, measured, target in rows:
+        ratios = f"{measured.wall / bare.wall:8.2f}  {measured.cpu / bare.cpu:8.2f}" if label[1] in "bc" else " " * 18
+        print(f"{label:36s} {measured.wall:8.2f} s  {measured.cpu:8.2f} s  {ratios}   {target}")
+    print(f"(f) peak memory of one process       {peak_mib:8.0f} MiB            (target <= 1536 MiB)")
+    print(f"    slowest files in (b), parse and analysis (target <= 10 s each):")
+    for path, elapsed in slowest:
+        print(f"      {elapsed:6.2f} s  {os.path.relpath(path, tree)}")
+    reasons = incomplete_reasons(report["notices"])
+    print(f"(g) files ending `analysis incomplete`: {sum(reasons.values())}")
+    for reason, count in reasons.most_common():
+        print(f"      {count:4d}  {reason}")
     return 0
+
+
+def _median_unit(seconds: dict[str, float]) -> str:
+    ordered = sorted(seconds, key=seconds.get)
+    return ordered[len(ordered) // 2]
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import os
 import re
 import sys
@@ -37,6 +39,42 @@ def load_script(name: str):
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@dataclass(frozen=True)
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        """What a terminal would show: both streams."""
+        return self.stdout + self.stderr
+
+
+def run_cli(*args, env: dict[str, str | None] | None = None) -> CliResult:
+    """``cudalint ARGS...`` in this process, with its output captured; ``env`` sets
+    variables for the call (None removes one)."""
+    from cudalint import cli
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    saved = dict(os.environ)
+    try:
+        for name, value in (env or {}).items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                cli.main([str(arg) for arg in args])
+            except SystemExit as exit_:
+                code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return CliResult(code, stdout.getvalue(), stderr.getvalue())
 
 
 def toolkit_available() -> bool:

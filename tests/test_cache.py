@@ -5,16 +5,13 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from typer.testing import CliRunner
 
 from cudalint import engine, frontend
 from cudalint.cache import ResultCache
-from cudalint.cli import app
 from cudalint.config import Config
 
-from conftest import CORPUS, toolkit_available
+from conftest import CORPUS, run_cli, toolkit_available
 
-runner = CliRunner()
 KERNEL = '#include "scale.h"\n__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n'
 
 
@@ -35,13 +32,13 @@ def _run(project, cache_dir, select=("ALL",)):
 
 def _parses(monkeypatch) -> list[str]:
     calls: list[str] = []
-    original = frontend.parse_file
+    original = frontend.parse_unit
 
-    def counting(path, environment, text=None):
+    def counting(path, environment, data=None, **options):
         calls.append(path)
-        return original(path, environment, text)
+        return original(path, environment, data, **options)
 
-    monkeypatch.setattr(frontend, "parse_file", counting)
+    monkeypatch.setattr(frontend, "parse_unit", counting)
     return calls
 
 
@@ -72,20 +69,20 @@ def test_changed_source_or_settings_miss(project, tmp_path):
 
 def test_a_corrupt_entry_is_a_miss(tmp_path):
     cache = ResultCache(tmp_path, "fingerprint")
-    cache.store("k.cu", "text", ("-x",), (), {"answer": 42})
-    assert cache.lookup("k.cu", "text", ("-x",)) == {"answer": 42}
+    cache.store("k.cu", b"text", ("-x",), (), {"answer": 42})
+    assert cache.lookup("k.cu", b"text", ("-x",)) == {"answer": 42}
     (entry,) = tmp_path.rglob("*.pickle")
     entry.write_bytes(b"not a pickle")
-    assert cache.lookup("k.cu", "text", ("-x",)) is None
+    assert cache.lookup("k.cu", b"text", ("-x",)) is None
     entry.write_bytes(pickle.dumps("wrong shape"))
-    assert cache.lookup("k.cu", "text", ("-x",)) is None
+    assert cache.lookup("k.cu", b"text", ("-x",)) is None
 
 
 def test_no_cache_writes_nothing(project, tmp_path):
     cache_dir = tmp_path / "cache"
-    result = runner.invoke(app, [str(project / "k.cu"), "--headers", "embedded", "--no-cache", "--cache-dir", str(cache_dir)])
+    result = run_cli(project / "k.cu", "--headers", "embedded", "--no-cache", "--cache-dir", cache_dir)
     assert result.exit_code == 1 and not cache_dir.exists()
-    result = runner.invoke(app, [str(project / "k.cu"), "--headers", "embedded", "--cache-dir", str(cache_dir)])
+    result = run_cli(project / "k.cu", "--headers", "embedded", "--cache-dir", cache_dir)
     assert result.exit_code == 1 and any(cache_dir.rglob("*.pickle"))
 
 

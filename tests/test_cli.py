@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from cudalint import __version__, cli, engine
-from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, app
+from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from conftest import run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 # The embedded header set: fast, and needs no CUDA installation.
@@ -32,7 +32,7 @@ def workdir(tmp_path, monkeypatch) -> Path:
 
 def invoke(*args: str, env: dict[str, str | None] | None = None):
     # Color must not depend on the environment the tests happen to run in.
-    return CliRunner().invoke(app, list(args), env={"NO_COLOR": None, "FORCE_COLOR": None, **(env or {})})
+    return run_cli(*args, env={"NO_COLOR": None, "FORCE_COLOR": None, **(env or {})})
 
 
 def analyze(*args: str, env=None):
@@ -209,7 +209,6 @@ def test_each_bad_input_gets_one_line_and_the_rest_continue(workdir, monkeypatch
     Path("empty.cu").write_text("")
     Path("blank.cuh").write_text("  \n\n")
     Path("binary.cu").write_bytes(b"\x7fELF\x00\x00\x01\x02")
-    Path("latin1.cu").write_bytes(b"// caf\xe9\n__global__ void k() {}\n")
     Path("dir.cu").mkdir()
     Path("locked.cu").write_text("__global__ void k() {}\n")
     # Root reads anything, so refuse the read itself (forked workers inherit the patch).
@@ -222,7 +221,7 @@ def test_each_bad_input_gets_one_line_and_the_rest_continue(workdir, monkeypatch
 
     monkeypatch.setattr(Path, "read_bytes", refuse_locked)
     bad = {"missing.cu": "no such file", "empty.cu": "empty file", "blank.cuh": "empty file", "binary.cu": "binary file",
-           "latin1.cu": "not valid UTF-8", "dir.cu": "is a directory", "locked.cu": "Permission denied"}
+           "dir.cu": "is a directory", "locked.cu": "Permission denied"}
     result = analyze("--format", "concise", "fp64.cu", *bad)
     assert result.exit_code == EXIT_FINDINGS
     lines = result.stdout.splitlines()
@@ -230,7 +229,7 @@ def test_each_bad_input_gets_one_line_and_the_rest_continue(workdir, monkeypatch
         (line,) = [line for line in lines if line.startswith(name)]
         assert line.startswith(f"{name}: error: ") and reason in line
     assert sum(line.startswith("fp64.cu:") for line in lines) == 2
-    assert lines[-1].endswith("7 files could not be analyzed.")
+    assert lines[-1].endswith("6 files could not be analyzed.")
 
 
 def test_nothing_analyzable_exits_2(tmp_path, monkeypatch):
@@ -259,7 +258,15 @@ def test_no_cuda_files_exits_2(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("main.cpp").write_text("int main() {}\n")
     result = invoke(".")
-    assert result.exit_code == EXIT_ERROR and "no .cu or .cuh files found" in result.stderr
+    assert result.exit_code == EXIT_ERROR and "no CUDA sources or headers found" in result.stderr
+
+
+def test_headers_nothing_includes_exit_0(tmp_path, monkeypatch):
+    """A directory of headers that no source includes: nothing compiles them, nothing to report."""
+    monkeypatch.chdir(tmp_path)
+    Path("lonely.h").write_text("__device__ inline int twice(int x) { return 2 * x; }\n")
+    result = invoke(".")
+    assert result.exit_code == EXIT_CLEAN and "includes the headers given" in result.stderr
 
 
 def test_files_all_excluded_exit_0(tmp_path, monkeypatch):
@@ -310,11 +317,11 @@ def test_internal_error_exits_2_not_1(tmp_path, monkeypatch):
 
 
 def test_crash_outside_a_command_exits_2(monkeypatch, capsys):
-    def explode(**kwargs):
+    def explode(argv):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "app", explode)
+    monkeypatch.setattr(cli, "run", explode)
     with pytest.raises(SystemExit) as exit_info:
-        cli.main()
+        cli.main([])
     assert exit_info.value.code == EXIT_ERROR
     assert "internal error: RuntimeError: boom" in capsys.readouterr().err

@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from cudalint import engine
-from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, app
+from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from conftest import run_cli
 from cudalint.config import (
     KNOWN_KEYS,
     Config,
@@ -41,6 +41,8 @@ define = ["USE_FAST_MATH", "TILE=16"]
 compile-commands = "build"
 max-registers = 64
 ptxas = true
+time-limit = 30
+project-includes = false
 """
 
 
@@ -96,6 +98,7 @@ def test_every_documented_key_is_read(tmp_path):
     assert config.cuda_path == "cuda" and config.arch == "sm_80" and config.compile_commands == "build"
     assert config.include == ["include"] and config.define == ["USE_FAST_MATH", "TILE=16"]
     assert config.max_registers == 64 and config.ptxas
+    assert config.time_limit == 30.0 and config.project_includes is False
     written = {line.split("=")[0].strip() for line in EVERY_KEY.splitlines() if "=" in line}
     assert written == set(KNOWN_KEYS)
 
@@ -195,7 +198,7 @@ def test_per_file_ignores_and_excludes_match_relative_to_the_file(tmp_path):
 
 def _invoke(args, cwd: Path, monkeypatch):
     monkeypatch.chdir(cwd)
-    return CliRunner().invoke(app, args)
+    return run_cli(*args)
 
 
 def test_unknown_key_exits_2_naming_it(tmp_path, monkeypatch):

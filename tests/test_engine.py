@@ -36,15 +36,15 @@ def test_output_order_does_not_depend_on_jobs(tmp_path):
 def test_a_parser_crash_costs_only_that_file(tmp_path, monkeypatch):
     _tree(tmp_path, count=3)
     (tmp_path / "crash.cu").write_text(KERNEL.format(n=9))
-    original = engine.analyze_file
+    original = engine.analyze_unit
 
-    def crashing(path, environment, settings, cache=None):
-        if path.endswith("crash.cu"):
+    def crashing(unit, environment, settings, project=None):
+        if unit.main.endswith("crash.cu"):
             os._exit(134)  # dies like a libclang abort, without a core dump in the test output
-        return original(path, environment, settings, cache)
+        return original(unit, environment, settings, project)
 
     # Workers are forked, so they inherit the patched function.
-    monkeypatch.setattr(engine, "analyze_file", crashing)
+    monkeypatch.setattr(engine, "analyze_unit", crashing)
     result = _run([tmp_path], jobs=2)
     crashed = [r for r in result.files if r.path.endswith("crash.cu")]
     assert crashed and crashed[0].internal_error

@@ -11,17 +11,15 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
+from conftest import run_cli
 from cudalint import frontend
-from cudalint.cli import app
 from cudalint.dataflow import Facts, Variance
 from cudalint.report.facts import render_facts_json
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "facts"
 CORPUS = sorted((ROOT / "tests" / "corpus" / "access").glob("*.cu"))
-runner = CliRunner()
 
 
 def _facts(path: Path) -> Facts:
@@ -71,11 +69,11 @@ def test_control_variance_of_barriers(tmp_path):
 def test_facts_command_text_and_json(tmp_path):
     path = tmp_path / "barriers.cu"
     path.write_text(BARRIERS + "__device__ float helper(const float* p) { return p[threadIdx.x * 2]; }\n")
-    text = runner.invoke(app, ["facts", str(path), "--headers", "embedded"])
+    text = run_cli("facts", str(path), "--headers", "embedded")
     assert text.exit_code == 0, text.output
     assert "kernel k" in text.output and "under thread control" in text.output
     assert "device helper" in text.output and "8 sectors/request (ideal 4)" in text.output
-    only = runner.invoke(app, ["facts", str(path), "--kernel", "helper", "--format", "json", "--headers", "embedded"])
+    only = run_cli("facts", str(path), "--kernel", "helper", "--format", "json", "--headers", "embedded")
     document = json.loads(only.output)
     assert [k["function"] for k in document["kernels"]] == ["helper"]
     (access,) = document["kernels"][0]["accesses"]
@@ -86,7 +84,7 @@ def test_facts_command_text_and_json(tmp_path):
 def test_facts_command_errors(tmp_path):
     path = tmp_path / "k.cu"
     path.write_text(BARRIERS)
-    missing = runner.invoke(app, ["facts", str(path), "--kernel", "nope", "--headers", "embedded"])
+    missing = run_cli("facts", str(path), "--kernel", "nope", "--headers", "embedded")
     assert missing.exit_code == 2 and "no kernel or device function named 'nope'" in missing.output
-    absent = runner.invoke(app, ["facts", str(tmp_path / "absent.cu")])
+    absent = run_cli("facts", str(tmp_path / "absent.cu"))
     assert absent.exit_code == 2 and "no such file" in absent.output

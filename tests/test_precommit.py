@@ -53,16 +53,17 @@ def test_the_cudalint_hook(hooks):
     (hook,) = [h for h in hooks if h["id"] == "cudalint"]
     assert hook["name"] == "cudalint" and hook["entry"] == "cudalint"
     assert hook["language"] == "python"
-    assert hook["types"] == ["cuda"]
+    assert hook["types_or"] == ["cuda", "header", "inl"]
     assert hook["require_serial"] is False
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts[hook["entry"]] == "cudalint.cli:main"
 
 
-def test_identify_tags_cuda_sources_as_cuda():
+def test_identify_tags_cuda_sources_and_headers_as_the_hook_selects(hooks):
     identify = pytest.importorskip("identify.identify")
-    assert "cuda" in identify.tags_from_filename("kernel.cu")
-    assert "cuda" in identify.tags_from_filename("kernel.cuh")
+    (hook,) = [h for h in hooks if h["id"] == "cudalint"]
+    for name in ("kernel.cu", "kernel.cuh", "helpers.h", "helpers.hpp", "helpers.hh", "helpers.hxx", "helpers.inl"):
+        assert set(hook["types_or"]) & identify.tags_from_filename(name), name
 
 
 def test_pre_commit_accepts_the_manifest():

@@ -206,12 +206,37 @@ def test_a_fetched_value_is_as_uniform_as_its_coordinates(tmp_path):
     assert variances == [Variance.UNIFORM, Variance.DATA]
 
 
+def test_removed_thread_calls_parse_with_compatibility_declarations(tmp_path, header_mode):
+    path = tmp_path / "old_host.cu"
+    path.write_text(
+        "__global__ void k(float* a) { a[threadIdx.x * 2] = 0; }  // expect: CL101 warning\n"
+        "void run(float* a) {\n"
+        "    cudaThreadSetLimit(cudaLimitStackSize, 4096);\n"
+        "    k<<<1, 128>>>(a);\n"
+        "    cudaThreadSynchronize();\n"
+        "    cudaThreadExit();\n"
+        "}\n"
+    )
+    tu = _parse(path, header_mode)
+    assert tu.errors == ()
+    result = analyze(path, header_mode)
+    assert {(f.span.line, f.code, f.level.value) for f in result.findings} == {
+        (e.line, e.code, e.level) for e in expectations(path)}
+    assert result.notices == []
+
+
 def test_own_texture_type_is_left_alone(tmp_path):
     path = tmp_path / "own.cu"
     path.write_text("struct texture { float* data; };\n"
                     "__global__ void k(texture t) { t.data[threadIdx.x] = 0; }\n")
     tu = _parse(path)
     assert tu.errors == () and recovery.LEGACY_HEADER not in tu.includes
+
+
+def test_every_legacy_trigger_is_found_by_the_scan_before_parsing():
+    from cudalint.frontend import includes
+
+    assert all(any(word in name.encode() for word in includes._LEGACY_WORDS) for name in recovery.LEGACY_NAMES)
 
 
 def test_every_legacy_trigger_is_declared_by_the_compatibility_header():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, analyze, build_config, load_script
+from conftest import CORPUS, analyze, build_config, load_script, run_cli
 from cudalint import engine, frontend
 from cudalint.dataflow import BuildContext, Facts
 from cudalint.dataflow.registers import math_library_stack, occupancy, register_budget
@@ -222,16 +222,12 @@ def test_compile_failure_is_one_line_and_estimates_stand(tmp_path):
 
 
 def test_missing_nvcc_warns_once_and_runs(tmp_path, monkeypatch):
-    from typer.testing import CliRunner
-
-    from cudalint.cli import app
-
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("CUDA_PATH", raising=False)
     monkeypatch.delenv("CUDA_HOME", raising=False)
     source = tmp_path / "k.cu"
     source.write_text("__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["check", "--ptxas", "--headers", "embedded", "--no-cache", "-j", "1", str(source)])
+    result = run_cli("check", "--ptxas", "--headers", "embedded", "--no-cache", "-j", "1", source)
     assert result.exit_code == 0, result.output
     assert result.stderr.count("nvcc not found") == 1
 

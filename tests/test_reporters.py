@@ -61,6 +61,24 @@ def test_full_format_caret_follows_tabs(run, tmp_path):
     assert lines[source + 1] == "  | \t" + " " * 14 + "^^^"
 
 
+def test_full_format_marks_every_line_of_a_multi_line_span(tmp_path):
+    path = tmp_path / "long.cu"
+    path.write_text("void f(float* a, int i) {\n    a[(i\n       * 2)\n\n\n      + 1] = 0;\n}\n")
+    finding = Finding("CL101", Level.WARNING, "global store", Span(str(path), 2, 5, 6, 11))
+    text = render(RunResult([FileResult(str(path), findings=[finding], analyzed=True)]), "full",
+                  ReportOptions(root=str(tmp_path)))
+    assert (
+        "  |\n"
+        "2 |     a[(i\n"
+        "  |     ^^^^\n"
+        "3 |        * 2)\n"
+        "  |        ^^^^\n"
+        ". |\n"
+        "6 |       + 1] = 0;\n"
+        "  |       ^^^^\n"
+    ) in text
+
+
 def test_full_format_macro_note(run, tmp_path):
     assert "  = note: expanded from macro at k.cu:1:1" in _render(run, "full", tmp_path)
 

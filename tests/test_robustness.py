@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from typer.testing import CliRunner
+from conftest import analyze, run_cli
 
-from cudalint.cli import app
-
-from conftest import analyze
-
-runner = CliRunner()
 KERNEL = "__global__ void k(float* a) {\n    int i = threadIdx.x;\n    a[i] = a[i] * 0.1;\n}\n"
 
 
@@ -66,7 +61,7 @@ def test_conditional_defines_feed_launch_bounds(tmp_path):
 def test_a_failed_file_does_not_change_the_exit_code_of_the_others(tmp_path):
     (tmp_path / "good.cu").write_text(KERNEL)
     (tmp_path / "binary.cu").write_bytes(b"\x00\x01\x02")
-    result = runner.invoke(app, [str(tmp_path), "--headers", "embedded", "--format", "concise"])
+    result = run_cli(str(tmp_path), "--headers", "embedded", "--format", "concise")
     assert result.exit_code == 1, result.output
     assert "binary.cu: error: binary file" in result.output and "CL401" in result.output
 
@@ -74,10 +69,10 @@ def test_a_failed_file_does_not_change_the_exit_code_of_the_others(tmp_path):
 def test_forced_include(tmp_path):
     (tmp_path / "scale.h").write_text("#define SCALE 0.1\n")
     (tmp_path / "k.cu").write_text("__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n")
-    without = runner.invoke(app, [str(tmp_path / "k.cu"), "--headers", "embedded", "--format", "concise"])
+    without = run_cli(str(tmp_path / "k.cu"), "--headers", "embedded", "--format", "concise")
     assert "analysis incomplete" in without.output
-    forced = runner.invoke(app, [str(tmp_path / "k.cu"), "--headers", "embedded", "--format", "concise",
-                                 "--include", str(tmp_path / "scale.h")])
+    forced = run_cli(str(tmp_path / "k.cu"), "--headers", "embedded", "--format", "concise",
+                                 "--include", str(tmp_path / "scale.h"))
     assert forced.exit_code == 1 and "CL401" in forced.output and "incomplete" not in forced.output
 
 

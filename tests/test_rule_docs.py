@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from typer.testing import CliRunner
 
-from conftest import analyze
+from conftest import analyze, run_cli
 from cudalint import __version__
-from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, app
+from cudalint.cli import EXIT_CLEAN, EXIT_ERROR
 from cudalint.rules import CATALOG, REGISTRY
 
 # The embedded header set: fast, and needs no CUDA installation.
@@ -43,7 +42,7 @@ def test_use_instead_does_not(documented, code):
 
 
 def _invoke(*args: str):
-    return CliRunner().invoke(app, ["rule", *args])
+    return run_cli("rule", *args)
 
 
 @pytest.mark.parametrize("code", list(REGISTRY))

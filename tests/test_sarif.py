@@ -11,10 +11,9 @@ from urllib.parse import urlparse
 import jsonschema
 import pytest
 import sarif_om
-from typer.testing import CliRunner
 
 from cudalint import engine
-from cudalint.cli import EXIT_FINDINGS, app
+from cudalint.cli import EXIT_FINDINGS
 from cudalint.config import Config
 from cudalint.diagnostics import Finding, Level
 from cudalint.engine import FileResult, RunResult
@@ -22,6 +21,8 @@ from cudalint.ir import Span
 from cudalint.report import ReportOptions, render
 from cudalint.report.sarif import to_json
 from cudalint.rules import REGISTRY
+
+from conftest import run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 # The embedded header set: fast, and needs no CUDA installation.
@@ -218,8 +219,54 @@ def test_command_line_uris_are_relative_to_the_repository_root(tmp_path, monkeyp
     (tmp_path / "src").mkdir()
     shutil.copy(FIXTURES / "fp64.cu", tmp_path / "src" / "fp64.cu")
     monkeypatch.chdir(tmp_path / "src")
-    result = CliRunner().invoke(app, ["--headers", HEADERS, "--format", "sarif", "fp64.cu"])
+    result = run_cli("--headers", HEADERS, "--format", "sarif", "fp64.cu")
     assert result.exit_code == EXIT_FINDINGS
     run = json.loads(result.stdout)["runs"][0]
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"
     assert {_uri(r) for r in run["results"]} == {"src/fp64.cu"}
+
+
+MULTI_LINE = """\
+#define AT(p, i) (p)[(i)]
+#define STORE(p, i, v) p[i] = v
+__global__ void k(float* a, const float* b) {
+    a[(threadIdx.x
+       * 2)
+      + 1] = 2.0f;
+    a[threadIdx.x] = AT(b,
+                        threadIdx.x * 4);
+    STORE(a,
+          threadIdx.x * 8,
+          1.0f);
+}
+"""
+
+
+def test_regions_cover_multi_line_expressions(tmp_path, schema):
+    path = tmp_path / "multi.cu"
+    path.write_text(MULTI_LINE)
+    log = _sarif(_run([path]), tmp_path)
+    jsonschema.validate(log, schema)
+    regions = sorted((r["locations"][0]["physicalLocation"]["region"] for r in log["runs"][0]["results"]),
+                     key=lambda region: region["startLine"])
+    assert regions == [
+        {"startLine": 4, "startColumn": 5, "endLine": 6, "endColumn": 11},  # a[(threadIdx.x ... + 1]
+        {"startLine": 7, "startColumn": 22, "endLine": 8, "endColumn": 41},  # AT(b, ... threadIdx.x * 4)
+        # Code of a macro body that starts with an argument: the whole invocation.
+        {"startLine": 9, "startColumn": 5, "endLine": 11, "endColumn": 16},  # STORE(a, ... 1.0f)
+    ]
+
+
+def test_directories_found_in_the_project_are_notes(tmp_path, schema):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "width.h").write_text("#define WIDTH 4\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text(
+        '#include "width.h"\n__global__ void k(float* a) { a[threadIdx.x] = WIDTH; }\n')
+    log = _sarif(_run([tmp_path / "src"]), tmp_path)
+    jsonschema.validate(log, schema)
+    (note,) = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["level"] == "note" and note["message"]["text"].startswith("'width.h' found in inc")
+    descriptors = log["runs"][0]["tool"]["driver"]["notifications"]
+    assert descriptors[note["descriptor"]["index"]]["id"] == note["descriptor"]["id"] == "project-include"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 CACHE_DIRECTORY_NAME = ".cudalint_cache"
-_FORMAT = 1
+_FORMAT = 2
 
 
 def _digest(*parts: bytes) -> str:
@@ -44,13 +44,13 @@ class ResultCache:
                 self._header_hashes[path] = None
         return self._header_hashes[path]
 
-    def _entry_path(self, path: str, text: str, args: tuple[str, ...]) -> Path:
+    def _entry_path(self, path: str, data: bytes, args: tuple[str, ...]) -> Path:
         key = _digest(str(_FORMAT).encode(), self.fingerprint.encode(), os.path.abspath(path).encode(),
-                      text.encode("utf-8"), "\0".join(args).encode())
+                      data, "\0".join(args).encode())
         return self.directory / key[:2] / f"{key}.pickle"
 
-    def lookup(self, path: str, text: str, args: tuple[str, ...]) -> Any | None:
-        entry = self._entry_path(path, text, args)
+    def lookup(self, path: str, data: bytes, args: tuple[str, ...]) -> Any | None:
+        entry = self._entry_path(path, data, args)
         try:
             with open(entry, "rb") as handle:
                 includes, result = pickle.load(handle)
@@ -60,8 +60,8 @@ class ResultCache:
             return None
         return result
 
-    def store(self, path: str, text: str, args: tuple[str, ...], includes: tuple[str, ...], result: Any) -> None:
-        entry = self._entry_path(path, text, args)
+    def store(self, path: str, data: bytes, args: tuple[str, ...], includes: tuple[str, ...], result: Any) -> None:
+        entry = self._entry_path(path, data, args)
         recorded = [(header, self._header_hash(header)) for header in includes]
         if any(digest is None for _, digest in recorded):
             return  # A header we cannot read now could not be checked later either.

@@ -15,7 +15,10 @@ CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "include", "define")
 _SELECTOR_KEYS = ("select", "ignore", "extend-select")
 _STRING_KEYS = ("cuda-path", "arch", "compile-commands")
-KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas")
+KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas", "time-limit",
+              "project-includes")
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds of analysis one translation unit may take after its parse."""
 
 
 class ConfigError(Exception):
@@ -39,6 +42,10 @@ class Config:
     max_registers: int | None = None
     ptxas: bool = False
     """Compile each file with nvcc for exact register figures."""
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    """Seconds of analysis one translation unit may take after its parse; None: no limit."""
+    project_includes: bool = True
+    """Look inside the project for headers the include path misses."""
 
     @property
     def root(self) -> Path:
@@ -126,11 +133,21 @@ def parse_config(table: dict, path: Path) -> Config:
         if not isinstance(value, int) or isinstance(value, bool) or not 16 <= value <= 255:
             raise ConfigError(f"{path}: `max-registers` must be an integer between 16 and 255")
         config.max_registers = value
-    if "ptxas" in table:
-        if not isinstance(table["ptxas"], bool):
-            raise ConfigError(f"{path}: `ptxas` must be true or false")
-        config.ptxas = table["ptxas"]
+    for key in ("ptxas", "project-includes"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(f"{path}: `{key}` must be true or false")
+            setattr(config, key.replace("-", "_"), table[key])
+    if "time-limit" in table:
+        config.time_limit = parse_time_limit(table["time-limit"], f"{path}: `time-limit`")
     return config
+
+
+def parse_time_limit(value, where: str) -> float | None:
+    """A number of seconds; 0 means no limit."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ConfigError(f"{where} must be a number of seconds (0: no limit)")
+    return float(value) or None
 
 
 def parse_selectors(values: list[str], where: str) -> list[str]:
@@ -199,6 +216,8 @@ def ignored_for_file(config: Config, path: str) -> list[str]:
 
 
 def is_excluded(config: Config, path: Path, patterns: list[str]) -> bool:
+    if not patterns:
+        return False  # Making the path relative costs a real-path lookup: skip it when nothing is excluded.
     relative = _relative_to_root(config, path)
     return any(
         fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")

@@ -56,7 +56,9 @@ class NoticeKind(enum.Enum):
     ERROR = "error"
     """The file could not be analyzed at all."""
     INCOMPLETE = "incomplete"
-    """The file parsed with errors; findings cover only what the parser recovered."""
+    """The file parsed with errors, or its analysis was cut short; findings cover only what was analyzed."""
+    NOTE = "note"
+    """Something the run did that the user may want to know (a project directory it searched)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,5 +71,6 @@ class Notice:
 
     def one_line(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}:{self.column or 1}"
-        prefix = "error" if self.kind is NoticeKind.ERROR else "analysis incomplete"
+        prefix = {NoticeKind.ERROR: "error", NoticeKind.INCOMPLETE: "analysis incomplete",
+                  NoticeKind.NOTE: "note"}[self.kind]
         return f"{where}: {prefix}: {self.message}"

@@ -1,31 +1,34 @@
-"""One run: find the files, analyze each (in worker processes), collect the results."""
+"""One run: find the files, plan their translation units (see ``units``), analyze each in
+worker processes under a time limit, and merge the results into each file's findings."""
 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
-import re
+import signal
 import sys
-from collections import Counter
+import threading
+import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cudalint import __version__, frontend, ptxas
+from cudalint import __version__, frontend, ir, ptxas
 from cudalint.cache import ResultCache
-from cudalint.config import Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
+from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.dataflow import BuildContext, Facts
 from cudalint.diagnostics import Finding, Notice, NoticeKind
 from cudalint.rules import CATALOG, REGISTRY
 from cudalint.rules.base import FactRule
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
+from cudalint.units import RECOVERED_CODE, FileReport, Unit, UnitResult
+from cudalint import units as planning
 
 CUDA_SUFFIXES = frontend.CUDA_SUFFIXES
-RECOVERED_CODE = " (in code the parser recovered from errors)"
-"""Said after the message of a finding in a function that had parse errors."""
-_MISSING_HEADER = re.compile(r"'(.+)' file not found")
+__all__ = ["RECOVERED_CODE", "FileResult", "RunResult", "RunSettings", "analyze_file", "check", "discover", "run"]
+_MISSING_HEADER = frontend.MISSING_HEADER
 
 
 @dataclass
@@ -40,10 +43,14 @@ class RunSettings:
     """Show a progress line on standard error."""
     nvcc: str | None = None
     """Compile each file with this nvcc for ptxas's exact register figures (``--ptxas``)."""
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    """Seconds one translation unit may take after its parse; None or 0: no limit."""
+    project_includes: bool = True
+    """Look for headers the search path misses inside the project."""
 
     def fingerprint(self) -> str:
         """Everything besides a file's text and compiler arguments that decides its result."""
-        return repr((__version__, sorted(self.enabled), self.config, self.frontend, self.nvcc))
+        return repr((__version__, sorted(self.enabled), self.config, self.frontend, self.nvcc, self.time_limit))
 
 
 @dataclass
@@ -59,6 +66,8 @@ class FileResult:
 class RunResult:
     files: list[FileResult]
     header_mode: str | None = None
+    unit_seconds: dict[str, float] = field(default_factory=dict)
+    """Seconds each translation unit analyzed in this run took, parse included (cached ones are absent)."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -70,14 +79,16 @@ class RunResult:
 
 
 def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list[str], list[Notice]]:
-    """Expand directories to their .cu/.cuh files. Excludes apply to named files too, so that
-    pre-commit, which names every staged file, honours them."""
+    """Expand directories to their CUDA sources and headers (headers are analyzed through
+    the files that include them). Excludes apply to named files too, so that pre-commit,
+    which names every staged file, honours them."""
     files: list[str] = []
     notices: list[Notice] = []
     seen: set[str] = set()
+    wanted = tuple(dict.fromkeys((*CUDA_SUFFIXES, *frontend.HEADER_SUFFIXES)))
 
     def add(path: Path) -> None:
-        key = os.path.normpath(str(path))
+        key = os.path.normpath(os.path.abspath(path))
         if key not in seen:
             seen.add(key)
             files.append(key)
@@ -98,7 +109,7 @@ def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_excluded(config, Path(root) / d, exclude))
                 for name in sorted(names):
                     candidate = Path(root) / name
-                    if candidate.suffix in CUDA_SUFFIXES and not is_excluded(config, candidate, exclude):
+                    if candidate.suffix in wanted and not is_excluded(config, candidate, exclude):
                         add(candidate)
         elif not path.exists() and not path.is_symlink():
             notices.append(Notice(str(path), NoticeKind.ERROR, "no such file or directory"))
@@ -107,86 +118,342 @@ def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list
     return files, notices
 
 
-# Per-process state: the parse environment is built once per worker, not per file.
-_worker_environment: frontend.ParseEnvironment | None = None
-_worker_settings: RunSettings | None = None
-_worker_cache: ResultCache | None = None
+# ---------------------------------------------------------------------------- one unit, in a worker
 
 
-def _open_cache(settings: RunSettings) -> ResultCache | None:
-    return ResultCache(Path(settings.cache_dir), settings.fingerprint()) if settings.cache_dir else None
+class TimeLimitReached(BaseException):
+    """Raised in the middle of a unit's analysis when its time is up. A BaseException, so
+    that no ``except Exception`` on the way swallows it."""
+
+    def __init__(self, activity: str):
+        super().__init__(activity)
+        self.activity = activity
 
 
-def _init_worker(settings: RunSettings, environment: frontend.ParseEnvironment) -> None:
-    global _worker_environment, _worker_settings, _worker_cache
-    _worker_environment = environment
-    _worker_settings = settings
-    _worker_cache = _open_cache(settings)
+def _activity(frame) -> str:
+    """What the interrupted code was doing: analyzing the outermost function on the stack,
+    else lowering."""
+    function = None
+    while frame is not None:
+        found = next((value for value in frame.f_locals.values() if isinstance(value, ir.Function)), None)
+        function = found or function
+        frame = frame.f_back
+    return f"analyzing `{function.display_name}`" if function is not None else "reading the parsed code"
 
 
-def _analyze_in_worker(path: str) -> FileResult:
-    assert _worker_environment is not None and _worker_settings is not None
-    return analyze_file(path, _worker_environment, _worker_settings, _worker_cache)
+class _Deadline:
+    """Interrupts the code run under it, after ``seconds``, with ``TimeLimitReached``.
+
+    libclang's own work is not interrupted; Python code is, between any two of its steps.
+    The interruption repeats until it takes: an exception raised where C code discards
+    errors (some hash computations, a finalizer) would otherwise be lost. Once the code
+    under it is left, the deadline raises nothing more."""
+
+    repeat_seconds = 0.2
+
+    def __init__(self, seconds: float | None):
+        usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        self.seconds = seconds if usable else None
+        self.active = False
+        self.stopped: TimeLimitReached | None = None
+        """The interruption, once raised."""
+        self._previous = None
+
+    def __enter__(self) -> _Deadline:
+        if self.seconds:
+            self._previous = signal.signal(signal.SIGALRM, self._expire)
+            self.active = True
+            signal.setitimer(signal.ITIMER_REAL, self.seconds, self.repeat_seconds)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.active:
+            self.active = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)
+
+    def _expire(self, signum, frame) -> None:
+        if self.active:
+            self.stopped = self.stopped or TimeLimitReached(_activity(frame))
+            raise self.stopped
+
+
+def analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: RunSettings,
+                 project: frontend.ProjectFiles | None = None) -> UnitResult:
+    """Parse ``unit.main`` once and analyze every project file's code it holds."""
+    started = time.monotonic()
+    result = _analyze_unit(unit, environment, settings, project)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: RunSettings,
+                  project: frontend.ProjectFiles | None) -> UnitResult:
+    result = UnitResult(unit.main)
+    try:
+        parsed = frontend.parse_unit(unit.main, environment, include_dirs=unit.include_dirs,
+                                     legacy_api=unit.legacy_api, project=project)
+    except frontend.SourceError as exc:
+        result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
+        return result
+    except Exception as exc:  # noqa: BLE001 - one broken file must not end the run
+        return _internal_error(result, exc)
+    started = time.monotonic()
+    deadline = _Deadline(settings.time_limit)
+    try:
+        with deadline:
+            tu = parsed.lower()
+            result.errors, result.includes, result.analyzed = tu.errors, tu.includes, True
+            build = build_context(unit.main, environment, settings, result)
+            facts = Facts(tu, build=build)
+            result.files = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
+            result.notices.extend(_budget_notices(facts, result.files))
+    except TimeLimitReached as stop:
+        return _timed_out(result, parsed, settings, stop, time.monotonic() - started)
+    except frontend.SourceError as exc:
+        result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
+    except Exception as exc:  # noqa: BLE001
+        if deadline.stopped is not None:
+            # ctypes reports an exception raised while it converted an argument as its own.
+            return _timed_out(result, parsed, settings, deadline.stopped, time.monotonic() - started)
+        return _internal_error(result, exc)
+    return result
+
+
+def _timed_out(result: UnitResult, parsed: frontend.ParsedUnit | None, settings: RunSettings, stop: TimeLimitReached,
+               elapsed: float | None) -> UnitResult:
+    result.files, result.timed_out, result.analyzed = {}, True, True
+    if parsed is not None and not result.includes:
+        # What the unit covers is known from its parse even when lowering did not finish.
+        result.includes = parsed.included_files()
+    after = f" after {elapsed:.1f} s" if elapsed is not None else ""
+    result.notices.append(Notice(result.main, NoticeKind.INCOMPLETE, (
+        f"time limit of {settings.time_limit:g} s reached{after} {stop.activity}: no findings for this file "
+        "(the `time-limit` setting or --time-limit raises it)")))
+    return result
+
+
+def _budget_notices(facts: Facts, files: dict[str, planning.FileReport]) -> list[Notice]:
+    """One notice for each entry point of a project file whose analysis stopped at its budget."""
+    return [Notice(kernel.function.span.file, NoticeKind.INCOMPLETE,
+                   f"the analysis of `{kernel.function.display_name}` stopped at line {kernel.cut.line} after "
+                   f"{kernel.cut.budget} steps, its budget for a function of its size: accesses, branches and "
+                   "barriers from there on are not checked", kernel.cut.line, 1)
+            for kernel in facts.kernels if kernel.cut is not None and kernel.function.span.file in files]
+
+
+def _rule_findings(facts: Facts, settings: RunSettings) -> list[Finding]:
+    """Every enabled rule's findings, in every file of the unit (suppressions come later)."""
+    findings = []
+    for code in settings.enabled:
+        rule = REGISTRY[code]()
+        if isinstance(rule, FactRule):
+            findings.extend(rule.check(facts))
+    return findings
+
+
+def _internal_error(result: UnitResult, exc: Exception) -> UnitResult:
+    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
+    result.internal_error = True
+    result.analyzed = False  # Its findings are lost: do not let the summary call it clean.
+    result.files = {}
+    result.notices.append(Notice(result.main, NoticeKind.ERROR, f"internal error: {type(exc).__name__}: {exc}{where}"))
+    return result
+
+
+def build_context(path: str, environment: frontend.ParseEnvironment, settings: RunSettings,
+                  result: UnitResult) -> BuildContext:
+    """How the project builds ``path``; with ``settings.nvcc``, also what ptxas makes of it
+    (a failed compilation is noted and the source-level estimates stand)."""
+    flags = environment.flags_for(os.path.abspath(path))
+    arch = flags.arch or (frontend.flags.parse_arch(settings.config.arch) if settings.config.arch else None) \
+        or environment.default_arch
+    max_registers = flags.max_registers or settings.config.max_registers
+    if settings.nvcc is None:
+        return BuildContext(arch, max_registers)
+    try:
+        compiled = ptxas.compile_resources(path, settings.nvcc, arch, (*environment.user_args, *flags.args), max_registers)
+    except ptxas.CompileError as exc:
+        result.notices.append(Notice(path, NoticeKind.INCOMPLETE, f"--ptxas: {exc}; register findings are estimates"))
+        return BuildContext(arch, max_registers)
+    return BuildContext(arch, max_registers, {kernel.label: kernel for kernel in compiled})
+
+
+# ---------------------------------------------------------------------------- findings of a file
+
+
+def finalize(path: str, reports: list[FileReport], settings: RunSettings) -> list[Finding]:
+    """A file's findings over the units that analyzed it, with its ``per-file-ignores``,
+    its suppression comments and, with CL001, the suppressions that silenced nothing."""
+    file_ignores = ignored_for_file(settings.config, path)
+    enabled = [code for code in settings.enabled if not any(selector_matches(s, code) for s in file_ignores)]
+    findings = [f for f in planning.merge_findings(reports) if f.code in enabled]
+    suppressions = parse_suppressions(reports[0].comments if reports else ())
+    kept = apply_suppressions(findings, suppressions, CATALOG)
+    if "CL001" in enabled:
+        ran = {code: CATALOG[code] for code in enabled}
+        unused = unused_suppressions(suppressions, ran, CATALOG)
+        extra = apply_suppressions(REGISTRY["CL001"]().report(path, unused, CATALOG), suppressions, CATALOG)
+        kept = sorted(kept + extra, key=Finding.sort_key)
+    return kept
+
+
+def check(tu: ir.TranslationUnit, settings: RunSettings, build: BuildContext | None = None) -> list[Finding]:
+    """The findings of ``tu``'s own file."""
+    facts = Facts(tu, build=build)
+    reports = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
+    return finalize(tu.path, [reports[tu.path]], settings)
+
+
+# ---------------------------------------------------------------------------- a run
+
+
+@dataclass
+class _Run:
+    """What every unit of a run shares."""
+
+    settings: RunSettings
+    environment: frontend.ParseEnvironment
+    files: list[str]
+    named: set[str]
+    project: frontend.ProjectFiles | None
+    graph: frontend.IncludeGraph
+
+    @property
+    def scope(self) -> set[str]:
+        return set(self.files)
+
+
+def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResult:
+    files, notices = discover(paths, settings.config, exclude)
+    results = [FileResult(n.path, notices=[n]) for n in notices]
+    if not files:
+        return RunResult(results)
+    environment = frontend.build_environment(settings.frontend, search_from=_common_root(files))
+    if settings.cache_dir:
+        environment = dataclasses.replace(environment, precompiled_dir=str(Path(settings.cache_dir) / "pch"))
+    named = {os.path.normpath(os.path.abspath(p)) for p in paths if not os.path.isdir(p)}
+    project = (frontend.ProjectFiles(_project_root(settings.config, files), _toolkit_dirs(environment))
+               if settings.project_includes else None)
+    # Files beside a named one may be its includers (a header, a kernel file written to be included).
+    beside = [p for path in named for p in frontend.sources_beside(path)]
+    graph = frontend.IncludeGraph.around([*files, *beside], environment, project,
+                                         frontend.flags.system_include_dirs(environment))
+    environment = dataclasses.replace(environment, include_graph=graph)
+    context = _Run(settings, environment, files, named, project, graph)
+    compiled = set(environment.compile_db.entries) if environment.compile_db else set()
+    units = planning.plan(files, named, graph, compiled, settings.project_includes)
+    unit_results = _analyze_all(units, context)
+    unit_results += _analyze_all(planning.fallback_units(files, named, unit_results), context)
+    results += _merge(context, unit_results)
+    _name_missing_headers_once(results)
+    return RunResult(results, environment.header_mode.value, {r.main: r.seconds for r in unit_results if r.seconds})
 
 
 def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: RunSettings,
                  cache: ResultCache | None = None) -> FileResult:
-    result = FileResult(path)
-    try:
-        text = frontend.read_source(path)
-    except frontend.SourceError as exc:
-        result.notices.append(Notice(path, NoticeKind.ERROR, str(exc)))
-        return result
-    args = _cache_arguments(path, environment)
+    """``path`` as a run naming only it would report it, analyzed in this process."""
+    path = os.path.normpath(os.path.abspath(path))
+    graph = environment.include_graph or frontend.IncludeGraph.around([path, *frontend.sources_beside(path)],
+                                                                       environment)
+    context = _Run(settings, dataclasses.replace(environment, include_graph=graph), [path], {path}, None, graph)
+    unit_results = [_cached_or_analyzed(unit, context, cache) for unit in planning.plan([path], {path}, graph)]
+    unit_results += [analyze_unit(unit, context.environment, settings) for unit in
+                     planning.fallback_units([path], {path}, unit_results)]
+    merged = _merge(context, unit_results)
+    return merged[0] if merged else FileResult(path)
+
+
+def _cached_or_analyzed(unit: Unit, context: _Run, cache: ResultCache | None) -> UnitResult:
+    hit = _cached_result(unit, context, cache) if cache is not None else None
+    if hit is not None:
+        return hit
+    result = analyze_unit(unit, context.environment, context.settings, context.project)
     if cache is not None:
-        cached = cache.lookup(path, text, args)
-        if cached is not None:
-            return dataclasses.replace(cached, path=path)
-    try:
-        tu = frontend.parse_file(path, environment, text)
-    except frontend.SourceError as exc:
-        result.notices.append(Notice(path, NoticeKind.ERROR, str(exc)))
-        return result
-    except Exception as exc:  # noqa: BLE001 - one broken file must not end the run
-        return _internal_error(result, exc)
-    result.analyzed = True
-    result.notices.extend(_error_notices(path, tu))
-    build = build_context(path, environment, settings, result)
-    try:
-        result.findings = check(tu, settings, build, result.notices)
-    except Exception as exc:  # noqa: BLE001
-        return _internal_error(result, exc)
-    if cache is not None:
-        cache.store(path, text, args, tu.includes, result)
+        _store(unit, context, cache, result)
     return result
 
 
-def _cache_arguments(path: str, environment: frontend.ParseEnvironment) -> tuple[str, ...]:
-    """What, besides its text, decides how a file is parsed: its arguments, and the files
-    that could be its context when it does not parse alone."""
-    absolute = os.path.abspath(path)
-    graph = environment.include_graph
-    includers = graph.includers_of(absolute) if graph is not None else ()
-    return (*environment.args_for(absolute), *(f"--included-by={includer}" for includer in includers))
+def _project_root(config: Config, files: list[str]) -> str:
+    """Where the project's headers may be: the configuration's directory, else the
+    repository's, else the files' common directory."""
+    if config.path is not None:
+        return str(config.root)
+    common = _common_root(files)
+    for directory in (Path(common), *Path(common).parents):
+        if (directory / ".git").exists():
+            return str(directory)
+    return common if os.path.isdir(common) else os.path.dirname(common)
 
 
-def _error_notices(path: str, tu) -> list[Notice]:
-    """One notice for each header that is not found (the other errors usually follow from
-    them), else one for the first error."""
-    notices: list[Notice] = []
-    for error in tu.errors:
-        if _MISSING_HEADER.fullmatch(error.message) and all(n.message != error.message for n in notices):
-            notices.append(_error_notice(path, tu, error))
-    if not notices and tu.errors:
-        notices.append(_error_notice(path, tu, tu.errors[0]))
+def _toolkit_dirs(environment: frontend.ParseEnvironment) -> list[str]:
+    return [a.split("=", 1)[1] for a in environment.base_args if a.startswith("--cuda-path=")]
+
+
+def _merge(context: _Run, unit_results: list[UnitResult]) -> list[FileResult]:
+    """Each file of the scope that a unit covered, with its merged findings and notices."""
+    scope = context.scope
+    reports: dict[str, list[FileReport]] = {}
+    notices: dict[str, list[Notice]] = {}
+    status: dict[str, FileResult] = {}
+    for result in unit_results:
+        for path, report in result.files.items():
+            if path in scope:
+                reports.setdefault(path, []).append(report)
+        touched = {path for path in result.covered if path in scope}
+        if result.main in scope:
+            touched.add(result.main)
+        for notice in [*planning.error_notices(result, scope), *planning.unit_notices(result, scope)]:
+            touched.add(notice.path)
+            if notice not in notices.setdefault(notice.path, []):
+                notices[notice.path].append(notice)
+        for path in touched:
+            entry = status.setdefault(path, FileResult(path))
+            entry.analyzed |= result.analyzed and path in result.covered
+            entry.internal_error |= result.internal_error
+    for message in _added_directories(context, unit_results):
+        notices.setdefault(message.path, []).append(message)
+        status.setdefault(message.path, FileResult(message.path, analyzed=True))
+    merged = []
+    for path in context.files:
+        entry = status.get(path)
+        if entry is None:
+            continue
+        entry.internal_error &= not entry.analyzed
+        entry.findings = finalize(path, reports.get(path, []), context.settings)
+        entry.notices = notices.get(path, [])
+        merged.append(entry)
+    return merged
+
+
+def _added_directories(context: _Run, unit_results: list[UnitResult]) -> list[Notice]:
+    """Each directory added to the search path, said once per run: at the first file that
+    needed it, with the header it holds and how many other files needed it."""
+    if context.project is None:
+        return []
+    first: dict[str, tuple[str, str]] = {}
+    users: Counter = Counter()
+    for result in unit_results:
+        if not result.analyzed:
+            continue
+        for directory, name, includer in context.graph.project_directories(result.main):
+            users[directory] += 1
+            first.setdefault(directory, (name, includer))
+    notices = []
+    for directory, (name, includer) in first.items():
+        path = includer if includer in context.scope else next(
+            (r.main for r in unit_results if directory in (d for d, _, _ in context.graph.project_directories(r.main))),
+            includer)
+        if path not in context.scope:
+            continue
+        others = users[directory] - 1
+        also = f", as do {others} other file{'s' if others != 1 else ''}" if others else ""
+        notices.append(Notice(path, NoticeKind.NOTE, (
+            f"'{name}' found in {planning.relative_to(directory, context.project.root)}{os.sep}: "
+            "directory added to the "
+            f"include path{also} (the `project-includes` setting turns this off)")))
     return notices
-
-
-def _error_notice(path: str, tu, error) -> Notice:
-    if error.span is None or error.span.file == tu.path:
-        line = error.span.line if error.span else None
-        return Notice(path, NoticeKind.INCOMPLETE, error.message, line, error.span.column if error.span else None)
-    return Notice(path, NoticeKind.INCOMPLETE, f"{error.message} (in {error.span.file}:{error.span.line})")
 
 
 def _name_missing_headers_once(results: list[FileResult]) -> None:
@@ -212,146 +479,103 @@ def _name_missing_headers_once(results: list[FileResult]) -> None:
         result.notices = kept
 
 
-def _mark_recovered(findings: list[Finding], tu) -> list[Finding]:
-    """Say so in findings inside functions where the parser met errors: what it kept of
-    them may be partial."""
-    errors = [e.span for e in tu.errors if e.span is not None and e.span.file == tu.path]
-    recovered = [f.span for f in tu.functions if f.span.file == tu.path and any(_encloses(f.span, e) for e in errors)]
-    return [dataclasses.replace(f, message=f.message + RECOVERED_CODE) if any(_encloses(r, f.span) for r in recovered)
-            else f for f in findings]
+# ---------------------------------------------------------------------------- workers and the cache
 
 
-def _encloses(outer, inner) -> bool:
-    return (outer.file == inner.file and (outer.line, outer.column) <= (inner.line, inner.column)
-            and (inner.line, inner.column) <= (outer.end_line, outer.end_column))
+# Per-process state: the parse environment is built once per worker, not per file.
+_worker: _Run | None = None
 
 
-def _internal_error(result: FileResult, exc: Exception) -> FileResult:
-    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
-    result.internal_error = True
-    result.analyzed = False  # Its findings are lost: do not let the summary call it clean.
-    result.notices.append(Notice(result.path, NoticeKind.ERROR, f"internal error: {type(exc).__name__}: {exc}{where}"))
-    return result
+def _init_worker(context: _Run) -> None:
+    global _worker
+    _worker = context
+    # What the worker inherited from the parent is never garbage here: leave it out of every
+    # collection (it would only slow them, and run the parent's finalizers).
+    gc.freeze()
 
 
-def build_context(path: str, environment: frontend.ParseEnvironment, settings: RunSettings,
-                  result: FileResult) -> BuildContext:
-    """How the project builds ``path``; with ``settings.nvcc``, also what ptxas makes of it
-    (a failed compilation is noted and the source-level estimates stand)."""
-    flags = environment.flags_for(os.path.abspath(path))
-    arch = flags.arch or (frontend.flags.parse_arch(settings.config.arch) if settings.config.arch else None) \
-        or environment.default_arch
-    max_registers = flags.max_registers or settings.config.max_registers
-    if settings.nvcc is None:
-        return BuildContext(arch, max_registers)
+def _analyze_in_worker(unit: Unit) -> UnitResult:
+    assert _worker is not None
+    return analyze_unit(unit, _worker.environment, _worker.settings, _worker.project)
+
+
+def _open_cache(settings: RunSettings) -> ResultCache | None:
+    return ResultCache(Path(settings.cache_dir), settings.fingerprint()) if settings.cache_dir else None
+
+
+def _cache_arguments(unit: Unit, environment: frontend.ParseEnvironment) -> tuple[str, ...]:
+    """What, besides its text, decides how a unit is parsed."""
+    return (*environment.args_for(unit.main), *(f"-idirafter{d}" for d in unit.include_dirs),
+            f"--legacy-api={unit.legacy_api}")
+
+
+def _cached_result(unit: Unit, context: _Run, cache: ResultCache) -> UnitResult | None:
     try:
-        compiled = ptxas.compile_resources(path, settings.nvcc, arch, (*environment.user_args, *flags.args), max_registers)
-    except ptxas.CompileError as exc:
-        result.notices.append(Notice(path, NoticeKind.INCOMPLETE, f"--ptxas: {exc}; register findings are estimates"))
-        return BuildContext(arch, max_registers)
-    return BuildContext(arch, max_registers, {kernel.label: kernel for kernel in compiled})
-
-
-def check(tu, settings: RunSettings, build: BuildContext | None = None,
-          notices: list[Notice] | None = None) -> list[Finding]:
-    """The findings of the enabled rules; ``notices`` receives one for each function whose
-    analysis stopped at its budget."""
-    facts = Facts(tu, build=build)
-    file_ignores = ignored_for_file(settings.config, tu.path)
-    enabled = [code for code in settings.enabled if not any(selector_matches(s, code) for s in file_ignores)]
-    findings: dict[tuple, Finding] = {}
-    for code in enabled:
-        rule = REGISTRY[code]()
-        if not isinstance(rule, FactRule):
-            continue
-        for finding in rule.check(facts):
-            if finding.span.file != tu.path:
-                continue
-            # Template instantiations repeat the same source; report each place once.
-            key = (finding.code, finding.span.line, finding.span.column)
-            if key not in findings or finding.level.rank < findings[key].level.rank:
-                findings[key] = finding
-    ordered = sorted(findings.values(), key=Finding.sort_key)
-    suppressions = parse_suppressions(tu.comments)
-    kept = apply_suppressions(ordered, suppressions, CATALOG)
-    if "CL001" in enabled:
-        ran = {code: CATALOG[code] for code in enabled}
-        unused = unused_suppressions(suppressions, ran, CATALOG)
-        cl001 = REGISTRY["CL001"]()
-        extra = apply_suppressions(cl001.report(tu.path, unused, CATALOG), suppressions, CATALOG)
-        kept = sorted(kept + extra, key=Finding.sort_key)
-    if notices is not None:
-        notices.extend(_budget_notices(facts))
-    return _mark_recovered(kept, tu)
-
-
-def _budget_notices(facts: Facts) -> list[Notice]:
-    return [Notice(facts.tu.path, NoticeKind.INCOMPLETE,
-                   f"the analysis of `{kernel.function.display_name}` stopped at line {kernel.cut.line} after "
-                   f"{kernel.cut.budget} steps, its budget for a function of its size: accesses, branches and "
-                   "barriers from there on are not checked", kernel.cut.line, 1)
-            for kernel in facts.kernels if kernel.cut is not None and kernel.function.in_main_file]
-
-
-def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResult:
-    files, notices = discover(paths, settings.config, exclude)
-    results = [FileResult(n.path, notices=[n]) for n in notices]
-    if not files:
-        return RunResult(results)
-    environment = frontend.build_environment(settings.frontend, search_from=_common_root(files))
-    if settings.cache_dir:
-        environment = dataclasses.replace(environment, precompiled_dir=str(Path(settings.cache_dir) / "pch"))
-    environment = dataclasses.replace(environment, include_graph=frontend.IncludeGraph.around(files, environment))
-    jobs = max(1, min(settings.jobs, len(files)))
-    results += _analyze_all(files, environment, settings, jobs)
-    _name_missing_headers_once(results)
-    return RunResult(results, environment.header_mode.value)
-
-
-def _cached_result(path: str, environment, cache: ResultCache) -> FileResult | None:
-    try:
-        text = frontend.read_source(path)
+        data = frontend.read_source(unit.main)
     except frontend.SourceError:
         return None  # The worker reports it.
-    cached = cache.lookup(path, text, _cache_arguments(path, environment))
-    return dataclasses.replace(cached, path=path) if cached is not None else None
+    hit = cache.lookup(unit.main, data, _cache_arguments(unit, context.environment))
+    return dataclasses.replace(hit, seconds=0.0) if hit is not None else None
 
 
-def _analyze_all(files: list[str], environment, settings: RunSettings, jobs: int) -> list[FileResult]:
+def _store(unit: Unit, context: _Run, cache: ResultCache, result: UnitResult) -> None:
+    if not result.analyzed or result.internal_error:
+        return  # Only results that a second run would reproduce are kept.
+    try:
+        data = frontend.read_source(unit.main)
+    except frontend.SourceError:
+        return
+    cache.store(unit.main, data, _cache_arguments(unit, context.environment), result.includes, result)
+
+
+def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
     """Analyze in worker processes, so that libclang aborting on one file cannot end the run;
-    unchanged files come from the cache without starting any."""
-    done: dict[str, FileResult] = {}
-    cache = _open_cache(settings)
+    unchanged units come from the cache without starting any (nor importing what starts them)."""
+    if not units:
+        return []
+    done: dict[Unit, UnitResult] = {}
+    cache = _open_cache(context.settings)
     if cache is not None:
-        for path in files:
-            hit = _cached_result(path, environment, cache)
+        for unit in units:
+            hit = _cached_result(unit, context, cache)
             if hit is not None:
-                done[path] = hit
-    progress = _Progress(len(files), settings.progress, len(done))
-    pending = [path for path in files if path not in done]
-    crashed: list[str] = []
+                done[unit] = hit
+    progress = _Progress(len(units), context.settings.progress, len(done))
+    pending = [unit for unit in units if unit not in done]
     if pending:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(pending)), initializer=_init_worker,
-                                 initargs=(settings, environment)) as pool:
-            futures = [(path, pool.submit(_analyze_in_worker, path)) for path in pending]
-            for path, future in futures:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        crashed: list[Unit] = []
+        jobs = max(1, min(context.settings.jobs, len(pending)))
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(context,)) as pool:
+            futures = [(unit, pool.submit(_analyze_in_worker, unit)) for unit in pending]
+            for unit, future in futures:
                 try:
-                    done[path] = future.result()
+                    done[unit] = future.result()
                 except BrokenProcessPool:
-                    crashed.append(path)
+                    crashed.append(unit)
+                    continue
+                except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
+                    done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
+                if cache is not None:
+                    _store(unit, context, cache, done[unit])  # As it comes: an interrupted run keeps what it did.
                 progress.advance()
-    # A dead worker breaks the whole pool: re-run each affected file alone to find the culprit.
-    for path in crashed:
-        with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(settings, environment)) as pool:
-            try:
-                done[path] = pool.submit(_analyze_in_worker, path).result()
-            except BrokenProcessPool:
-                result = FileResult(path, internal_error=True)
-                result.notices.append(Notice(path, NoticeKind.ERROR, "internal error: the C++ parser crashed on this file"))
-                done[path] = result
+        # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
+        for unit in crashed:
+            with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
+                try:
+                    done[unit] = pool.submit(_analyze_in_worker, unit).result()
+                except BrokenProcessPool:
+                    result = UnitResult(unit.main, internal_error=True)
+                    result.notices.append(Notice(unit.main, NoticeKind.ERROR,
+                                                 "internal error: the C++ parser crashed on this file"))
+                    done[unit] = result
+                if cache is not None:
+                    _store(unit, context, cache, done[unit])
+                progress.advance()
     progress.finish()
-    return [done[path] for path in files]
+    return [done[unit] for unit in units]
 
 
 class _Progress:
@@ -391,4 +615,5 @@ def default_settings(config: Config, enabled: list[str] | None = None, **fronten
         options = dataclasses.replace(options, **frontend_overrides)
     if enabled is None:
         enabled = enabled_rules(config.select, config.extend_select, config.ignore)
-    return RunSettings(frontend=options, enabled=enabled, config=config)
+    return RunSettings(frontend=options, enabled=enabled, config=config, time_limit=config.time_limit,
+                       project_includes=config.project_includes)

@@ -346,6 +346,16 @@ class Comment:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file of the translation unit other than the one parsed (a project header, an
+    included ``.cu``) whose code was lowered: its lines and comments."""
+
+    path: str
+    lines: tuple[str, ...]
+    comments: tuple[Comment, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ParseError:
     """An error clang reported; the translation unit holds whatever it could still build."""
 
@@ -371,6 +381,14 @@ class TranslationUnit:
     source_lines: tuple[str, ...] = field(default=())
     includes: tuple[str, ...] = field(default=())
     """Every file the translation unit included, directly or not."""
+    headers: tuple[SourceFile, ...] = field(default=())
+    """The other files whose code was lowered, with their own lines and comments."""
+
+    def lines_of(self, path: str) -> tuple[str, ...]:
+        """The lines of ``path`` when it is this unit's file or one of its ``headers``."""
+        if path == self.path:
+            return self.source_lines
+        return next((header.lines for header in self.headers if header.path == path), ())
 
     def device_functions(self):
         return (f for f in self.functions if f.kind.runs_on_device and f.body is not None)

@@ -234,8 +234,8 @@ class Facts:
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
         """The source a span covers, on one line and shortened, for messages."""
-        lines = self.tu.source_lines
-        if span.file != self.tu.path or not 0 < span.line <= span.end_line <= len(lines):
+        lines = self.tu.lines_of(span.file)
+        if not 0 < span.line <= span.end_line <= len(lines):
             return ""
         if span.line == span.end_line:
             text = lines[span.line - 1][span.column - 1 : span.end_column - 1]

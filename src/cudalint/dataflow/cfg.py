@@ -31,8 +31,6 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from cudalint import ir
 
 __all__ = ["ENTRY", "EXIT", "ControlFlow", "Node", "Terminal"]
@@ -138,6 +136,8 @@ class _Builder:
     """Lowers a statement tree back to front: each statement learns its successor first."""
 
     def __init__(self) -> None:
+        import networkx as nx  # On first use: a run whose results are all cached never needs it.
+
         self.graph = nx.DiGraph()
         self.region_entries: dict[ir.Stmt, Node] = {}
         self.enclosing_loop: dict[ir.Stmt, ir.Stmt | None] = {}
@@ -308,6 +308,8 @@ def _connect_endless_loops(graph: nx.DiGraph, order: dict[Node, int]) -> None:
     The edge leaves from a node with a single successor where there is one (the
     condition of ``for (;;)``, a ``goto``), so no real decision gains an outcome.
     """
+    import networkx as nx
+
     stuck = set(graph) - nx.ancestors(graph, EXIT) - {EXIT}
     components = nx.condensation(graph.subgraph(stuck))
     for component in components:
@@ -326,6 +328,8 @@ def _control_dependence(graph: nx.DiGraph) -> dict[Node, set[Node]]:
     dependence must pass through them (an endless loop under ``if (c)`` depends on
     ``c``).
     """
+    import networkx as nx
+
     post_dominator = nx.immediate_dominators(graph.reverse(copy=False), EXIT)
     deciders: dict[Node, set[Node]] = {}
     for branching in graph:

@@ -1,6 +1,9 @@
-"""How a kernel's blocks are shaped: from its launches in the same file, or its launch bounds."""
+"""How a kernel's blocks are shaped: from its launches in the translation unit (its own file
+or one that includes it), or its launch bounds."""
 
 from __future__ import annotations
+
+import os
 
 from cudalint import ir
 from cudalint.dataflow.threads import ASSUMED_SHAPE, BlockShape
@@ -87,7 +90,10 @@ def block_shape(tu: ir.TranslationUnit, kernel: ir.Function) -> BlockShape:
         if dims is None:
             return ASSUMED_SHAPE
         shapes.add(dims)
-        where = f"launch at line {launch.span.line}"
+        # A launch in the file that includes the kernel's file says so.
+        at = f"line {launch.span.line}" if launch.span.file == kernel.span.file else \
+            f"{os.path.basename(launch.span.file)}:{launch.span.line}"
+        where = f"launch at {at}"
     if len(shapes) == 1:
         x, y, z = shapes.pop()
         return BlockShape(x, y, z, where)

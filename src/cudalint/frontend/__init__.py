@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from cudalint import ir
@@ -23,11 +25,14 @@ from cudalint.frontend.flags import (
     build_environment,
     parse_arch,
 )
-from cudalint.frontend.includes import CUDA_SUFFIXES, IncludeGraph
+from cudalint.frontend.includes import CUDA_SUFFIXES, HEADER_SUFFIXES, IncludeGraph, ProjectFiles
 
 __all__ = [
     "CUDA_SUFFIXES",
+    "HEADER_SUFFIXES",
     "IncludeGraph",
+    "MISSING_HEADER",
+    "ProjectFiles",
     "FileFlags",
     "FrontendConfigError",
     "FrontendOptions",
@@ -37,8 +42,11 @@ __all__ = [
     "build_environment",
     "parse_arch",
     "parse_file",
+    "parse_unit",
+    "ParsedUnit",
     "precompiled_header",
     "read_source",
+    "sources_beside",
 ]
 
 # Keep going after errors: a missing header or a hard error must not end the parse; we
@@ -50,11 +58,18 @@ _INCOMPLETE = 0x02  # CXTranslationUnit_Incomplete: what a precompiled header is
 _RECURSION_LIMIT = 20000
 
 
+MISSING_HEADER = re.compile(r"'(.+)' file not found")
+"""clang's message for an ``#include`` it cannot resolve."""
+
+
 class SourceError(Exception):
     """A file that cannot be analyzed at all (missing, unreadable, binary, empty...)."""
 
 
-def read_source(path: str) -> str:
+def read_source(path: str) -> bytes:
+    """The file's bytes as the compiler reads them, less a UTF-8 byte-order mark (clang is
+    handed the text without it, so columns match what editors show). Bytes that are not
+    UTF-8 are kept: nvcc accepts them in comments and strings, and so do we."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -73,11 +88,7 @@ def read_source(path: str) -> str:
         raise SourceError("empty file, nothing to analyze")
     if b"\0" in data[:8192]:
         raise SourceError("binary file, not CUDA source")
-    try:
-        # clang is handed the text without its byte-order mark, so columns match what editors show.
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"not valid UTF-8 (byte {exc.start})") from None
+    return data.removeprefix(b"\xef\xbb\xbf")
 
 
 def precompiled_header(args: tuple[str, ...], directory: Path) -> str | None:
@@ -117,88 +128,154 @@ def precompiled_header(args: tuple[str, ...], directory: Path) -> str | None:
     return str(target)
 
 
-def parse_file(path: str, environment: ParseEnvironment, text: str | None = None) -> ir.TranslationUnit:
-    """Parse and lower ``path``. A file with errors that another file includes is parsed
-    inside that one; names still missing are then recovered (see ``recovery``)."""
-    from cudalint.frontend.lower import Lowering
+@dataclass
+class ParsedUnit:
+    """A parsed translation unit, ready to be lowered to the IR."""
 
-    path = os.path.abspath(path)
-    if text is None:
-        text = read_source(path)
-    parser = _Parser(path, text, environment)
-    tu, context = _parse_in_context(parser, environment)
-    headers: list[tuple[str, str | None]] = []
-    if recovery.needs_legacy_textures(_errors(tu)):
-        headers.append((recovery.LEGACY_HEADER, None))
-        tu = parser.parse(context, headers)
+    tu: object
+    """libclang's translation unit."""
+    main: str
+    focus: str
+    focus_data: bytes
+    header_mode: ir.HeaderMode
+    errors: tuple[ir.ParseError, ...]
+    unknown_names: frozenset[str]
+
+    def included_files(self) -> tuple[str, ...]:
+        """The files the parse read besides ``main``."""
+        from cudalint.frontend import clang_ext
+
+        return tuple(sorted({clang_ext.file_name(inclusion.include) for inclusion in self.tu.get_includes()}))
+
+    def lower(self) -> ir.TranslationUnit:
+        from cudalint.frontend.lower import Lowering
+
+        if sys.getrecursionlimit() < _RECURSION_LIMIT:
+            sys.setrecursionlimit(_RECURSION_LIMIT)
+        try:
+            return Lowering(self.tu, self.focus, self.focus_data, self.header_mode, self.errors, self.unknown_names,
+                            dependencies=(self.main,) if self.focus != self.main else ()).run()
+        except RecursionError:
+            raise SourceError("expressions nested too deeply to analyze") from None
+
+
+def parse_unit(main: str, environment: ParseEnvironment, data: bytes | None = None, *,
+               include_dirs: Sequence[str] = (), legacy_api: bool = False, project: ProjectFiles | None = None,
+               focus: str | None = None, focus_data: bytes | None = None) -> ParsedUnit:
+    """Parse ``main`` once, to lower the project code it holds: its own and that of the
+    project files it includes.
+
+    What recovery needs is prepared before the parse: ``include_dirs`` (where the project
+    keeps headers the search path misses, searched after every other directory) and the
+    declarations of the removed runtime API when ``legacy_api``. A second parse happens only
+    when the first shows a need nobody foresaw (a header ``project`` holds, the legacy
+    API, names declared nowhere). ``focus``: the file the result is about when it is not
+    ``main`` (it sets ``path`` and ``in_main_file``), with ``focus_data`` its contents."""
+    main = os.path.abspath(main)
+    if data is None:
+        data = read_source(main)
+    focus = os.path.abspath(focus) if focus else main
+    unsaved = {main: data}
+    if focus != main:
+        unsaved[focus] = focus_data if focus_data is not None else read_source(focus)
+    parser = _Parser(main, unsaved, environment)
+    directories = list(include_dirs)
+    headers: list[tuple[str, str | None]] = [(recovery.LEGACY_HEADER, None)] if legacy_api else []
+    tu = parser.parse(directories, headers)
     errors = _errors(tu)
-    # The including file's own errors are reported when it is analyzed itself.
-    reported = tuple(e for e in errors if context == path or e.span is None or e.span.file != context)
+    again = False
+    if not legacy_api and recovery.needs_legacy_api(errors):
+        headers.append((recovery.LEGACY_HEADER, None))
+        again = True
+    for directory in _project_directories(errors, project):
+        if directory not in directories:
+            directories.append(directory)
+            again = True
+    if again:
+        tu = parser.parse(directories, headers)
+        errors = _errors(tu)
     undeclared = recovery.undeclared_names(errors)
     if undeclared:
         for name in recovery.declared_at_file_scope(tu) & undeclared.keys():
             del undeclared[name]
     if undeclared:
-        headers.append((recovery.UNKNOWNS_HEADER, recovery.unknown_declarations(undeclared, {path: text.encode()})))
-        tu = parser.parse(context, headers)
-    if sys.getrecursionlimit() < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
-    try:
-        return Lowering(tu, path, text, environment.header_mode, reported, frozenset(undeclared),
-                        dependencies=(context,) if context != path else ()).run()
-    except RecursionError:
-        raise SourceError("expressions nested too deeply to analyze") from None
+        headers.append((recovery.UNKNOWNS_HEADER, recovery.unknown_declarations(undeclared, dict(unsaved))))
+        tu = parser.parse(directories, headers)
+    if focus != main:
+        # The including file's own errors are reported when it is analyzed itself.
+        errors = tuple(e for e in errors if e.span is None or e.span.file != main)
+    return ParsedUnit(tu, main, focus, unsaved[focus], environment.header_mode, errors, frozenset(undeclared))
 
 
-def _parse_in_context(parser: _Parser, environment: ParseEnvironment):
-    """(translation unit, file parsed): the file alone, or, when it has errors alone, the
-    first file that includes it (see ``IncludeGraph.includers_of``) and really does."""
-    path = parser.path
-    alone = parser.parse(path)
-    if not _errors(alone):
-        return alone, path
+def parse_file(path: str, environment: ParseEnvironment, text: str | bytes | None = None) -> ir.TranslationUnit:
+    """Parse and lower ``path``: inside the first file that includes it and really does
+    (see ``IncludeGraph.includers_of``), where its kernels are launched and the types and
+    macros it uses are defined; alone when nothing does."""
+    path = os.path.abspath(path)
+    data = read_source(path) if text is None else text if isinstance(text, bytes) else text.encode("utf-8")
     for includer in _includers(path, environment):
         try:
-            inside = parser.parse(includer)
+            tu = parse_unit(includer, environment, focus=path, focus_data=data).lower()
         except SourceError:
             continue
-        if any(inclusion.include.name == path for inclusion in inside.get_includes()):
-            return inside, includer
-    return alone, path
+        if path in tu.includes:
+            return tu
+    return parse_unit(path, environment, data).lower()
+
+
+def _project_directories(errors: Sequence[ir.ParseError], project: ProjectFiles | None) -> list[str]:
+    """Directories of the project that hold headers the parse did not find."""
+    if project is None:
+        return []
+    found = []
+    for error in errors:
+        match = MISSING_HEADER.fullmatch(error.message)
+        if match and error.span is not None:
+            directory = project.directory_for(match.group(1), os.path.dirname(error.span.file))
+            if directory is not None and directory not in found:
+                found.append(directory)
+    return found
 
 
 class _Parser:
-    """Parses of one file, alone or inside another, with extra headers included first."""
+    """Parses of one file with extra include directories and headers included first."""
 
-    def __init__(self, path: str, text: str, environment: ParseEnvironment):
+    def __init__(self, main: str, unsaved: dict[str, bytes], environment: ParseEnvironment):
         from clang import cindex
 
-        self.path, self.text, self.environment = path, text, environment
+        from cudalint.frontend import clang_ext
+
+        clang_ext.decode_strings_leniently()
+        self.main, self.unsaved, self.environment = main, unsaved, environment
         self.index = cindex.Index.create()
 
-    def parse(self, main: str, headers: Sequence[tuple[str, str | None]] = ()):
-        """``headers``: (path, contents) force-included after the CUDA headers; contents
-        None reads the file."""
+    def parse(self, directories: Sequence[str] = (), headers: Sequence[tuple[str, str | None]] = ()):
+        """``directories``: searched after all others; ``headers``: (path, contents)
+        force-included after the CUDA headers, contents None reading the file."""
         from clang import cindex
 
-        args = self.environment.args_for(main)
+        args = self.environment.args_for(self.main)
         if self.environment.precompiled_dir is not None and self.environment.header_mode is ir.HeaderMode.TOOLKIT:
             header = precompiled_header(args, Path(self.environment.precompiled_dir))
             if header is not None:
                 args = (*args, "-include-pch", header)
-        unsaved = [(self.path, self.text)]
+        for directory in directories:
+            args = (*args, "-idirafter", directory)
+        unsaved = list(self.unsaved.items())
         for header, contents in headers:
             args = (*args, "-include", header)
             if contents is not None:
                 unsaved.append((header, contents))
         try:
-            return self.index.parse(main, args=list(args), unsaved_files=unsaved, options=PARSE_OPTIONS)
+            return self.index.parse(self.main, args=list(args), unsaved_files=unsaved, options=PARSE_OPTIONS)
         except cindex.TranslationUnitLoadError:
             raise SourceError("libclang could not parse the file") from None
 
 
 def _errors(tu) -> tuple[ir.ParseError, ...]:
     from clang import cindex
+
+    from cudalint.frontend import clang_ext
 
     errors = []
     for diagnostic in tu.diagnostics:
@@ -207,7 +284,8 @@ def _errors(tu) -> tuple[ir.ParseError, ...]:
         location = diagnostic.location
         span = None
         if location.file is not None:
-            span = ir.Span(location.file.name, location.line, location.column, location.line, location.column)
+            name = clang_ext.normalized_path(location.file.name)
+            span = ir.Span(name, location.line, location.column, location.line, location.column)
         errors.append(ir.ParseError(diagnostic.spelling, span))
     return tuple(errors)
 
@@ -215,11 +293,14 @@ def _errors(tu) -> tuple[ir.ParseError, ...]:
 def _includers(path: str, environment: ParseEnvironment) -> tuple[str, ...]:
     """Files that include ``path``: among the run's files, or else among the CUDA files
     beside it and those the compile database lists."""
-    graph = environment.include_graph
-    if graph is None:
-        try:
-            beside = [str(p) for p in Path(path).parent.iterdir() if p.suffix in CUDA_SUFFIXES]
-        except OSError:
-            beside = []
-        graph = IncludeGraph.around(beside, environment)
+    graph = environment.include_graph or IncludeGraph.around([path, *sources_beside(path)], environment)
     return graph.includers_of(path)
+
+
+def sources_beside(path: str) -> list[str]:
+    """The CUDA sources in ``path``'s directory other than ``path``: where a file written to
+    be included is most often included from."""
+    try:
+        return [str(p) for p in Path(path).parent.iterdir() if p.suffix in CUDA_SUFFIXES and str(p) != path]
+    except OSError:
+        return []

@@ -6,6 +6,7 @@ They exist in the shipped libclang.so; we bind them once with ctypes.
 from __future__ import annotations
 
 import ctypes
+import os
 from functools import cache
 
 from clang import cindex
@@ -66,7 +67,74 @@ class _Lib:
         lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
         lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
         lib.clang_EvalResult_dispose.restype = None
+        lib.clang_Location_isInSystemHeader.argtypes = [cindex.SourceLocation]
+        lib.clang_Location_isInSystemHeader.restype = ctypes.c_int
+        lib.clang_getCursorLocation.argtypes = [cindex.Cursor]
+        lib.clang_getCursorLocation.restype = cindex.SourceLocation
         return lib
+
+
+def _lenient_value(string: cindex.c_interop_string) -> str | None:
+    raw = ctypes.c_char_p.value.__get__(string)
+    return None if raw is None else raw.decode("utf-8", errors="replace")
+
+
+@cache
+def decode_strings_leniently() -> None:
+    """Make every string libclang returns (token spellings, literals, messages) decode
+    bytes that are not UTF-8 as replacement characters instead of raising: compilers
+    accept such bytes in comments and strings (a Windows-1252 apostrophe), and the
+    bindings would otherwise fail on the first token that holds one."""
+    cindex.c_interop_string.value = property(_lenient_value)
+
+
+def user_children(cursor: cindex.Cursor) -> list[cindex.Cursor]:
+    """The children of ``cursor`` outside system headers. A translation unit's top level
+    holds thousands of declarations of the CUDA and C++ headers; filtering them inside the
+    visit costs a fraction of visiting them all from Python."""
+    lib = _Lib.get()
+    found: list[cindex.Cursor] = []
+
+    def visit(child, parent, data):
+        if not lib.clang_Location_isInSystemHeader(lib.clang_getCursorLocation(child)):
+            child._tu = cursor._tu  # Keeps the translation unit alive as long as the cursor.
+            found.append(child)
+        return 1  # CXChildVisit_Continue
+
+    lib.clang_visitChildren(cursor, cindex.callbacks["cursor_visit"](visit), None)
+    return found
+
+
+TOKEN_KINDS = {kind.value: kind for kind in (cindex.TokenKind.PUNCTUATION, cindex.TokenKind.KEYWORD,
+                                              cindex.TokenKind.IDENTIFIER, cindex.TokenKind.LITERAL,
+                                              cindex.TokenKind.COMMENT)}
+
+
+def file_tokens(tu: cindex.TranslationUnit, file: cindex.File, length: int) -> list[tuple[int, int, int]]:
+    """(kind, byte offset, byte length) of every token of ``file``'s first ``length`` bytes.
+
+    The bindings' token objects ask libclang for each token's kind, spelling and extent;
+    the token array itself holds them (kind, raw location, length), which is all we need:
+    the spelling is in the file's bytes. Read that way, a large header tokenizes about
+    fifteen times faster."""
+    lib = cindex.conf.lib
+    start = cindex.SourceLocation.from_offset(tu, file, 0)
+    extent = cindex.SourceRange.from_locations(start, cindex.SourceLocation.from_offset(tu, file, length))
+    memory = ctypes.POINTER(cindex.Token)()
+    count = ctypes.c_uint()
+    lib.clang_tokenize(tu, extent, ctypes.byref(memory), ctypes.byref(count))
+    try:
+        base = start.int_data
+        tokens = [(token.int_data[0], token.int_data[1] - base, token.int_data[2])
+                  for token in (memory[index] for index in range(count.value))]
+    finally:
+        if count.value:
+            lib.clang_disposeTokens(tu, memory, count)
+    if any(not 0 <= offset <= offset + size <= length for _, offset, size in tokens):
+        # Not a layout we know: ask the slow way.
+        return [(token.kind.value, token.extent.start.offset, token.extent.end.offset - token.extent.start.offset)
+                for token in tu.get_tokens(extent=extent)]
+    return tokens
 
 
 def binary_operator(cursor: cindex.Cursor) -> str | None:
@@ -79,19 +147,45 @@ def unary_operator(cursor: cindex.Cursor) -> str | None:
     return _UNARY_OPERATORS[code] if 0 <= code < len(_UNARY_OPERATORS) else None
 
 
-def file_location(location: cindex.SourceLocation) -> tuple[str | None, int, int, int]:
-    """(file, line, column, byte offset) of ``location`` in a real file: for code from a
-    macro body the invocation, for a macro argument where the argument is written."""
-    lib = _Lib.get()
-    file_handle = cindex.c_object_p()
-    line, column, offset = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-    lib.clang_getFileLocation(
-        location, ctypes.byref(file_handle), ctypes.byref(line), ctypes.byref(column), ctypes.byref(offset)
-    )
-    name = None
-    if file_handle:
-        name = cindex.File(file_handle).name
-    return name, line.value, column.value, offset.value
+class FileLocations:
+    """``(file, line, column, byte offset)`` of source locations in one translation unit: for
+    code from a macro body the invocation, for a macro argument where the argument is
+    written. File names are looked up once per file (they are asked for every node)."""
+
+    def __init__(self):
+        self._names: dict[int, str] = {}
+        self._file = cindex.c_object_p()
+        self._line, self._column, self._offset = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+        self._outputs = (ctypes.byref(self._file), ctypes.byref(self._line), ctypes.byref(self._column),
+                         ctypes.byref(self._offset))
+
+    def __call__(self, location: cindex.SourceLocation) -> tuple[str | None, int, int, int]:
+        _Lib.get().clang_getFileLocation(location, *self._outputs)
+        handle = ctypes.cast(self._file, ctypes.c_void_p).value
+        name = None
+        if handle:
+            name = self._names.get(handle)
+            if name is None:
+                name = self._names[handle] = file_name(cindex.File(self._file))
+        return name, self._line.value, self._column.value, self._offset.value
+
+
+def file_name(file: cindex.File | None) -> str | None:
+    """The file's path without ``..`` steps: clang keeps ``src/../include/a.h`` as written."""
+    return normalized_path(file.name) if file is not None else None
+
+
+@cache
+def normalized_path(name: str) -> str:
+    """``name`` without ``..`` steps when dropping them names the same file (through a
+    symbolic link, ``link/../x`` is not ``x``)."""
+    if ".." not in name:
+        return name
+    shorter = os.path.normpath(name)
+    try:
+        return shorter if os.path.samefile(shorter, name) else name
+    except OSError:
+        return name
 
 
 def var_initializer(cursor: cindex.Cursor) -> cindex.Cursor | None:

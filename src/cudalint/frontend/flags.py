@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
@@ -210,17 +211,39 @@ def split_flag(arg: str, names) -> tuple[str, str | None] | None:
     return None
 
 
-def include_search_path(args: tuple[str, ...]) -> list[str]:
-    """The directories ``args`` name for ``#include`` lookups, in the order given."""
+def include_search_path(args: tuple[str, ...], flags: tuple[str, ...] = _SEARCH_FLAGS) -> list[str]:
+    """The directories ``args`` name for ``#include`` lookups with ``flags``, in the order given."""
     directories = []
     remaining = iter(args)
     for arg in remaining:
         hit = split_flag(arg, _SEARCH_FLAGS)
         if hit is not None:
             value = hit[1] or next(remaining, None)
-            if value:
+            if value and hit[0] in flags:
                 directories.append(value)
     return directories
+
+
+USER_SEARCH_FLAGS = ("-I", "-iquote")
+"""Where the project's own headers are found; ``-isystem`` and ``-idirafter`` name libraries."""
+
+
+def system_include_dirs(environment: ParseEnvironment) -> tuple[str, ...]:
+    """Where the compiler finds system and CUDA headers: the toolkit's, clang's own, the
+    host compiler's. A header found there is never the project's."""
+    args = environment.base_args
+    directories = include_search_path(args, ("-isystem", "-idirafter"))
+    directories += [a.split("=", 1)[1] + "/include" for a in args if a.startswith("--cuda-path=")]
+    directories += [a + "/include" for a in _values_after(args, "-resource-dir")]
+    directories += ["/usr/local/include", "/usr/include"]
+    for pattern in ("/usr/include/c++/*", "/usr/include/*-linux-gnu", "/usr/include/*-linux-gnu/c++/*",
+                    "/usr/lib/gcc/*/*/include"):
+        directories += sorted(glob.glob(pattern))
+    return tuple(directories)
+
+
+def _values_after(args: tuple[str, ...], flag: str) -> list[str]:
+    return [args[i + 1] for i, arg in enumerate(args[:-1]) if arg == flag]
 
 
 def translate_build_flags(arguments: list[str], directory: str) -> FileFlags:

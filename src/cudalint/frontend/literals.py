@@ -12,7 +12,6 @@ FLOAT_LITERAL = re.compile(
 )
 INT_LITERAL = re.compile(rb"(?:0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)[uUlLzZ]*")
 PRAGMA_UNROLL = re.compile(r"^\s*#\s*pragma\s+unroll\b\s*\(?\s*([^)\s]*)")
-DIRECTIVE = re.compile(r"^\s*#\s*(?!pragma\b)[a-z]+")
 
 def parse_int_literal(text: str) -> int | None:
     digits = text.replace("'", "").rstrip("uUlLzZ")

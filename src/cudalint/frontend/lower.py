@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
-from bisect import bisect_right
 from pathlib import Path
 
 from clang import cindex
@@ -13,7 +13,7 @@ from clang.cindex import TypeKind as TK
 
 from cudalint import ir
 from cudalint.frontend import clang_ext, literals, recovery
-from cudalint.frontend.macros import MacroMap
+from cudalint.frontend.views import FileView
 
 _INTEGER_KINDS = {
     TK.CHAR_U: False, TK.UCHAR: False, TK.CHAR16: False, TK.CHAR32: False, TK.USHORT: False,
@@ -49,6 +49,9 @@ _LAUNCH_CONFIGURATION = "__cudaPushCallConfiguration"
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
 _MEMBER_FUNCTIONS = (CK.CXX_METHOD, CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE)
 
+# A macro whose body launches a kernel (`#define LAUNCH(k) k<<<grid, block>>>`).
+_LAUNCH_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[^\n]*\\\r?\n)*[^\n]*<<<", re.MULTILINE)
+
 _UNSIGNED_INT = ir.CType(ir.TypeKind.INTEGER, "unsigned int", 4, 4, is_signed=False)
 _BOOL = ir.CType(ir.TypeKind.BOOL, "bool", 1, 1)
 _NOWHERE = ir.Span("", 0, 0, 0, 0)
@@ -58,8 +61,8 @@ _NOWHERE = ir.Span("", 0, 0, 0, 0)
 class _Sources:
     """File contents by path: literal text is read where clang says it is spelled."""
 
-    def __init__(self, main_path: str, main_text: str):
-        self._bytes: dict[str, bytes | None] = {main_path: main_text.encode("utf-8")}
+    def __init__(self, main_path: str, main_data: bytes):
+        self._bytes: dict[str, bytes | None] = {main_path: main_data}
 
     def data(self, path: str) -> bytes | None:
         if path not in self._bytes:
@@ -81,10 +84,11 @@ class _Sources:
 class Lowering:
     """Converts one parsed translation unit into ``ir.TranslationUnit``."""
 
-    def __init__(self, tu: cindex.TranslationUnit, path: str, text: str, header_mode: ir.HeaderMode,
+    def __init__(self, tu: cindex.TranslationUnit, path: str, text: str | bytes, header_mode: ir.HeaderMode,
                  errors: tuple[ir.ParseError, ...], unknown_names: frozenset[str] = frozenset(),
                  dependencies: tuple[str, ...] = ()):
-        """``path`` is the file to lower, the one ``tu`` was parsed from or one it includes.
+        """``path`` is the file to lower, the one ``tu`` was parsed from or one it includes;
+        ``text`` its contents as clang read them.
         ``unknown_names`` were declared by ``recovery``: their uses keep the name and lose
         the made-up declaration, so that they read as unknown values.
         ``dependencies``: files the result depends on besides those ``tu`` includes."""
@@ -93,35 +97,36 @@ class Lowering:
         self.errors = errors
         self.unknown_names = unknown_names
         self.dependencies = dependencies
-        self.text = text
-        self.lines = tuple(text.splitlines())
         self.header_mode = header_mode
-        self.sources = _Sources(path, text)
+        self.sources = _Sources(path, text if isinstance(text, bytes) else text.encode("utf-8"))
         self.records: dict[str, ir.Record] = {}
-        self._types: dict[tuple[str, str], ir.CType] = {}
+        self._types: dict[tuple[int, int | None], ir.CType] = {}
         self._functions: dict[str, ir.Function] = {}
         self._pending_instantiations: list[cindex.Cursor] = []
         self.launches: list[ir.LaunchSite] = []
         self._current_function: str | None = None
         self._functions_in_progress: list[ir.FunctionKind] = []
         """Kinds of the functions being lowered, innermost last (lambdas inherit theirs)."""
-        self._token_offsets: list[int] = []
-        self._tokens: list[tuple[int, int, str, cindex.TokenKind]] = []
-        self._comments: list[ir.Comment] = []
-        self._directive_lines: set[int] | None = None
-        self._main_file = self.tu.get_file(self.path)
-        identifiers = self._scan_tokens()
-        self._macro_map = MacroMap(self.tu, self._main_file, identifiers)
+        self._locate = clang_ext.FileLocations()
+        self._top_level_cursors = clang_ext.user_children(self.tu.cursor)
+        # The preprocessing record lists every macro expansion among the top-level cursors.
+        self._expansions: dict[str | None, list[cindex.Cursor]] = {}
+        for cursor in self._top_level_cursors:
+            if cursor.kind == CK.MACRO_INSTANTIATION:
+                self._expansions.setdefault(self._locate(cursor.location)[0], []).append(cursor)
+        self._views: dict[str, FileView | None] = {}
+        self._main = self._view(path)
+        self.lines = self._main.lines
         # Integer names for __launch_bounds__ and #pragma unroll arguments: the macros as this
         # parse defined them, then constexpr variables as they are declared.
-        self._named_integers: dict[str, str] = self._macro_map.object_like_definitions()
+        self._named_integers: dict[str, str] = self._main.macro_map.object_like_definitions()
         self._builtin_members_seen: dict[tuple[str | None, int], int] = {}
 
     # ------------------------------------------------------------------ entry point
 
     def run(self) -> ir.TranslationUnit:
         globals_: list[ir.VarDecl] = []
-        for cursor in self.tu.cursor.get_children():
+        for cursor in self._top_level_cursors:
             self._top_level(cursor, globals_)
         while self._pending_instantiations:
             cursor = self._pending_instantiations.pop()
@@ -133,14 +138,37 @@ class Lowering:
             globals=tuple(globals_),
             launches=tuple(self.launches),
             records=self.records,
-            comments=tuple(self._comments),
+            comments=tuple(self._main.comments),
             errors=self.errors,
             source_lines=self.lines,
-            includes=tuple(sorted(
-                {inclusion.include.name for inclusion in self.tu.get_includes()} - {recovery.UNKNOWNS_HEADER}
-                | set(self.dependencies)
-            )),
+            includes=tuple(sorted(set(self._included_files) - {recovery.UNKNOWNS_HEADER} | set(self.dependencies))),
+            headers=tuple(view.source_file() for name, view in sorted(self._views.items())
+                          if view is not None and name != self.path),
         )
+
+    @functools.cached_property
+    def _included_files(self) -> list[str]:
+        return [clang_ext.file_name(inclusion.include) for inclusion in self.tu.get_includes()]
+
+    @functools.cached_property
+    def _launch_macros(self) -> tuple[bytes, ...]:
+        """Names of the macros of the translation unit whose body launches a kernel."""
+        names: set[bytes] = set()
+        for path in (self.path, *self._included_files):
+            data = self.sources.data(path) or b""
+            if b"<<<" in data:
+                names.update(_LAUNCH_MACRO.findall(data))
+        return tuple(names)
+
+    def _unused_host_code(self, cursor: cindex.Cursor) -> bool:
+        """Host code that neither launches a kernel nor holds a device lambda: the analysis
+        reads nothing of it, and in host-heavy headers it is most of what there is to lower."""
+        extent = cursor.extent
+        data = self.sources.data(clang_ext.file_name(extent.start.file))
+        if data is None:
+            return False
+        text = data[extent.start.offset:extent.end.offset]
+        return not (b"<<<" in text or b"__device__" in text or any(name in text for name in self._launch_macros))
 
     def _in_user_code(self, cursor: cindex.Cursor) -> bool:
         location = cursor.location
@@ -172,46 +200,19 @@ class Lowering:
 
     # ------------------------------------------------------------------ tokens & text
 
-    def _scan_tokens(self) -> list[tuple[int, str]]:
-        """Index the main file's tokens; collect comments; return the identifiers."""
-        main = self._main_file
-        start = cindex.SourceLocation.from_offset(self.tu, main, 0)
-        end = cindex.SourceLocation.from_offset(self.tu, main, len(self.sources.data(self.path)))
-        identifiers = []
-        for token in self.tu.get_tokens(extent=cindex.SourceRange.from_locations(start, end)):
-            extent = token.extent
-            begin_offset = extent.start.offset
-            kind = token.kind
-            if kind == cindex.TokenKind.COMMENT:
-                line = extent.start.line
-                self._comments.append(ir.Comment(line, self._character_column(self.path, line, extent.start.column), token.spelling))
-            elif kind == cindex.TokenKind.IDENTIFIER and not self._in_directive(extent.start.line):
-                identifiers.append((begin_offset, token.spelling))
-            self._tokens.append((begin_offset, extent.end.offset, token.spelling, kind))
-        self._token_offsets = [t[0] for t in self._tokens]
-        return identifiers
+    def _view(self, path: str | None) -> FileView | None:
+        """The view of a file code was lowered from; None for files that cannot be read."""
+        if path is None:
+            return None
+        if path not in self._views:
+            data = self.sources.data(path)
+            expansions = self._expansions.get(path, [])
+            self._views[path] = FileView(self.tu, path, data, expansions) if data is not None else None
+        return self._views[path]
 
-    def _in_directive(self, line: int) -> bool:
-        """Whether ``line`` is part of a preprocessor directive other than ``#pragma``: names
-        there are definitions and conditions (possibly in skipped branches), not uses."""
-        if self._directive_lines is None:
-            self._directive_lines = set()
-            continued = False
-            for number, text in enumerate(self.lines, start=1):
-                if continued or literals.DIRECTIVE.match(text):
-                    self._directive_lines.add(number)
-                    continued = text.rstrip().endswith("\\")
-        return line in self._directive_lines
-
-    def _tokens_between(self, start: int, end: int) -> list[str]:
-        first = bisect_right(self._token_offsets, start - 1)
-        result = []
-        for begin, _, spelling, kind in self._tokens[first:]:
-            if begin >= end:
-                break
-            if kind != cindex.TokenKind.COMMENT:
-                result.append(spelling)
-        return result
+    def _tokens_between(self, file: str | None, start: int, end: int) -> list[str]:
+        view = self._view(file)
+        return view.tokens_between(start, end) if view is not None else []
 
     # ------------------------------------------------------------------ spans & types
 
@@ -219,42 +220,29 @@ class Lowering:
         """Where the node is in the written source; None for nodes with no location
         (defaulted arguments), which callers anchor to their parent."""
         extent = cursor.extent
-        file, line, column, offset = clang_ext.file_location(extent.start)
+        file, line, column, offset = self._locate(extent.start)
         if file is None or line == 0:
             return None
-        end_file, end_line, end_column, end_offset = clang_ext.file_location(extent.end)
-        if file == self.path:
-            expansion = self._macro_map.expansion_at(offset)
-            if expansion is not None and offset == expansion.start and (end_file != file or end_offset <= expansion.end):
-                # Spelled inside a macro body: report the whole invocation. (A declaration that
-                # merely starts with a macro, `__shared__ float t[32];`, runs past it.)
-                return self._offset_span(expansion.start, expansion.end, expansion.definition)
+        end_file, end_line, end_column, end_offset = self._locate(extent.end)
+        view = self._view(file)
+        if view is None:
+            return ir.Span(file, line, column, line, column)
+        expansion = view.macro_map.expansion_at(offset)
+        if expansion is not None and (end_file != file or end_offset <= expansion.end) and (
+                offset == expansion.start or not view.within_one_argument(expansion, offset, end_offset)):
+            # Spelled inside a macro body: report the whole invocation. (A declaration that
+            # merely starts with a macro, `__shared__ float t[32];`, runs past it; code that
+            # lies in one argument, `STORE(a, i * 2)`'s `i * 2`, is where it is written.)
+            return view.offset_span(expansion.start, expansion.end, expansion.definition)
         if end_file != file or (end_line, end_column) < (line, column):
             end_line, end_column = line, column
-        return ir.Span(
-            file, line, self._character_column(file, line, column),
-            end_line, self._character_column(file, end_line, end_column),
-        )
-
-    def _offset_span(self, start: int, end: int, spelling: ir.Position | None) -> ir.Span:
-        _, line, column, _ = clang_ext.file_location(cindex.SourceLocation.from_offset(self.tu, self._main_file, start))
-        _, end_line, end_column, _ = clang_ext.file_location(cindex.SourceLocation.from_offset(self.tu, self._main_file, end))
-        return ir.Span(
-            self.path, line, self._character_column(self.path, line, column),
-            end_line, self._character_column(self.path, end_line, end_column), spelling,
-        )
-
-    def _character_column(self, file: str, line: int, byte_column: int) -> int:
-        """clang counts bytes; reports count characters (they differ after non-ASCII text)."""
-        if file != self.path or not 0 < line <= len(self.lines):
-            return byte_column
-        text = self.lines[line - 1]
-        if text.isascii():
-            return byte_column
-        return len(text.encode("utf-8")[: byte_column - 1].decode("utf-8", errors="ignore")) + 1
+        return ir.Span(file, line, view.character_column(line, column),
+                       end_line, view.character_column(end_line, end_column))
 
     def ctype(self, cx_type: cindex.Type) -> ir.CType:
-        key = (cx_type.spelling, cx_type.get_canonical().spelling)
+        # A type is the same object for the whole translation unit (clang uniques them): its
+        # identity is a cheaper key than its spellings.
+        key = (cx_type._kind_id, cx_type.data[0])
         cached = self._types.get(key)
         if cached is not None:
             return cached
@@ -398,14 +386,15 @@ class Lowering:
         """The tokens of a declaration up to its body, with attributes written before it on its line
         (clang's extent starts at the type, after ``__managed__`` or ``__launch_bounds__``)."""
         extent = cursor.extent
-        if extent.start.file is None or extent.start.file.name != self.path:
+        view = self._view(clang_ext.file_name(extent.start.file))
+        if view is None:
             return [t.spelling for t in cursor.get_tokens()]
         end = extent.end.offset
         for child in cursor.get_children():
             if child.kind == CK.COMPOUND_STMT:
                 end = child.extent.start.offset
-        line_start = self.sources.data(self.path).rfind(b"\n", 0, extent.start.offset)
-        return self._tokens_between(max(line_start, 0), end)
+        line_start = view.data.rfind(b"\n", 0, extent.start.offset)
+        return view.tokens_between(max(line_start, 0), end)
 
     def _attribute_calls(self, cursor: cindex.Cursor) -> dict[str, list[str]]:
         """``__launch_bounds__(...)``/``__maxnreg__(...)`` arguments, read from the tokens."""
@@ -438,12 +427,17 @@ class Lowering:
             return
         is_pattern = cursor.kind == CK.FUNCTION_TEMPLATE
         kind = self._function_kind(cursor)
+        if kind is ir.FunctionKind.HOST and self._unused_host_code(cursor):
+            return
         attributes = self._attribute_calls(cursor)
         if not attributes and cursor.canonical != cursor:
             attributes = self._attribute_calls(cursor.canonical)
         names = self._named_integers
+        written_in = clang_ext.file_name(cursor.location.file)
+        if written_in is not None and written_in != self.path and (view := self._view(written_in)) is not None:
+            names = {**view.macro_map.object_like_definitions(), **names}
         if instantiation:
-            names = {**self._named_integers, **self._template_bindings(cursor)}
+            names = {**names, **self._template_bindings(cursor)}
         bounds = None
         if "__launch_bounds__" in attributes:
             values = [literals.evaluate_integer_text(a, names) for a in attributes["__launch_bounds__"]]
@@ -478,7 +472,7 @@ class Lowering:
             template_parameters=tuple(c.spelling for c in cursor.get_children() if c.kind in _TEMPLATE_PARAMETERS)
             if is_pattern else (),
             is_template_pattern=is_pattern,
-            in_main_file=location.file is not None and location.file.name == self.path,
+            in_main_file=clang_ext.file_name(location.file) == self.path,
         )
 
     def _storage(self, cursor: cindex.Cursor, parameter: bool, at_namespace_scope: bool) -> ir.StorageClass:
@@ -521,10 +515,12 @@ class Lowering:
 
     # ------------------------------------------------------------------ statements
 
-    def _unroll_before(self, line: int) -> ir.Unroll | None:
-        index = line - 2
+    def _unroll_before(self, span: ir.Span) -> ir.Unroll | None:
+        view = self._view(span.file) if span.file else None
+        lines = view.lines if view is not None else ()
+        index = span.line - 2
         while index >= 0:
-            text = self.lines[index].strip() if index < len(self.lines) else ""
+            text = lines[index].strip() if index < len(lines) else ""
             match = literals.PRAGMA_UNROLL.match(text)
             if match:
                 argument = match.group(1)
@@ -565,11 +561,11 @@ class Lowering:
             return self._for(cursor, span, children)
         if kind == CK.WHILE_STMT:
             cond, body = self._condition_and_body(children)
-            return ir.Stmt(ir.StmtKind.WHILE, span, cond=cond, body=body, unroll=self._unroll_before(span.line))
+            return ir.Stmt(ir.StmtKind.WHILE, span, cond=cond, body=body, unroll=self._unroll_before(span))
         if kind == CK.DO_STMT:
             body = tuple(self._stmt_or_expr(c) for c in children[:1])
             cond = self.expr(children[1]) if len(children) > 1 else None
-            return ir.Stmt(ir.StmtKind.DO, span, cond=cond, body=body, unroll=self._unroll_before(span.line))
+            return ir.Stmt(ir.StmtKind.DO, span, cond=cond, body=body, unroll=self._unroll_before(span))
         if kind == CK.SWITCH_STMT:
             cond, body = self._condition_and_body(children)
             return ir.Stmt(ir.StmtKind.SWITCH, span, cond=cond, body=body)
@@ -591,7 +587,10 @@ class Lowering:
         if kind == CK.NULL_STMT:
             return ir.Stmt(ir.StmtKind.NULL, span)
         if kind in (CK.ASM_STMT, CK.MS_ASM_STMT):
-            return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(self._tokens_between(cursor.extent.start.offset, cursor.extent.end.offset)))
+            extent = cursor.extent
+            file = clang_ext.file_name(extent.start.file)
+            text = self._tokens_between(file, extent.start.offset, extent.end.offset)
+            return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(text))
         if kind == CK.UNEXPOSED_STMT and len(children) == 1 and not children[0].kind.is_expression():
             # An attributed statement (``#pragma unroll`` on a loop) wraps the statement itself.
             return self._stmt(children[0])
@@ -637,14 +636,12 @@ class Lowering:
         # Every clause is optional, so place each child by where it sits relative to the
         # header's two semicolons.
         extent = cursor.extent
-        first = bisect_right(self._token_offsets, extent.start.offset - 1)
+        view = self._view(clang_ext.file_name(extent.start.file))
         semicolons: list[int] = []
         close_paren = None
         depth = 0
-        for begin, _, spelling, kind in self._tokens[first:]:
-            if begin >= extent.end.offset or kind == cindex.TokenKind.COMMENT:
-                if begin >= extent.end.offset:
-                    break
+        for begin, spelling, kind in view.tokens(extent.start.offset, extent.end.offset) if view is not None else ():
+            if kind == cindex.TokenKind.COMMENT:
                 continue
             if spelling == "(":
                 depth += 1
@@ -657,7 +654,7 @@ class Lowering:
                 semicolons.append(begin)
         init = cond = step = None
         body: list[ir.Stmt] = []
-        if len(semicolons) == 2 and close_paren is not None and extent.start.file and extent.start.file.name == self.path:
+        if len(semicolons) == 2 and close_paren is not None:
             for child in children:
                 offset = child.extent.start.offset
                 if offset < semicolons[0]:
@@ -681,7 +678,7 @@ class Lowering:
                 # Which clauses the macro wrote is unknown: say so rather than imply `for (;;)`.
                 cond = ir.Expr(ir.ExprKind.UNKNOWN, _BOOL, span, name="loop condition written by a macro")
         return ir.Stmt(ir.StmtKind.FOR, span, init=init, cond=cond, step=step, body=tuple(body),
-                       unroll=self._unroll_before(span.line))
+                       unroll=self._unroll_before(span))
 
     # ------------------------------------------------------------------ expressions
 
@@ -710,8 +707,9 @@ class Lowering:
                           name=cursor.kind.name.lower())
 
     def _literal_text(self, cursor: cindex.Cursor, pattern: re.Pattern, parse) -> str | None:
-        file, _, _, offset = clang_ext.file_location(cursor.location)
-        expansion = self._macro_map.expansion_at(offset) if file == self.path else None
+        file, _, _, offset = self._locate(cursor.location)
+        view = self._view(file)
+        expansion = view.macro_map.expansion_at(offset) if view is not None else None
         if expansion is None or offset != expansion.start:
             return self.sources.literal_at(file, offset, pattern)
         # From a macro body: the definition's literal with the value clang computed.
@@ -783,10 +781,13 @@ class Lowering:
         """``x``/``y``/``z`` of a builtin access; the AST leaves the member name unspelled."""
         if cursor.spelling in ("x", "y", "z"):
             return cursor.spelling
-        _, _, _, offset = clang_ext.file_location(cursor.extent.start)
-        expansion = self._macro_map.expansion_at(offset)
+        file, _, _, offset = self._locate(cursor.extent.start)
+        view = self._view(file)
+        if view is None:
+            return None
+        expansion = view.macro_map.expansion_at(offset)
         if expansion is None or offset != expansion.start:
-            tokens = self._tokens_between(offset, clang_ext.file_location(cursor.extent.end)[3])
+            tokens = view.tokens_between(offset, self._locate(cursor.extent.end)[3])
             return tokens[-1] if tokens and tokens[-1] in ("x", "y", "z") else None
         # Inside a macro body the accesses appear in definition order: take the next
         # `variable . member` of the definition not yet used by this function.

@@ -1,9 +1,9 @@
-"""Macro expansions in the main file, from libclang's preprocessing record.
+"""Macro expansions in a file, from libclang's preprocessing record.
 
 libclang reports code produced by a macro at the macro's invocation and has no call
 for where the characters are really spelled. This map says, for a byte offset in the
-main file, which invocation covers it and what the macro's definition says, so the
-IR can mark such spans and recover literal text and builtin member names.
+file, which invocation covers it and what the macro's definition says, so the IR can
+mark such spans and recover literal text and builtin member names.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from clang import cindex
 
 from cudalint import ir
+from cudalint.frontend import clang_ext
 
 
 @dataclass(frozen=True)
@@ -39,32 +40,31 @@ def _definition_parts(definition: cindex.Cursor) -> tuple[list[str], bool]:
 
 
 class MacroMap:
-    def __init__(self, tu: cindex.TranslationUnit, main_file: cindex.File, identifiers: list[tuple[int, str]]):
-        """``identifiers``: (byte offset, spelling) of every identifier token in the main file."""
+    def __init__(self, instantiations: list[cindex.Cursor]):
+        """``instantiations``: the preprocessing record's macro expansions in one file."""
         self._object_like: dict[str, tuple[str, ...]] = {}
         expansions: list[Expansion] = []
-        not_macros: set[str] = set()
-        for offset, spelling in identifiers:
-            # Arguments of a macro can be macros themselves (`__launch_bounds__(BLOCK)`), so
-            # names inside another invocation are looked at too.
-            if spelling in not_macros:
-                continue
-            cursor = cindex.Cursor.from_location(tu, cindex.SourceLocation.from_offset(tu, main_file, offset))
-            if cursor is None or cursor.kind != cindex.CursorKind.MACRO_INSTANTIATION:
-                not_macros.add(spelling)
-                continue
+        definitions: dict[int, tuple[tuple[str, ...], ir.Position | None]] = {}
+        for cursor in instantiations:
+            spelling = cursor.spelling
             definition = cursor.referenced
-            body: list[str] = []
+            body: tuple[str, ...] = ()
             position = None
             if definition is not None and definition.kind == cindex.CursorKind.MACRO_DEFINITION:
-                body, function_like = _definition_parts(definition)
-                if not function_like:
-                    self._object_like[spelling] = tuple(body)
-                location = definition.location
-                if location.file is not None:
-                    position = ir.Position(location.file.name, location.line, location.column)
+                key = definition.hash
+                if key not in definitions:
+                    parts, function_like = _definition_parts(definition)
+                    if not function_like:
+                        self._object_like[spelling] = tuple(parts)
+                    location = definition.location
+                    where = None
+                    if location.file is not None:
+                        path = clang_ext.normalized_path(location.file.name)
+                        where = ir.Position(path, location.line, location.column)
+                    definitions[key] = (tuple(parts), where)
+                body, position = definitions[key]
             extent = cursor.extent
-            expansions.append(Expansion(extent.start.offset, extent.end.offset, spelling, position, tuple(body)))
+            expansions.append(Expansion(extent.start.offset, extent.end.offset, spelling, position, body))
         expansions.sort(key=lambda e: e.start)
         self._expansions = [
             Expansion(e.start, e.end, e.name, e.definition, self._expand(e.body, depth=0)) for e in expansions

@@ -2,8 +2,9 @@
 
 Two kinds of names are missing from real CUDA code:
 
-- the texture- and surface-reference API that CUDA 12 removed (``texture<float, 1> tex;``,
-  ``tex1Dfetch(tex, i)``, ``cudaBindTexture``): parsed again with compatibility
+- the runtime API that CUDA 12 and 13 removed: texture and surface references
+  (``texture<float, 1> tex;``, ``tex1Dfetch(tex, i)``, ``cudaBindTexture``) and the
+  thread-management calls (``cudaThreadSynchronize``): parsed with compatibility
   declarations of it, after which the code is as valid as it was with an older toolkit;
 - names from headers or macros that are not there (``BLOCK_SIZE``, ``MPI_Init``): clang
   drops every statement that uses one. They are declared as unknowns and the file is
@@ -21,16 +22,19 @@ from pathlib import Path
 
 from cudalint import ir
 
-LEGACY_HEADER = str(resources.files("cudalint.frontend").joinpath("compat", "legacy_textures.h"))
+LEGACY_HEADER = str(resources.files("cudalint.frontend").joinpath("compat", "legacy_api.h"))
 UNKNOWNS_HEADER = str(Path(LEGACY_HEADER).parent / "undeclared_names.h")
 """Where the declarations of unknown names are said to be; the file exists only in memory."""
 
-# Names whose absence means the source was written for the texture-reference API.
+# Names whose absence means the source was written for the runtime API CUDA 12 and 13
+# removed: the texture-reference API and the thread-management calls.
+LEGACY_TEMPLATES = ("texture", "surface")
 LEGACY_NAMES = frozenset((
-    "texture", "surface", "textureReference", "surfaceReference", "cudaBindTexture", "cudaBindTexture2D",
+    *LEGACY_TEMPLATES, "textureReference", "surfaceReference", "cudaBindTexture", "cudaBindTexture2D",
     "cudaBindTextureToArray", "cudaBindTextureToMipmappedArray", "cudaUnbindTexture",
     "cudaGetTextureAlignmentOffset", "cudaGetTextureReference", "cudaBindSurfaceToArray",
-    "cudaGetSurfaceReference",
+    "cudaGetSurfaceReference", "cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit",
+    "cudaThreadGetLimit", "cudaThreadSetCacheConfig", "cudaThreadGetCacheConfig",
 ))
 
 _QUOTED_NAME = re.compile(r"'([A-Za-z_]\w*)'")
@@ -38,7 +42,7 @@ _UNDECLARED = re.compile(r"use of undeclared identifier '([A-Za-z_]\w*)'")
 _CALL_FOLLOWS = re.compile(rb"\s*\(")
 
 
-def needs_legacy_textures(errors: Iterable[ir.ParseError]) -> bool:
+def needs_legacy_api(errors: Iterable[ir.ParseError]) -> bool:
     return any(LEGACY_NAMES.intersection(_QUOTED_NAME.findall(error.message)) for error in errors)
 
 

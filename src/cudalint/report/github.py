@@ -33,7 +33,7 @@ def render_github(result: RunResult, options: ReportOptions) -> str:
         ])
         lines.append(f"::{_COMMAND[finding.level]} {properties}::{_escape_data(finding.message)}")
     for notice in result.notices:
-        command = "error" if notice.kind is NoticeKind.ERROR else "warning"
+        command = {NoticeKind.ERROR: "error", NoticeKind.INCOMPLETE: "warning", NoticeKind.NOTE: "notice"}[notice.kind]
         location = f"file={_escape_property(display_path(notice.path, options.root))}"
         if notice.line:
             location += f",line={notice.line},col={notice.column or 1}"

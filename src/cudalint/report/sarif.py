@@ -30,8 +30,13 @@ _PROBLEM_SEVERITY = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE:
 # Descriptors for toolExecutionNotifications, listed in driver.notifications in this order.
 _NOTIFICATIONS = {
     NoticeKind.ERROR: ("file-error", "A file could not be analyzed: missing, unreadable or not CUDA source."),
-    NoticeKind.INCOMPLETE: ("analysis-incomplete", "The C++ parser reported errors; findings cover only what it recovered."),
+    NoticeKind.INCOMPLETE: ("analysis-incomplete",
+                            "The C++ parser reported errors, or the file reached its time limit; findings cover only "
+                            "what was analyzed."),
+    NoticeKind.NOTE: ("project-include", "A header the include path missed was found in the project; its directory was "
+                                         "added to the include path."),
 }
+_NOTIFICATION_LEVEL = {NoticeKind.ERROR: "error", NoticeKind.INCOMPLETE: "warning", NoticeKind.NOTE: "note"}
 
 
 def to_json(value):
@@ -140,7 +145,7 @@ def build_log(result: RunResult, options: ReportOptions) -> sarif.SarifLog:
         region = sarif.Region(start_line=notice.line, start_column=notice.column or 1) if notice.line else None
         incomplete = notice.kind is NoticeKind.INCOMPLETE
         notifications.append(sarif.Notification(
-            level="warning" if incomplete else "error",
+            level=_NOTIFICATION_LEVEL[notice.kind],
             message=sarif.Message(text=f"analysis incomplete: {notice.message}" if incomplete else notice.message),
             descriptor=sarif.ReportingDescriptorReference(
                 id=_NOTIFICATIONS[notice.kind][0], index=notification_index[notice.kind]),

@@ -32,12 +32,34 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
-def _caret(source: str, finding: Finding) -> str:
-    span = finding.span
-    width = (span.end_column - span.column) if span.end_line == span.line else len(source) - span.column + 1
+_MOST_LINES_SHOWN = 4
+"""A longer span shows its first lines and its last one."""
+
+
+def _caret(source: str, start: int, end: int | None) -> str:
+    """Carets under ``source`` from column ``start`` up to ``end`` (exclusive; None: the end of the line)."""
+    stop = len(source) + 1 if end is None else end
     # Keep tabs so the caret lines up under the code whatever the tab width.
-    indent = "".join("\t" if char == "\t" else " " for char in source[: span.column - 1])
-    return indent + "^" * max(1, width)
+    indent = "".join("\t" if char == "\t" else " " for char in source[: start - 1])
+    return indent + "^" * max(1, stop - start)
+
+
+def _excerpt(span, cache: dict) -> list[tuple[int, str, str]]:
+    """(line number, source, carets) for each line the span covers that is worth showing:
+    the first from the span's column, the others from their first character, the last up
+    to the span's end."""
+    numbers = list(range(span.line, max(span.line, span.end_line) + 1))
+    if len(numbers) > _MOST_LINES_SHOWN:
+        numbers = numbers[: _MOST_LINES_SHOWN - 1] + numbers[-1:]
+    shown = []
+    for number in numbers:
+        source = source_line(span.file, number, cache)
+        if source is None or (number != span.line and not source.strip()):
+            continue
+        start = span.column if number == span.line else len(source) - len(source.lstrip()) + 1
+        end = span.end_column if number == span.end_line else None
+        shown.append((number, source, _caret(source, start, end)))
+    return shown
 
 
 def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict) -> list[str]:
@@ -46,12 +68,18 @@ def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict
     style = _LEVEL_STYLE[finding.level]
     level = paint(finding.level.value, "bold", style)
     out = [f"{paint(where, 'bold')}: {level}[{paint(finding.code, 'bold')}] {finding.message}"]
-    pad = " " * len(str(span.line))
-    source = source_line(span.file, span.line, cache)
-    if source is not None:
+    excerpt = _excerpt(span, cache)
+    width = len(str(excerpt[-1][0] if excerpt else span.line))
+    pad = " " * width
+    if excerpt:
         out.append(paint(f"{pad} |", "blue"))
-        out.append(f"{paint(f'{span.line} |', 'blue')} {source}")
-        out.append(f"{paint(f'{pad} |', 'blue')} {paint(_caret(source, finding), style)}")
+        previous = None
+        for number, source, carets in excerpt:
+            if previous is not None and number != previous + 1:
+                out.append(paint(f"{'.' * width} |", "blue"))
+            out.append(f"{paint(f'{number:>{width}} |', 'blue')} {source}")
+            out.append(f"{paint(f'{pad} |', 'blue')} {paint(carets, style)}")
+            previous = number
     if span.spelling is not None:
         out.append(f"{pad} {paint('= note', 'blue')}: expanded from macro at "
                    f"{display_path(span.spelling.file, options.root)}:{span.spelling.line}:{span.spelling.column}")

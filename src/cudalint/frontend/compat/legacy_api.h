@@ -1,14 +1,15 @@
-/* cudalint: texture and surface references, removed from CUDA 12 and later.
+/* cudalint: runtime API that CUDA 12 and 13 removed: texture and surface
+ * references, and the thread-management calls that cudaDevice* replaced.
  *
  * Code written for the texture-reference API (`texture<float, 1> tex;`,
- * `tex1Dfetch(tex, i)`, `cudaBindTexture`) is parsed with these declarations
- * when its first parse finds the names missing. A fetch is a call with no body:
- * its value follows its coordinates, and no memory access is recorded for it,
- * since the texture cache's behaviour is not the global memory's.
+ * `tex1Dfetch(tex, i)`, `cudaBindTexture`) or calling `cudaThreadSynchronize()`
+ * is parsed with these declarations. A fetch is a call with no body: its value
+ * follows its coordinates, and no memory access is recorded for it, since the
+ * texture cache's behaviour is not the global memory's.
  */
 #pragma clang system_header
-#ifndef __CUDALINT_LEGACY_TEXTURES_H
-#define __CUDALINT_LEGACY_TEXTURES_H
+#ifndef __CUDALINT_LEGACY_API_H
+#define __CUDALINT_LEGACY_API_H
 
 #ifndef cudaTextureType1D
 #define cudaTextureType1D 0x01
@@ -153,6 +154,17 @@ __CUDALINT_LH cudaError_t cudaBindSurfaceToArray(const surface<T, dim> &, cudaAr
 template <class T, int dim>
 __CUDALINT_LH cudaError_t cudaBindSurfaceToArray(const surface<T, dim> &, cudaArray_const_t);
 
+/* Thread management, removed in CUDA 13: the cudaDevice* calls do the same. */
+extern "C" {
+__CUDALINT_LH cudaError_t cudaThreadSynchronize(void);
+__CUDALINT_LH cudaError_t cudaThreadExit(void);
+__CUDALINT_LH cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
+__CUDALINT_LH cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit);
+__CUDALINT_LH cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config);
+__CUDALINT_LH cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *config);
+}
+
 #undef __CUDALINT_LD
 #undef __CUDALINT_LH
+
 #endif
