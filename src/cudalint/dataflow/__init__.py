@@ -67,7 +67,7 @@ class KernelFacts:
 
     @cached_property
     def local_arrays(self) -> list[LocalArray]:
-        return local_arrays(self.trace, self.unroll_model)
+        return local_arrays(self.trace, self.unroll_model, self.records)
 
     @cached_property
     def register_budget(self) -> RegisterBudget:

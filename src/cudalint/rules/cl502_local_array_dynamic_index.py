@@ -1,32 +1,63 @@
 from __future__ import annotations
 
-from cudalint.dataflow import Facts, KernelFacts, LocalArray
+from cudalint.dataflow import Access, Facts, KernelFacts, LocalArray
+from cudalint.dataflow.interpret import AccessKind
 from cudalint.diagnostics import Level
+from cudalint.ir import Span
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
 
 class LocalArrayDynamicIndex(FactRule):
-    """A per-thread array indexed by a value the compiler cannot turn into a constant.
+    """A per-thread array that nvcc leaves in local memory, and every line that pays for it.
 
     ## What it does
-    Registers cannot be addressed by a run-time index, so a per-thread array stays in
-    registers only when every access uses a constant index once loops are unrolled. This
-    rule follows each access to a per-thread array: an index that depends on
-    `threadIdx`, on data, on a parameter, or on the counter of a loop the compiler keeps
-    rolled (`#pragma unroll 1`, a trip count not known at compile time, a body too large
-    to unroll fully) puts the whole array in local memory when the access repeats in a
-    loop that stays rolled. The message gives the array, its size, and the index. Loops
-    with a constant trip count are taken as unrolled when `#pragma unroll` asks for it or
-    when they are small enough for nvcc to do it unasked; constants count whatever their
-    spelling: literals, `constexpr` variables and functions, static members
-    (`Traits<T>::kItems`), enumerators, `sizeof`, template arguments and a wmma
-    fragment's `num_elements`. A lone dynamic access to a small
-    array is often compiled to a chain of selects, so it is left to `--ptxas`.
+    Registers cannot be addressed by a run-time index. nvcc keeps a per-thread array in
+    registers when every access has a constant index once loops are unrolled; otherwise the
+    array is an allocation in local memory, and ptxas can still hold it in registers only by
+    picking the element with predicated moves ("selects"). This rule predicts which arrays
+    end up in local memory, from what nvcc 13 does for sm_90:
+
+    - An index is a run-time value when it depends on `threadIdx`, `blockIdx`, data, a
+      parameter, or the counter of a loop nvcc keeps rolled: `#pragma unroll 1`, a trip
+      count known only at run time (even under `#pragma unroll`, whose copies still index at
+      run time), or a body too large to repeat that many times. Loops with a constant trip
+      count and a small body are unrolled unasked. Constants count whatever their
+      spelling: literals, `constexpr` variables and functions, static members
+      (`Traits<T>::kItems`), enumerators, `sizeof`, template arguments, a wmma fragment's
+      `num_elements`, and reads of a per-thread table initialized with constants
+      (`const int order[] = {0, 4, 2, 6}`) at constant indices.
+    - A load that reads back, at the same run-time index, what an earlier store of the same
+      pass wrote (`t[b][k] = x; ... s += t[b][k]`) takes the stored value: it needs no memory.
+    - Arrays of 64-bit, 16-bit or 8-bit values (`double`, `long long`, `short`, `half`,
+      `char`) go to local memory at the first run-time index: ptxas selects only among
+      32-bit values.
+    - Arrays of 32-bit values (`float`, `int`, `float4`): outside rolled loops, a few
+      run-time accesses become selects; the array goes to local memory beyond 80 values, or
+      from three accesses that pick among 128 values or more altogether. In a rolled loop it
+      goes to local memory from 24 values, from 16 unless indexed only by the counter of a
+      loop with a run-time trip count, and whenever the loops store at one run-time index
+      and load at another (an insertion sort, a stack, a rotation, filling the array in one
+      loop and reading it in another).
+    - Once one array of a kernel, or the argument reduction of a precise `sin`/`cos`, is in
+      local memory, every array of the kernel indexed at run time is too.
+
+    For an array in local memory, the rule reports each line that loads or stores it
+    there: the first run-time-indexed access says why the array is there (the array, its
+    size, the index and, for a loop counter, the loop and why nvcc does not unroll it); the
+    others say what each costs: accesses at run-time indices, stores a later load from
+    memory reads (initializers included), and loads that follow a store at a run-time
+    index. Loads nvcc can take from registers are not reported.
+
+    It stays quiet where ptxas's choice cannot be told from the source: arrays of 32-bit
+    values with a few run-time accesses in rolled loops that only read, only write, or
+    update one element in place (ptxas weighs the selects against the loop's own work),
+    and a handful of outside-loop accesses between the limits above. Local memory used by
+    the math library itself, and spill code, are not this rule's (spills are CL501's).
 
     With `--ptxas` a finding is kept only when the kernel's stack frame can hold the
-    array; lone dynamic accesses and arrays the compiler failed to unroll are then
-    reported too.
+    array; arrays the compiler failed to unroll are then reported too, and the arrays the
+    source leaves undecided are reported when the stack frame shows them.
 
     ## Why is this bad?
     Local memory is off-chip: each access is a load or store through L1 with global
@@ -76,8 +107,7 @@ class LocalArrayDynamicIndex(FactRule):
                 if compiled:
                     yield from self._compiled(facts, kernel, array)
                 elif array.in_local_memory:
-                    dynamic = next(d for d in array.dynamic if d.repeated)
-                    yield self._report(facts, kernel, array, dynamic.access, dynamic.reason, {})
+                    yield from self._lines(facts, kernel, array, {})
 
     def _compiled(self, facts: Facts, kernel: KernelFacts, array: LocalArray):
         resources = kernel.resources
@@ -85,19 +115,64 @@ class LocalArrayDynamicIndex(FactRule):
             return
         figures = {"stackFrame": resources.stack_frame}
         if array.dynamic:
-            yield self._report(facts, kernel, array, array.dynamic[0].access, array.dynamic[0].reason, figures)
+            yield from self._lines(facts, kernel, array, figures)
         elif array.unrolled_access is not None and not resources.spills:
             # A stack frame this size with nothing spilled: the loops over it were not unrolled.
             access = array.unrolled_access
-            yield self._report(facts, kernel, array, access, "the counter of a loop the compiler did not unroll", figures)
+            yield self._finding(
+                f"{wording.code(facts.source_text(access.span), 'an access')} indexes per-thread array "
+                f"`{array.declaration}` ({array.bytes} bytes) with the counter of a loop the compiler did not "
+                f"unroll: the array lives in local memory, off-chip, instead of registers{_confirmed(figures)}",
+                kernel, array, access, figures)
 
-    def _report(self, facts: Facts, kernel: KernelFacts, array: LocalArray, access, reason: str, figures: dict):
-        confirmed = f" (ptxas: {figures['stackFrame']}-byte stack frame)" if figures else ""
-        return self.finding(
-            f"{wording.code(facts.source_text(access.span), 'an access')} indexes per-thread array "
-            f"`{array.declaration}` ({array.bytes} bytes) with "
-            f"{reason}: the array lives in local memory, off-chip, instead of registers{confirmed}",
-            access.span, function=kernel.function.display_name,
-            properties={"array": array.var.name, "arrayBytes": array.bytes, **figures},
-        )
+    def _lines(self, facts: Facts, kernel: KernelFacts, array: LocalArray, figures: dict):
+        """One finding per line that loads or stores the array in local memory: the first
+        run-time-indexed access says why the array is there, the others what they cost."""
+        cause = array.cause
+        assert cause is not None
+        by_line: dict[tuple[str, int], list[Access]] = {}
+        for access in array.memory_accesses:
+            by_line.setdefault((access.span.file, access.span.line), []).append(access)
+        declaration = array.var.span
+        there = (f"per-thread array `{array.declaration}`, which lives in local memory because line "
+                 f"{cause.access.span.line} indexes it at run time")
+        if array.initialized_in_memory and (declaration.file, declaration.line) not in by_line:
+            yield self._finding(
+                f"{wording.code(facts.source_text(declaration), 'the declaration')} initializes {there}: the "
+                f"initial values are stored there{_confirmed(figures)}", kernel, array, declaration, figures)
+        reasons = {id(d.access): d.reason for d in array.dynamic}
+        for accesses in by_line.values():
+            if any(access is cause.access for access in accesses):
+                why = f"; {array.why}" if array.why else ""
+                yield self._finding(
+                    f"{wording.code(facts.source_text(cause.access.span), 'an access')} indexes per-thread array "
+                    f"`{array.declaration}` ({array.bytes} bytes) with {cause.reason}{why}: the array lives in "
+                    f"local memory, off-chip, instead of registers{_confirmed(figures)}",
+                    kernel, array, cause.access, figures)
+                continue
+            shown = next((a for a in accesses if id(a) in reasons), accesses[0])
+            yield self._finding(
+                f"{wording.code(facts.source_text(shown.span), 'an access')} uses {there}: "
+                f"{_cost(accesses, reasons.get(id(shown)))}{_confirmed(figures)}", kernel, array, shown, figures)
 
+    def _finding(self, message: str, kernel: KernelFacts, array: LocalArray, where: Access | Span, figures: dict):
+        return self.finding(message, where if isinstance(where, Span) else where.span,
+                            function=kernel.function.display_name,
+                            properties={"array": array.var.name, "arrayBytes": array.bytes, **figures})
+
+
+def _cost(accesses: list[Access], reason: str | None) -> str:
+    """What the accesses of one line do in local memory; ``reason``: why the index of one of
+    them is a run-time value (None when all are constant)."""
+    kinds = {a.kind is AccessKind.LOAD for a in accesses}
+    what, one = ("the load and the store here", False) if kinds == {True, False} else (
+        "this load" if kinds == {True} else "this store", True)
+    if reason is not None:
+        return f"{what} index{'es' if one else ''} it with {reason}"
+    if False in kinds:
+        return f"{what} go{'es' if one else ''} to local memory, where a run-time-indexed access reads it"
+    return f"{what} come{'s' if one else ''} from local memory, after a store at a run-time index"
+
+
+def _confirmed(figures: dict) -> str:
+    return f" (ptxas: {figures['stackFrame']}-byte stack frame)" if figures else ""
