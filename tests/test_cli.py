@@ -36,7 +36,8 @@ def invoke(*args: str, env: dict[str, str | None] | None = None):
 
 
 def analyze(*args: str, env=None):
-    return invoke("--headers", HEADERS, *args, env=env)
+    """A check that reports notes too: the fixtures exercise every level."""
+    return invoke("--headers", HEADERS, "--min-level", "note", *args, env=env)
 
 
 # --- informational -----------------------------------------------------------------
@@ -51,8 +52,32 @@ def test_check_help_lists_every_option():
     result = invoke("check", "--help")
     assert result.exit_code == EXIT_CLEAN
     for option in ("--format", "--output", "--select", "--ignore", "--extend-select", "--statistics",
-                   "--exit-zero", "--jobs", "--color", "--config", "--headers", "--exclude"):
+                   "--exit-zero", "--jobs", "--color", "--config", "--headers", "--exclude", "--min-level"):
         assert option in result.stdout
+
+
+# --- levels ------------------------------------------------------------------------
+
+
+def test_notes_are_shown_only_when_asked_for(workdir):
+    """fp64.cu has warnings and notes: by default the summary counts the notes it leaves out."""
+    default = invoke("--headers", HEADERS, "fp64.cu")
+    with_notes = analyze("fp64.cu")
+    assert "note[" not in default.stdout and "note[" in with_notes.stdout
+    notes = with_notes.stdout.count("note[CL")
+    assert f"Not shown: {notes} note{'s' if notes > 1 else ''} (--min-level note shows them)." in default.stdout
+    assert default.exit_code == with_notes.exit_code == EXIT_FINDINGS
+
+
+def test_min_level_setting_and_option(workdir):
+    (workdir / "cudalint.toml").write_text('min-level = "error"\n')
+    quiet = invoke("--headers", HEADERS, "fp64.cu")
+    assert "warning[" not in quiet.stdout and quiet.exit_code == EXIT_CLEAN
+    assert "Not shown:" in quiet.stdout
+    assert "note[" in invoke("--headers", HEADERS, "--min-level", "note", "fp64.cu").stdout
+    (workdir / "cudalint.toml").write_text('min-level = "hint"\n')
+    bad = invoke("--headers", HEADERS, "fp64.cu")
+    assert bad.exit_code == EXIT_ERROR and "`min-level` must be one of note, warning, error" in bad.stderr
 
 
 # --- output formats ----------------------------------------------------------------
@@ -78,7 +103,7 @@ def test_default_command_is_check_in_full_format(workdir):
 
 
 def test_check_subcommand_concise_format(workdir):
-    result = invoke("check", "--headers", HEADERS, "--format", "concise", "fp64.cu")
+    result = invoke("check", "--headers", HEADERS, "--min-level", "note", "--format", "concise", "fp64.cu")
     assert result.exit_code == EXIT_FINDINGS
     lines = result.stdout.splitlines()
     assert len(lines) == 3

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cudalint import engine
+from cudalint.diagnostics import Level
 from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from conftest import run_cli
 from cudalint.config import (
@@ -43,6 +44,7 @@ max-registers = 64
 ptxas = true
 time-limit = 30
 project-includes = false
+min-level = "note"
 """
 
 
@@ -99,6 +101,7 @@ def test_every_documented_key_is_read(tmp_path):
     assert config.include == ["include"] and config.define == ["USE_FAST_MATH", "TILE=16"]
     assert config.max_registers == 64 and config.ptxas
     assert config.time_limit == 30.0 and config.project_includes is False
+    assert config.min_level is Level.NOTE
     written = {line.split("=")[0].strip() for line in EVERY_KEY.splitlines() if "=" in line}
     assert written == set(KNOWN_KEYS)
 

@@ -58,7 +58,7 @@ class ProgramScore:
 def run_cudalint(folder: Path, sarif: Path) -> None:
     sarif.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "cudalint", ".", "--format", "sarif", "--output", str(sarif),
-                    "--exit-zero", "--no-cache"], cwd=folder, capture_output=True, check=False)
+                    "--exit-zero", "--no-cache", "--min-level", "note"], cwd=folder, capture_output=True, check=False)
 
 
 def read_findings(sarif: Path, folder: Path) -> list[Finding]:

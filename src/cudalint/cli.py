@@ -86,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", action="append", help="Rules to disable, in addition to the configured ignores.")
     check.add_argument("--statistics", action="store_true",
                        help="Print the number of findings per rule instead of the findings (JSON with --format json).")
+    check.add_argument("--min-level", choices=("note", "warning", "error"),
+                       help="Report findings at this level and above (setting `min-level`, default warning; "
+                            "`note` adds the plausible but unproven findings).")
     check.add_argument("--exit-zero", action="store_true", help="Exit with 0 even when there are findings.")
     check.add_argument("--jobs", "-j", type=_positive_int, help="Worker processes (default: all cores).")
     check.add_argument("--color", type=_choice(COLORS), default="auto",
@@ -175,7 +178,8 @@ def check_command(options: argparse.Namespace) -> int:
     """Analyze CUDA sources and report performance hazards."""
     from cudalint import engine, frontend
     from cudalint.cache import CACHE_DIRECTORY_NAME
-    from cudalint.config import Config, ConfigError, enabled_rules, find_config, load_config, parse_selectors
+    from cudalint.config import (Config, ConfigError, enabled_rules, find_config, load_config, parse_level,
+                                 parse_selectors)
     from cudalint.report import ReportOptions, notice_line, render, repository_root
 
     paths = options.paths or ["."]
@@ -210,7 +214,8 @@ def check_command(options: argparse.Namespace) -> int:
             settings.cache_dir = str(Path(chosen).resolve())
         # A live progress line only for a person watching a terminal, never in CI logs.
         settings.progress = sys.stderr.isatty() and not os.environ.get("CI")
-        result = engine.run(paths, settings, config.exclude + list(options.exclude or []))
+        min_level = parse_level(options.min_level, "--min-level") if options.min_level else config.min_level
+        result = engine.run(paths, settings, config.exclude + list(options.exclude or [])).at_least(min_level)
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise CommandFailed(str(exc)) from None
 

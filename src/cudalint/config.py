@@ -7,6 +7,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cudalint.diagnostics import Level
 from cudalint.frontend.flags import FrontendConfigError, parse_arch
 from cudalint.rules import CATALOG, REGISTRY
 
@@ -16,7 +17,7 @@ _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "include", "define
 _SELECTOR_KEYS = ("select", "ignore", "extend-select")
 _STRING_KEYS = ("cuda-path", "arch", "compile-commands")
 KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas", "time-limit",
-              "project-includes")
+              "project-includes", "min-level")
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds of analysis one translation unit may take after its parse."""
 
@@ -46,6 +47,8 @@ class Config:
     """Seconds of analysis one translation unit may take after its parse; None: no limit."""
     project_includes: bool = True
     """Look inside the project for headers the include path misses."""
+    min_level: Level = Level.WARNING
+    """The lowest level reported: notes are plausible but unproven, so they are shown only when asked for."""
 
     @property
     def root(self) -> Path:
@@ -140,7 +143,17 @@ def parse_config(table: dict, path: Path) -> Config:
             setattr(config, key.replace("-", "_"), table[key])
     if "time-limit" in table:
         config.time_limit = parse_time_limit(table["time-limit"], f"{path}: `time-limit`")
+    if "min-level" in table:
+        config.min_level = parse_level(table["min-level"], f"{path}: `min-level`")
     return config
+
+
+def parse_level(value, where: str) -> Level:
+    """``note``, ``warning`` or ``error``."""
+    try:
+        return Level(value)
+    except ValueError:
+        raise ConfigError(f"{where} must be one of {', '.join(level.value for level in reversed(Level))}") from None
 
 
 def parse_time_limit(value, where: str) -> float | None:

@@ -19,7 +19,7 @@ from cudalint import __version__, frontend, ir, ptxas
 from cudalint.cache import ResultCache
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.dataflow import BuildContext, Facts
-from cudalint.diagnostics import Finding, Notice, NoticeKind
+from cudalint.diagnostics import Finding, Level, Notice, NoticeKind
 from cudalint.rules import CATALOG, REGISTRY
 from cudalint.rules.base import FactRule
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
@@ -68,10 +68,19 @@ class RunResult:
     header_mode: str | None = None
     unit_seconds: dict[str, float] = field(default_factory=dict)
     """Seconds each translation unit analyzed in this run took, parse included (cached ones are absent)."""
+    hidden: dict[Level, int] = field(default_factory=dict)
+    """Findings left out of the report for being below the minimum level, by level."""
 
     @property
     def findings(self) -> list[Finding]:
         return [f for result in self.files for f in result.findings]
+
+    def at_least(self, level: Level) -> RunResult:
+        """The same run with only the findings at ``level`` or above; the others are counted in ``hidden``."""
+        shown = [dataclasses.replace(r, findings=[f for f in r.findings if f.level.rank <= level.rank])
+                 for r in self.files]
+        hidden = Counter(f.level for f in self.findings if f.level.rank > level.rank)
+        return dataclasses.replace(self, files=shown, hidden=dict(hidden))
 
     @property
     def notices(self) -> list[Notice]:

@@ -118,6 +118,10 @@ def _summary(result: RunResult) -> str:
         summary = f"All checks passed ({_plural(analyzed, 'file')} analyzed)."
     if failed:
         summary += f" {_plural(failed, 'file')} could not be analyzed."
+    if result.hidden:
+        levels = ", ".join(_plural(count, level.value) for level, count in result.hidden.items())
+        lowest = max(result.hidden, key=lambda level: level.rank).value
+        summary += f" Not shown: {levels} (--min-level {lowest} shows them)."
     return summary
 
 
