@@ -38,7 +38,7 @@ from cudalint.dataflow import Facts, LaunchContext, MemorySpace
 from cudalint.dataflow.interpret import AccessKind
 from cudalint.dataflow.threads import BlockShape
 from cudalint.diagnostics import Level
-from cudalint.rules import REGISTRY
+from cudalint.rules import RULES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import source_lines  # noqa: E402  (a module of scripts/, beside this one)
@@ -117,7 +117,7 @@ def predicted_verdicts(facts: Facts, function: str, groups) -> dict[str, list[st
     for group in groups:
         levels = (Level.ERROR,) if group == "CL302" else (Level.WARNING, Level.ERROR)
         for code in GROUPS[group]:
-            for finding in REGISTRY[code]().check(facts):
+            for finding in RULES[code].rule().check(facts):
                 if finding.function == function and finding.level in levels:
                     found[group].append(f"{code} line {finding.span.line}")
     return found
@@ -182,7 +182,7 @@ def _launch_findings(facts: Facts, function: str, name: str) -> list[source_line
     findings = []
     for codes in source_lines.CLASSES.values():
         for code in codes:
-            for finding in REGISTRY[code]().check(facts):
+            for finding in RULES[code].rule().check(facts):
                 if finding.function == function and Path(finding.span.file).name == name:
                     findings.append(source_lines.Finding(code, finding.level.value, name, finding.span.line,
                                                          finding.message))

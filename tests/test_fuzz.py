@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cudalint import engine, frontend
 from cudalint.config import Config
-from cudalint.rules import REGISTRY
+from cudalint.rules import implemented
 
 from conftest import CORPUS
 
@@ -39,7 +39,7 @@ def mutate(text: str, choices: list[int]) -> str:
 
 
 ENVIRONMENT = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
-SETTINGS = engine.default_settings(Config(), list(REGISTRY), header_mode="embedded")
+SETTINGS = engine.default_settings(Config(), list(implemented()), header_mode="embedded")
 
 
 @settings(max_examples=int(os.environ.get("CUDALINT_FUZZ_EXAMPLES", "80")), deadline=None, derandomize=True,

@@ -10,11 +10,9 @@ request for shared loads and stores. Branch divergence must match too.
 from __future__ import annotations
 
 import statistics
-from functools import cache
 
 import pytest
 
-from cudalint import frontend
 from cudalint.dataflow import KernelFacts, MemorySpace
 from cudalint.dataflow.interpret import AccessKind, trace_kernel
 from cudalint.dataflow.symbolic import Variance
@@ -53,14 +51,8 @@ CLASSES = {
 }
 
 
-@cache
-def unit(path):
-    environment = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
-    return frontend.parse_file(str(path), environment)
-
-
-def analyzed(launch) -> tuple[KernelFacts, dict[str, int]]:
-    tu = unit(launch.path)
+def analyzed(launch, corpus_results) -> tuple[KernelFacts, dict[str, int]]:
+    tu = corpus_results.unit(launch.path)
     bindings = {name: int(value) for name, value in launch.args.items() if value.lstrip("-").isdigit()}
     function = next((f for f in tu.device_functions() if launch.kernel in (f.name, f.display_name.replace(", ", ","))
                      and not f.is_template_pattern), None)
@@ -92,8 +84,8 @@ LAUNCHES = [launch for launch in all_launches() if launch.measured]
 
 
 @pytest.mark.parametrize("launch", LAUNCHES, ids=lambda l: f"{l.path.stem}:{l.kernel}")
-def test_memory_cost_matches_nsight(launch):
-    kernel, bindings = analyzed(launch)
+def test_memory_cost_matches_nsight(launch, corpus_results):
+    kernel, bindings = analyzed(launch, corpus_results)
     checked = 0
     for metric in CLASSES:
         recorded = launch.measured.get(metric)
@@ -107,8 +99,8 @@ def test_memory_cost_matches_nsight(launch):
 
 
 @pytest.mark.parametrize("launch", LAUNCHES, ids=lambda l: f"{l.path.stem}:{l.kernel}")
-def test_divergence_matches_nsight(launch):
-    kernel, bindings = analyzed(launch)
+def test_divergence_matches_nsight(launch, corpus_results):
+    kernel, bindings = analyzed(launch, corpus_results)
     # A branch taken by one lane (`if (threadIdx.x == 0) ...`) is short and is predicated
     # by the compiler: its lanes idle, but no divergent branch target is counted. Whether
     # a data-dependent branch splits a warp depends on the data, not on the code.

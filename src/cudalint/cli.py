@@ -292,23 +292,22 @@ def facts_command(options: argparse.Namespace) -> int:
 
 def rule_command(options: argparse.Namespace) -> int:
     """Print a rule's documentation."""
-    from cudalint.rules import CATALOG, REGISTRY
+    from cudalint.rules import RULES, implemented
 
     if options.all_rules and options.code is not None:
         raise CommandFailed("give a rule code or --all, not both")
     if options.all_rules:
-        sys.stdout.write("\n\n".join(f"# {r.code} {r.name}\n\n{r.doc.markdown}" for r in REGISTRY.values()))
+        sys.stdout.write("\n\n".join(f"# {r.code} {r.name}\n\n{r.doc.markdown}" for r in implemented().values()))
         return EXIT_CLEAN
     if options.code is None:
         raise CommandFailed("give a rule code (e.g. `cudalint rule CL401`) or --all")
     code = options.code.upper()
-    rule = REGISTRY.get(code)
-    if rule is None:
-        if code in CATALOG:
-            raise CommandFailed(
-                f"{code} ({CATALOG[code]}) is reserved for a rule not implemented in cudalint {__version__}")
+    row = RULES.get(code)
+    if row is None:
         raise CommandFailed(f"unknown rule {code}")
-    sys.stdout.write(f"# {rule.code} {rule.name}\n\n{rule.doc.markdown}")
+    if row.rule is None:
+        raise CommandFailed(f"{code} ({row.name}) was removed; cudalint {__version__} no longer reports it")
+    sys.stdout.write(f"# {code} {row.name}\n\n{row.rule.doc.markdown}")
     return EXIT_CLEAN
 
 

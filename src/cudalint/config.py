@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cudalint.diagnostics import Level
 from cudalint.frontend.flags import FrontendConfigError, parse_arch
-from cudalint.rules import CATALOG, REGISTRY
+from cudalint.rules import RULES
 
 CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 
@@ -164,14 +164,14 @@ def parse_time_limit(value, where: str) -> float | None:
 
 
 def parse_selectors(values: list[str], where: str) -> list[str]:
-    """Rule selectors in canonical form: split at commas, upper-cased, each checked against the catalog."""
+    """Rule selectors in canonical form: split at commas, upper-cased, each checked against the rule table."""
     selectors = []
     for value in values:
         for text in (part.strip() for part in value.split(",")):
             if not text:
                 continue
             selector = text.upper()
-            if selector != "ALL" and not any(code.startswith(selector) for code in CATALOG):
+            if selector != "ALL" and not any(code.startswith(selector) for code in RULES):
                 raise ConfigError(
                     f"{where}: unknown rule selector `{text}` (use a code such as CL401, a prefix such as CL4, or ALL)"
                 )
@@ -189,20 +189,26 @@ def _match_length(code: str, selectors: list[str]) -> int:
     return max((0 if s == "ALL" else len(s) for s in selectors if selector_matches(s, code)), default=-1)
 
 
+def _selection_length(code: str, selectors: list[str]) -> int:
+    """As ``_match_length``, counting only the selectors that turn the rule on (see ``Status``)."""
+    return _match_length(code, [s for s in selectors if RULES[code].selected_by(s)])
+
+
 def enabled_rules(
     select: list[str] | None, extend_select: list[str], ignore: list[str], inherited: list[str] | None = None
 ) -> list[str]:
-    """Registered codes enabled by one layer of selectors on top of ``inherited`` (default: every rule).
+    """Codes enabled by one layer of selectors on top of ``inherited`` (default: what ``ALL`` selects).
 
     Within a layer the more specific of select and ignore wins. A layer that sets
     ``select`` starts afresh, so ``--select`` on the command line means exactly what
     it says, while ``--ignore`` and ``--extend-select`` adjust the configured set.
     """
-    base = set(REGISTRY if inherited is None else inherited) if select is None else set()
+    default = [code for code, row in RULES.items() if row.selected_by("ALL")]
+    base = set(default if inherited is None else inherited) if select is None else set()
     chosen = (select or []) + extend_select
     enabled = []
-    for code in REGISTRY:
-        selected = _match_length(code, chosen)
+    for code in RULES:
+        selected = _selection_length(code, chosen)
         ignored = _match_length(code, ignore)
         if selected > ignored or (ignored < 0 and code in base):
             enabled.append(code)

@@ -20,7 +20,7 @@ from cudalint import __version__
 from cudalint.diagnostics import Finding, Level, NoticeKind
 from cudalint.engine import RunResult
 from cudalint.report import ReportOptions, display_path, source_line
-from cudalint.rules import REGISTRY
+from cudalint.rules import implemented
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/cudalint/cudalint"
@@ -129,7 +129,7 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str, fingerprint
 def build_log(result: RunResult, options: ReportOptions) -> sarif.SarifLog:
     # %SRCROOT% must be an absolute URI; an unset root means the current directory.
     root = os.path.abspath(options.root or os.getcwd())
-    rules = list(REGISTRY.values())
+    rules = list(implemented().values())
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     cache: dict[str, list[str]] = {}
     occurrences: Counter = Counter()
