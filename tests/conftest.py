@@ -129,8 +129,8 @@ def build_config(path: Path | str) -> Config:
     return Config(max_registers=int(match.group(1))) if match else Config()
 
 
-def analyze(path: Path | str, header_mode: str = "embedded", select: list[str] | None = None, config: Config | None = None,
-            nvcc: str | None = None):
+def analyze(path: Path | str, header_mode: str = "embedded", select: list[str] | None = None,
+            config: Config | None = None, nvcc: str | None = None):
     config = config or build_config(path)
     settings = engine.default_settings(config, select or list(implemented()), header_mode=header_mode)
     settings.nvcc = nvcc
@@ -162,7 +162,8 @@ class Snippets:
 
     def environment(self, header_mode: str = "embedded") -> frontend.ParseEnvironment:
         if header_mode not in self._environments:
-            self._environments[header_mode] = frontend.build_environment(frontend.FrontendOptions(header_mode=header_mode))
+            options = frontend.FrontendOptions(header_mode=header_mode)
+            self._environments[header_mode] = frontend.build_environment(options)
         return self._environments[header_mode]
 
     def unit(self, source: str, name: str = "case.cu", header_mode: str = "embedded",

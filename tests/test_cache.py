@@ -6,12 +6,11 @@ import pickle
 
 import pytest
 
+from conftest import CORPUS, run_cli, toolkit_available
 from cudalint import engine, frontend
 from cudalint.cache import ResultCache
 from cudalint.config import Config
 from cudalint.rules import implemented
-
-from conftest import CORPUS, run_cli, toolkit_available
 
 KERNEL = '#include "scale.h"\n__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n'
 

@@ -157,7 +157,8 @@ def test_cl401_follows_measured_fp64(case, header_mode, corpus_results):
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_every_cl401_finding_belongs_to_a_case(path, header_mode, corpus_results):
     cases = cases_of(path)
-    stray = [line for line, _ in cl401_findings(corpus_results, path, header_mode) if not any(c.contains(line) for c in cases)]
+    stray = [line for line, _ in cl401_findings(corpus_results, path, header_mode)
+             if not any(c.contains(line) for c in cases)]
     assert not stray, f"{path.name}: CL401 findings outside any measured kernel: lines {stray}"
 
 

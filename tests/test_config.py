@@ -8,13 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cudalint import engine
-from cudalint.diagnostics import Level
-from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from conftest import run_cli
+from cudalint import engine
+from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from cudalint.config import (
     KNOWN_KEYS,
-    Config,
     ConfigError,
     enabled_rules,
     find_config,
@@ -23,6 +21,7 @@ from cudalint.config import (
     load_config,
     parse_selectors,
 )
+from cudalint.diagnostics import Level
 from cudalint.rules import implemented
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
@@ -240,7 +239,8 @@ def test_a_run_applies_select_define_and_per_file_ignores(tmp_path, monkeypatch)
     """One run shows three keys at work: the define exposes a finding, select keeps
     CL401 only (so the unused CL401 suppression in legacy/ is not CL001's business),
     and per-file-ignores silences legacy/."""
-    _write(tmp_path, "cudalint.toml", "select = ['CL4']\ndefine = ['SLOW']\nper-file-ignores = {'legacy/*' = ['CL401']}\n")
+    _write(tmp_path, "cudalint.toml",
+           "select = ['CL4']\ndefine = ['SLOW']\nper-file-ignores = {'legacy/*' = ['CL401']}\n")
     _write(tmp_path, "k.cu", "__global__ void k(float* v) {\n#ifdef SLOW\n    v[0] = v[0] * 0.1;\n#endif\n}\n")
     (tmp_path / "legacy").mkdir()
     shutil.copy(FIXTURES / "fp64.cu", tmp_path / "legacy" / "old.cu")

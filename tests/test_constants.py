@@ -3,7 +3,6 @@ the language makes constant carry their value, whatever they are spelled through
 
 from __future__ import annotations
 
-
 import pytest
 
 from conftest import HEADER_MODES

@@ -26,7 +26,8 @@ IDS = [str(p.relative_to(CORPUS)) for p in CASES]
 
 def _snapshot(path, header_mode: str = "embedded"):
     name = path.relative_to(CORPUS)
-    return FINDINGS / name.parent / (f"{name.name}.txt" if header_mode == "embedded" else f"{name.name}.{header_mode}.txt")
+    suffix = ".txt" if header_mode == "embedded" else f".{header_mode}.txt"
+    return FINDINGS / name.parent / (name.name + suffix)
 
 
 @pytest.mark.parametrize("path", CASES, ids=IDS)

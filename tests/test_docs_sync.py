@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cudalint.rules import implemented
-
 from conftest import load_script
+from cudalint.rules import implemented
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,7 +15,8 @@ def test_every_rule_page_matches_its_docstring():
     for rule in implemented().values():
         page = ROOT / "docs" / "rules" / f"{rule.code}.md"
         assert page.is_file(), f"missing {page}; run scripts/generate_rule_docs.py"
-        assert page.read_text(encoding="utf-8") == generator.rule_page(rule), f"{page} is stale; run scripts/generate_rule_docs.py"
+        assert page.read_text(encoding="utf-8") == generator.rule_page(rule), \
+            f"{page} is stale; run scripts/generate_rule_docs.py"
 
 
 def test_no_pages_for_unregistered_rules():
@@ -27,4 +27,5 @@ def test_no_pages_for_unregistered_rules():
 def test_readme_rules_table_matches_the_rule_table():
     generator = load_script("generate_rule_docs")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert generator.readme_with_table(readme) == readme, "README.md's rules table is stale; run scripts/generate_rule_docs.py"
+    assert generator.readme_with_table(readme) == readme, \
+        "README.md's rules table is stale; run scripts/generate_rule_docs.py"

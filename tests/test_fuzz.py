@@ -8,11 +8,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import CORPUS
 from cudalint import engine, frontend
 from cudalint.config import Config
 from cudalint.rules import implemented
-
-from conftest import CORPUS
 
 SEEDS = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.rglob("*.cu"))]
 PIECES = ["threadIdx.x", "blockIdx.y", "*", "[", "]", "(", ")", "{", "}", ";", "0.1", "<<<", ">>>", "__syncthreads();",

@@ -16,7 +16,6 @@ import re
 
 import pytest
 
-from cudalint import frontend
 from cudalint.dataflow import BuildContext, Confidence, Facts, KernelResources, Variance
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.interpret import Pointer

@@ -18,7 +18,6 @@ from cudalint.dataflow.interpret import AccessKind, trace_kernel
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import BlockShape
 from cudalint.dataflow.warps import access_pattern, branch_pattern
-
 from test_gpu_records import FILES, all_launches, launches_of
 from test_rule_accuracy import PREDICATION_IDLE
 
@@ -62,7 +61,8 @@ def analyzed(launch, corpus_results) -> tuple[KernelFacts, dict[str, int]]:
         name, _, arguments = launch.kernel.partition("<")
         function = next(f for f in tu.device_functions() if f.is_template_pattern and f.name == name)
         values = [a.strip() for a in arguments.rstrip(">").split(",")]
-        bindings.update({p: int(v) for p, v in zip(function.template_parameters, values) if v.lstrip("-").isdigit()})
+        bindings.update({p: int(v) for p, v in zip(function.template_parameters, values, strict=False)
+                         if v.lstrip("-").isdigit()})
     shape = BlockShape(*launch.block, source="corpus launch")
     return KernelFacts(function, shape, trace_kernel(tu, function, shape)), bindings
 
@@ -83,7 +83,7 @@ def predicted(kernel: KernelFacts, bindings: dict[str, int], metric: str) -> flo
 LAUNCHES = [launch for launch in all_launches() if launch.measured]
 
 
-@pytest.mark.parametrize("launch", LAUNCHES, ids=lambda l: f"{l.path.stem}:{l.kernel}")
+@pytest.mark.parametrize("launch", LAUNCHES, ids=lambda launch: f"{launch.path.stem}:{launch.kernel}")
 def test_memory_cost_matches_nsight(launch, corpus_results):
     kernel, bindings = analyzed(launch, corpus_results)
     checked = 0
@@ -98,7 +98,7 @@ def test_memory_cost_matches_nsight(launch, corpus_results):
     assert checked, "nothing compared"
 
 
-@pytest.mark.parametrize("launch", LAUNCHES, ids=lambda l: f"{l.path.stem}:{l.kernel}")
+@pytest.mark.parametrize("launch", LAUNCHES, ids=lambda launch: f"{launch.path.stem}:{launch.kernel}")
 def test_divergence_matches_nsight(launch, corpus_results):
     kernel, bindings = analyzed(launch, corpus_results)
     # A branch taken by one lane (`if (threadIdx.x == 0) ...`) is short and is predicated

@@ -9,8 +9,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from conftest import analyze, expectations, found
 from cudalint import engine, frontend, ir
 from cudalint.config import Config
@@ -100,7 +98,8 @@ def test_the_includer_is_the_context_even_when_only_the_compile_database_lists_i
     })
     (root / "build").mkdir()
     (root / "compile_commands.json").write_text(json.dumps([
-        {"directory": str(root / "build"), "file": "../src/main.cu", "arguments": ["nvcc", "-DSTRIDE=4", "-c", "../src/main.cu"]},
+        {"directory": str(root / "build"), "file": "../src/main.cu",
+         "arguments": ["nvcc", "-DSTRIDE=4", "-c", "../src/main.cu"]},
     ]))
     result = _run([root / "src" / "kernels" / "step.cuh"])
     assert _found(result) == _expected(root / "src" / "kernels") and result.notices == []

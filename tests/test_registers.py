@@ -22,7 +22,7 @@ from conftest import CORPUS, analyze, build_config, expectations, load_script, r
 from cudalint import engine
 from cudalint.dataflow import BuildContext, Facts
 from cudalint.dataflow.registers import math_library_stack, occupancy, register_budget
-from cudalint.ir import Function, FunctionKind, LaunchBounds, TypeKind, CType, Span
+from cudalint.ir import CType, Function, FunctionKind, LaunchBounds, Span, TypeKind
 from cudalint.ptxas import KernelResources, parse_verbose
 from cudalint.rules import implemented
 
@@ -41,7 +41,8 @@ SOURCE_LEVEL_TARGET = 0.9
 def test_verbose_output_of_sm80_with_maxrregcount():
     kernels = {k.label: k for k in parse_verbose((FIXTURES / "sm80_maxrregcount.txt").read_text())}
     assert set(kernels) == {"lb_and_flag", "lb_768_2", "lb_1024_3", "lb_1024_2", "plain"}
-    assert kernels["lb_768_2"] == KernelResources("_Z8lb_768_2PKfPfi", "lb_768_2", "lb_768_2", "sm_80", 40, 304, 400, 400)
+    assert kernels["lb_768_2"] == KernelResources("_Z8lb_768_2PKfPfi", "lb_768_2", "lb_768_2", "sm_80",
+                                                  40, 304, 400, 400)
     assert kernels["lb_and_flag"].registers == 122 and not kernels["lb_and_flag"].spills
     assert kernels["plain"].mangled == "plain"  # extern "C": not mangled
 
@@ -140,7 +141,8 @@ def _confusion(corpus_results, header_mode: str, compiled: bool) -> dict[str, li
                      if f.function == kernel.function.display_name and f.level.value == "warning"}
             for code, truth in (("CL501", spills), ("CL502", local)):
                 predicted = code in found
-                counts[code][{(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[predicted, truth]] += 1
+                cell = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[predicted, truth]
+                counts[code][cell] += 1
     return counts
 
 
@@ -177,7 +179,8 @@ def test_recorded_ptxas_figures_are_current(path):
         pytest.skip(f"recorded with {sorted(tools)}")
     _, measurements, problems = measure.measure_file(path, NVCC)
     assert not problems
-    stale = [f"{m.label}: {m.fields}" for m in measurements if (r := records.recorded(m.kernel, m.label)) is None or r.fields != m.fields]
+    stale = [f"{m.label}: {m.fields}" for m in measurements
+             if (r := records.recorded(m.kernel, m.label)) is None or r.fields != m.fields]
     assert not stale, "run scripts/measure_ptxas.py --write tests/corpus/registers\n" + "\n".join(stale)
 
 
@@ -268,7 +271,8 @@ def test_exact_mode_compiles_once_per_file_with_odd_paths(tmp_path):
 
 
 def test_compile_failure_is_one_line_and_estimates_stand(tmp_path):
-    nvcc, log = _counting_nvcc(tmp_path, None, failure="kernel.cu(3): error: identifier \"undefined_thing\" is undefined")
+    nvcc, log = _counting_nvcc(tmp_path, None,
+                               failure="kernel.cu(3): error: identifier \"undefined_thing\" is undefined")
     source = CORPUS / "registers" / "local_arrays.cu"
     result = analyze(source, select=["CL502"], nvcc=nvcc)
     assert [n.one_line().split(": ", 1)[1] for n in result.notices] == [

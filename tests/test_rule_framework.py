@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cudalint.diagnostics import Level
 from conftest import analyze
 from cudalint.config import enabled_rules, parse_selectors
+from cudalint.diagnostics import Level
 from cudalint.ir import Comment
 from cudalint.rules import RULES, RuleCode, RuleKind, Status, _table, implemented, of_kind
 from cudalint.rules.base import FactRule, Rule, RuleDefinitionError, SuppressionRule

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from conftest import CORPUS
-
 
 BARRIERS = """
     #include <cooperative_groups.h>

@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 import sarif_om
 
+from conftest import run_cli
 from cudalint import engine
 from cudalint.cli import EXIT_FINDINGS
 from cudalint.config import Config
@@ -21,8 +22,6 @@ from cudalint.ir import Span
 from cudalint.report import ReportOptions, render
 from cudalint.report.sarif import to_json
 from cudalint.rules import implemented
-
-from conftest import run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 # The embedded header set: fast, and needs no CUDA installation.
@@ -141,7 +140,7 @@ def test_github_code_scanning_constraints(log):
 def test_every_registered_rule_is_described(log):
     rules = log["runs"][0]["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(implemented())
-    for descriptor, rule in zip(rules, implemented().values()):
+    for descriptor, rule in zip(rules, implemented().values(), strict=True):
         assert descriptor["name"] == rule.name
         assert descriptor["shortDescription"]["text"] == rule.doc.summary
         assert descriptor["help"]["markdown"] == rule.doc.markdown

@@ -28,11 +28,11 @@ def _finding(line: int, code: str = "CL401") -> Finding:
     return Finding(code, Level.WARNING, "message", ir.Span("k.cu", line, 5, line, 9))
 
 
-def _run(comments, findings, enabled=tuple(implemented())):
-    """(kept findings, unused entries) the way the engine computes them."""
+def _run(comments, findings, enabled=None):
+    """(kept findings, unused entries) the way the engine computes them; every rule ran unless ``enabled`` says."""
     suppressions = parse_suppressions(comments)
     kept = apply_suppressions(findings, suppressions)
-    return kept, unused_suppressions(suppressions, list(enabled))
+    return kept, unused_suppressions(suppressions, list(implemented() if enabled is None else enabled))
 
 
 # --- which comments suppress what ----------------------------------------------------

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import analyze
-from test_dataflow import accesses_on, kernel, only
 from cudalint.dataflow import BarrierScope, Confidence, DataPattern, MemorySpace
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import LaneEvaluator
+from test_dataflow import accesses_on, kernel, only
 
 
 def branch_on(kernel_facts, line: int):

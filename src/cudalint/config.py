@@ -107,30 +107,10 @@ def parse_config(table: dict, path: Path) -> Config:
         plural = "s" if len(unknown) > 1 else ""
         raise ConfigError(f"{path}: unknown configuration key{plural} {names} (known: {', '.join(KNOWN_KEYS)})")
     config = Config(path=path)
-    for key in _LIST_KEYS:
-        if key in table:
-            value = _string_list(path, key, table[key])
-            if key in _SELECTOR_KEYS:
-                value = parse_selectors(value, where=f"{path}: `{key}`")
-            setattr(config, key.replace("-", "_"), value)
-    for key in _STRING_KEYS:
-        if key in table:
-            if not isinstance(table[key], str):
-                raise ConfigError(f"{path}: `{key}` must be a string")
-            setattr(config, key.replace("-", "_"), table[key])
-    if config.arch is not None:
-        try:
-            parse_arch(config.arch)
-        except FrontendConfigError as exc:
-            raise ConfigError(f"{path}: `arch`: {exc}") from None
+    _read_lists(config, table, path)
+    _read_strings(config, table, path)
     if "per-file-ignores" in table:
-        raw = table["per-file-ignores"]
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{path}: `per-file-ignores` must be a table of glob = [codes]")
-        config.per_file_ignores = {}
-        for glob, codes in raw.items():
-            key = f"per-file-ignores.{glob}"
-            config.per_file_ignores[glob] = parse_selectors(_string_list(path, key, codes), where=f"{path}: `{key}`")
+        config.per_file_ignores = _per_file_ignores(table["per-file-ignores"], path)
     if "max-registers" in table:
         value = table["max-registers"]
         if not isinstance(value, int) or isinstance(value, bool) or not 16 <= value <= 255:
@@ -146,6 +126,38 @@ def parse_config(table: dict, path: Path) -> Config:
     if "min-level" in table:
         config.min_level = parse_level(table["min-level"], f"{path}: `min-level`")
     return config
+
+
+def _read_lists(config: Config, table: dict, path: Path) -> None:
+    for key in _LIST_KEYS:
+        if key in table:
+            value = _string_list(path, key, table[key])
+            if key in _SELECTOR_KEYS:
+                value = parse_selectors(value, where=f"{path}: `{key}`")
+            setattr(config, key.replace("-", "_"), value)
+
+
+def _read_strings(config: Config, table: dict, path: Path) -> None:
+    for key in _STRING_KEYS:
+        if key in table:
+            if not isinstance(table[key], str):
+                raise ConfigError(f"{path}: `{key}` must be a string")
+            setattr(config, key.replace("-", "_"), table[key])
+    if config.arch is not None:
+        try:
+            parse_arch(config.arch)
+        except FrontendConfigError as exc:
+            raise ConfigError(f"{path}: `arch`: {exc}") from None
+
+
+def _per_file_ignores(raw, path: Path) -> dict[str, list[str]]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: `per-file-ignores` must be a table of glob = [codes]")
+    ignores = {}
+    for glob, codes in raw.items():
+        key = f"per-file-ignores.{glob}"
+        ignores[glob] = parse_selectors(_string_list(path, key, codes), where=f"{path}: `{key}`")
+    return ignores
 
 
 def parse_level(value, where: str) -> Level:
@@ -239,6 +251,7 @@ def is_excluded(config: Config, path: Path, patterns: list[str]) -> bool:
         return False  # Making the path relative costs a real-path lookup: skip it when nothing is excluded.
     relative = _relative_to_root(config, path)
     return any(
-        fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")
+        fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern)
+        or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")
         for pattern in patterns
     )

@@ -58,5 +58,6 @@ def render_json(result: RunResult, options: ReportOptions) -> str:
 
 
 def render_json_statistics(result: RunResult) -> str:
-    counts = [{"code": code, "name": rule_name(code) or None, "count": count} for code, count in rule_counts(result.findings)]
+    counts = [{"code": code, "name": rule_name(code) or None, "count": count}
+              for code, count in rule_counts(result.findings)]
     return json.dumps(counts, indent=2) + "\n"

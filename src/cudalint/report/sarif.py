@@ -87,7 +87,8 @@ def _artifact(path: str, root: str) -> sarif.ArtifactLocation:
 
 def _region(span) -> sarif.Region:
     return sarif.Region(start_line=span.line, start_column=span.column, end_line=span.end_line,
-                        end_column=max(span.end_column, span.column + 1) if span.end_line == span.line else span.end_column)
+                        end_column=(max(span.end_column, span.column + 1) if span.end_line == span.line
+                                    else span.end_column))
 
 
 def _fingerprint(finding: Finding, occurrence: int, line_text: str) -> str:
@@ -106,7 +107,8 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str, fingerprint
             artifact_changes=[sarif.ArtifactChange(
                 artifact_location=_artifact(finding.span.file, root),
                 replacements=[
-                    sarif.Replacement(deleted_region=_region(edit.span), inserted_content=sarif.ArtifactContent(text=edit.replacement))
+                    sarif.Replacement(deleted_region=_region(edit.span),
+                                      inserted_content=sarif.ArtifactContent(text=edit.replacement))
                     for edit in sorted(finding.fix.edits, key=lambda e: (e.span.line, e.span.column))
                 ],
             )],

@@ -10,7 +10,7 @@ from collections import Counter
 
 from cudalint.diagnostics import Finding, Level
 from cudalint.engine import RunResult
-from cudalint.report import ReportOptions, display_path, source_line, notice_line, rule_counts
+from cudalint.report import ReportOptions, display_path, notice_line, rule_counts, source_line
 from cudalint.rules import RULES, rule_name
 
 _STYLES = {"bold": "1", "red": "31", "yellow": "33", "cyan": "36", "blue": "34", "dim": "2", "green": "32"}
@@ -98,7 +98,8 @@ def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict
 def _concise(finding: Finding, options: ReportOptions, paint: _Painter) -> str:
     span = finding.span
     where = f"{display_path(span.file, options.root)}:{span.line}:{span.column}"
-    return f"{paint(where, 'bold')}: {paint(finding.code, 'bold', _LEVEL_STYLE[finding.level])} [{finding.level.value}] {finding.message}"
+    code = paint(finding.code, "bold", _LEVEL_STYLE[finding.level])
+    return f"{paint(where, 'bold')}: {code} [{finding.level.value}] {finding.message}"
 
 
 def _summary(result: RunResult) -> str:
