@@ -114,7 +114,7 @@ def expectations(path: Path) -> Counter[Expected]:
     return found
 
 
-def found(findings) -> Counter[Expected]:
+def as_expectations(findings) -> Counter[Expected]:
     """What ``expectations`` would have to say for ``findings``."""
     return Counter(Expected(f.span.line, f.code, f.level.value) for f in findings)
 

@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CORPUS, SNAPSHOTS, UPDATE_SNAPSHOTS, check_snapshot, expectations, found, render_findings
+from conftest import (
+    CORPUS,
+    SNAPSHOTS,
+    UPDATE_SNAPSHOTS,
+    as_expectations,
+    check_snapshot,
+    expectations,
+    render_findings,
+)
 
 CASES = sorted(CORPUS.rglob("*.cu"))
 FINDINGS = SNAPSHOTS / "findings"
@@ -35,7 +43,7 @@ def test_findings_are_the_expected_ones(path, header_mode, corpus_results):
     result = corpus_results(path, header_mode)
     assert result.analyzed, result.notices
     assert not result.notices, [n.one_line() for n in result.notices]
-    got, want = found(result.findings), expectations(path)
+    got, want = as_expectations(result.findings), expectations(path)
     unexpected = sorted((got - want).elements(), key=lambda e: e.line)
     missing = sorted((want - got).elements(), key=lambda e: e.line)
     assert not unexpected and not missing, f"unexpected: {unexpected}\nmissing: {missing}"

@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from conftest import analyze, expectations, found
+from conftest import analyze, as_expectations, expectations
 from cudalint import engine, frontend, ir
 from cudalint.config import Config
 from cudalint.dataflow import Facts, MemorySpace, Variance
@@ -189,7 +189,7 @@ def test_texture_references_parse_and_their_kernels_have_facts(tmp_path, header_
     blur = _kernel(tu, "blur")
     assert [(a.kind.value, a.location.base) for a, _ in blur.accesses] == [("store", "out")]
     result = analyze(path, header_mode)
-    assert found(result.findings) == expectations(path)
+    assert as_expectations(result.findings) == expectations(path)
     assert result.notices == []
 
 
@@ -220,7 +220,7 @@ def test_removed_thread_calls_parse_with_compatibility_declarations(tmp_path, he
     tu = _parse(path, header_mode)
     assert tu.errors == ()
     result = analyze(path, header_mode)
-    assert found(result.findings) == expectations(path)
+    assert as_expectations(result.findings) == expectations(path)
     assert result.notices == []
 
 
@@ -278,7 +278,7 @@ def test_findings_in_recovered_functions_say_so(tmp_path):
     path = tmp_path / "unknown.cu"
     path.write_text(UNKNOWN)
     result = analyze(path)
-    assert found(result.findings) == expectations(path)
+    assert as_expectations(result.findings) == expectations(path)
     recovered = {f.span.line: f.message.endswith(RECOVERED) for f in result.findings}
     assert recovered == {4: True, 6: True, 9: False}
     (notice,) = result.notices

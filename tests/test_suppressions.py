@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import expectations, found
+from conftest import as_expectations, expectations
 from cudalint import engine, frontend, ir
 from cudalint.config import Config
 from cudalint.diagnostics import Finding, Level
@@ -159,7 +159,7 @@ def _check(tu, enabled):
 
 def test_every_style_in_one_file(parsed):
     findings = _check(parsed["suppressions.cu"], implemented())
-    assert found(findings) == expectations(FIXTURES / "suppressions.cu")
+    assert as_expectations(findings) == expectations(FIXTURES / "suppressions.cu")
 
 
 def test_selecting_only_cl001_reports_only_unknown_names(parsed):
