@@ -43,7 +43,13 @@ from cudalint.ptxas.names import demangle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernel_records import (  # noqa: E402 - a sibling script, not an installed module
-    Measurement, RecordKind, SourceKernel, command_line, nvcc_version, run, source_kernels,
+    Measurement,
+    RecordKind,
+    SourceKernel,
+    command_line,
+    nvcc_version,
+    run,
+    source_kernels,
 )
 
 DEFAULT_ARCH = "sm_90"
@@ -100,34 +106,13 @@ def parse_ptx(text: str) -> dict[str, PtxFunction]:
         header = _HEADER.search(code, position)
         if header is None:
             break
-        # Skip the parameter list, then a body starts with '{'; a prototype ends with ';'.
-        index = header.end()
-        depth = 0
-        while index < len(code):
-            char = code[index]
-            if char == "(":
-                depth += 1
-            elif char == ")":
-                depth -= 1
-            elif depth == 0 and char in "{;":
-                break
-            index += 1
-        if index >= len(code) or code[index] == ";":
-            position = index + 1
+        start = _after_parameters(code, header.end())
+        if start >= len(code) or code[start] == ";":
+            position = start + 1
             continue
-        start = index
-        depth = 0
-        while index < len(code):
-            if code[index] == "{":
-                depth += 1
-            elif code[index] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            index += 1
-        body = code[start + 1:index]
+        end = _closing_brace(code, start)
         function = PtxFunction(header.group(2), is_entry=header.group(1) == "entry")
-        for statement in _instructions(body):
+        for statement in _instructions(code[start + 1:end]):
             if is_fp64_instruction(statement):
                 function.fp64 += 1
             words = statement.split()
@@ -137,8 +122,39 @@ def parse_ptx(text: str) -> dict[str, PtxFunction]:
                 if target:
                     function.calls.add(target.group(0))
         functions[function.name] = function
-        position = index + 1
+        position = end + 1
     return functions
+
+
+def _after_parameters(code: str, index: int) -> int:
+    """Past a function header's parameter lists: the index of the body's '{', or of the ';'
+    that ends a prototype (len(code) when neither follows)."""
+    depth = 0
+    while index < len(code):
+        char = code[index]
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif depth == 0 and char in "{;":
+            break
+        index += 1
+    return index
+
+
+def _closing_brace(code: str, start: int) -> int:
+    """The index of the '}' that closes the '{' at ``start`` (len(code) when unbalanced)."""
+    depth = 0
+    index = start
+    while index < len(code):
+        if code[index] == "{":
+            depth += 1
+        elif code[index] == "}":
+            depth -= 1
+            if depth == 0:
+                break
+        index += 1
+    return index
 
 
 def entry_fp64(functions: dict[str, PtxFunction], entry: str) -> int:
@@ -193,7 +209,8 @@ def measure_file(path: Path, nvcc: str, arch: str, extra: list[str]) -> tuple[li
         if kernel is None:
             problems.append(f"{path}: PTX entry {mangled} ({label}) matches no __global__ line")
             continue
-        measurements.append(Measurement(kernel, label if kernel.is_template else name, {"fp64": entry_fp64(functions, mangled)}))
+        figures = {"fp64": entry_fp64(functions, mangled)}
+        measurements.append(Measurement(kernel, label if kernel.is_template else name, figures))
     measured_kernels = {id(m.kernel) for m in measurements}
     for kernel in kernels:
         if id(kernel) not in measured_kernels:
@@ -208,7 +225,8 @@ def measure_file(path: Path, nvcc: str, arch: str, extra: list[str]) -> tuple[li
 def main(argv: list[str] | None = None) -> int:
     parser = command_line("Count fp64 PTX instructions per kernel (CL401 corpus truth).", MEASURED)
     parser.add_argument("--arch", default=DEFAULT_ARCH, help=f"GPU architecture (default: {DEFAULT_ARCH})")
-    parser.add_argument("-X", "--nvcc-arg", action="append", default=[], metavar="ARG", help="extra nvcc argument (repeatable)")
+    parser.add_argument("-X", "--nvcc-arg", action="append", default=[], metavar="ARG",
+                        help="extra nvcc argument (repeatable)")
     options = parser.parse_args(argv)
     return run(options, MEASURED, lambda nvcc: f"nvcc {nvcc_version(nvcc)} {options.arch} ptx",
                lambda path, nvcc: measure_file(path, nvcc, options.arch, options.nvcc_arg),

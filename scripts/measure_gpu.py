@@ -4,7 +4,10 @@
 The hardware truth behind the access corpus (tests/corpus/access): every kernel there
 is preceded, in the comment block right above it, by one line per launch
 
-    // launch: [kernel=<name<targs>>] grid=<gx>[,<gy>[,<gz>]] block=<bx>[,<by>[,<bz>]] [bytes=<n>] [shmem=<n>] [args: <param>=<value> ...]
+    // launch: [kernel=<name<targs>>] grid=<gx>[,<gy>[,<gz>]] block=<bx>[,<by>[,<bz>]] \
+    //         [bytes=<n>] [shmem=<n>] [args: <param>=<value> ...]
+
+(one line in the file; split here for width)
 
 and, under each launch line, the line this script writes (``--write``):
 
@@ -360,44 +363,60 @@ def collect(path: Path, use_frontend: bool = True) -> list[Launch]:
         if next_definition < len(definitions) and definitions[next_definition][0] == index:
             _, name, params = definitions[next_definition]
             for launch in pending:
-                if launch.base and launch.base != name:
-                    raise HarnessError(f"{path}:{launch.line + 1}: kernel={launch.kernel} above {name}")
-                launch.base = name
-                launch.kernel = launch.kernel or name
-                launch.params = params
-                if frontend_params is not None:
-                    key = launch.kernel.replace(" ", "")
-                    if key not in frontend_params and name not in frontend_params:
-                        raise HarnessError(f"{path}:{launch.line + 1}: cudalint sees no kernel {launch.kernel}")
-                    launch.params = frontend_params.get(key) or frontend_params[name]
+                _bind(path, launch, name, params, frontend_params)
             launches.extend(pending)
             pending = []
         match = LAUNCH.match(line)
         if match:
-            try:
-                fields = parse_launch(match.group("body"))
-            except HarnessError as error:
-                raise HarnessError(f"{path}:{index + 1}: {error}") from None
-            kernel = fields["kernel"] or ""
-            launch = Launch(
-                path=path, line=index, indent=match.group("indent"), kernel=kernel,
-                base=kernel.split("<", 1)[0].strip(), grid=fields["grid"], block=fields["block"],
-                bytes=fields["bytes"], args=fields["args"], shmem=fields["shmem"],
-            )
-            if index + 1 < len(lines):
-                recorded = MEASURED.match(lines[index + 1])
-                if recorded:
-                    launch.measured, launch.provenance = parse_measured(recorded.group("body"))
-                below = index + (2 if recorded else 1)
-                sync = SYNCCHECK.match(lines[below]) if below < len(lines) else None
-                if sync:
-                    launch.synccheck = "hang" if sync.group("hang") else int(sync.group("errors"))
-                    launch.synccheck_provenance = sync.group("prov").strip()
-            pending.append(launch)
+            pending.append(_launch_at(path, lines, index, match))
         elif MEASURED.match(line) and not (index and LAUNCH.match(lines[index - 1])):
             raise HarnessError(f"{path}:{index + 1}: a measured line not right under a launch line")
     if pending:
         raise HarnessError(f"{path}:{pending[0].line + 1}: launch line without a kernel below it")
+    _check_launches(path, launches)
+    return launches
+
+
+def _bind(path: Path, launch: Launch, name: str, params, frontend_params) -> None:
+    """Give a launch line the kernel defined below it, with that kernel's parameters."""
+    if launch.base and launch.base != name:
+        raise HarnessError(f"{path}:{launch.line + 1}: kernel={launch.kernel} above {name}")
+    launch.base = name
+    launch.kernel = launch.kernel or name
+    launch.params = params
+    if frontend_params is not None:
+        key = launch.kernel.replace(" ", "")
+        if key not in frontend_params and name not in frontend_params:
+            raise HarnessError(f"{path}:{launch.line + 1}: cudalint sees no kernel {launch.kernel}")
+        launch.params = frontend_params.get(key) or frontend_params[name]
+
+
+def _launch_at(path: Path, lines: list[str], index: int, match: re.Match) -> Launch:
+    """The launch line at ``index``, with the measured and synccheck lines right under it."""
+    try:
+        fields = parse_launch(match.group("body"))
+    except HarnessError as error:
+        raise HarnessError(f"{path}:{index + 1}: {error}") from None
+    kernel = fields["kernel"] or ""
+    launch = Launch(
+        path=path, line=index, indent=match.group("indent"), kernel=kernel,
+        base=kernel.split("<", 1)[0].strip(), grid=fields["grid"], block=fields["block"],
+        bytes=fields["bytes"], args=fields["args"], shmem=fields["shmem"],
+    )
+    if index + 1 < len(lines):
+        recorded = MEASURED.match(lines[index + 1])
+        if recorded:
+            launch.measured, launch.provenance = parse_measured(recorded.group("body"))
+        below = index + (2 if recorded else 1)
+        sync = SYNCCHECK.match(lines[below]) if below < len(lines) else None
+        if sync:
+            launch.synccheck = "hang" if sync.group("hang") else int(sync.group("errors"))
+            launch.synccheck_provenance = sync.group("prov").strip()
+    return launch
+
+
+def _check_launches(path: Path, launches: list[Launch]) -> None:
+    """Each kernel launched once, with arguments only for parameters it has."""
     seen = set()
     for launch in launches:
         if launch.kernel in seen:
@@ -407,7 +426,6 @@ def collect(path: Path, use_frontend: bool = True) -> list[Launch]:
         for name in launch.args:
             if name not in names:
                 raise HarnessError(f"{path}:{launch.line + 1}: {launch.kernel} has no parameter {name}")
-    return launches
 
 
 def corpus_files(paths: list[str]) -> list[Path]:
@@ -472,7 +490,8 @@ def driver_source(path: Path, launches: list[Launch]) -> str:
         grid = ", ".join(map(str, launch.grid))
         block = ", ".join(map(str, launch.block))
         out.append(
-            f"    MG_CHECK(cudaLaunchKernel((const void*)&{launch.kernel}, dim3({grid}), dim3({block}), mg_args, {launch.shmem}, 0));"
+            f"    MG_CHECK(cudaLaunchKernel((const void*)&{launch.kernel}, dim3({grid}), dim3({block}), mg_args, "
+            f"{launch.shmem}, 0));"
         )
         out.append("    MG_CHECK(cudaDeviceSynchronize());")
         out.append("}")
@@ -561,7 +580,8 @@ def choose_metrics(available: set[str] | None) -> tuple[dict[str, str], list[str
     return chosen, notes
 
 
-SASS_MEMORY = re.compile(r"\b((?:LDG|STG|LDS|STS|LDSM|LDL|STL|LD|ST|ATOMS|ATOMG|ATOM|RED|LDGSTS|LDC)(?:\.[A-Z0-9_]+)*)\b")
+SASS_MEMORY = re.compile(
+    r"\b((?:LDG|STG|LDS|STS|LDSM|LDL|STL|LD|ST|ATOMS|ATOMG|ATOM|RED|LDGSTS|LDC)(?:\.[A-Z0-9_]+)*)\b")
 
 
 def sass_summary(text: str, demangle) -> dict[str, str]:
@@ -723,9 +743,10 @@ def measure(
         profiled = parse_ncu_csv(result.stdout)[-n:]
         problem = None
         if result.returncode != 0 or len(profiled) != n:
-            problem = f"ncu exit {result.returncode}, {len(profiled)} of {n} launches profiled:\n{result.stderr[-2000:]}"
+            problem = (f"ncu exit {result.returncode}, {len(profiled)} of {n} launches profiled:\n"
+                       f"{result.stderr[-2000:]}")
             print(f"measure_gpu: {path}: {problem}", file=sys.stderr)
-        for launch, row in zip(launches, profiled + [None] * (n - len(profiled))):
+        for launch, row in zip(launches, profiled + [None] * (n - len(profiled)), strict=True):
             key = (file_key(path), launch.kernel)
             if row is None:
                 results[key] = Result({}, launch.warps, error=problem or "not profiled")
@@ -955,7 +976,7 @@ def write_records(plan: dict[Path, list[Launch]], results: dict[tuple[str, str],
     written = 0
     for path, launches in plan.items():
         lines = path.read_text(encoding="utf-8").splitlines()
-        for launch in sorted(launches, key=lambda l: l.line, reverse=True):
+        for launch in sorted(launches, key=lambda item: item.line, reverse=True):
             result = results.get((file_key(path), launch.kernel))
             if result is None or result.error:
                 continue
@@ -1018,7 +1039,7 @@ def print_table(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], R
         "gld_requests_per_warp": "gld_r/w", "gst_requests_per_warp": "gst_r/w",
         "shld_requests_per_warp": "shld_r/w", "shst_requests_per_warp": "shst_r/w",
     }
-    width = max([len(l.kernel) for ls in plan.values() for l in ls] + [6])
+    width = max([len(launch.kernel) for ls in plan.values() for launch in ls] + [6])
     print(f"{'kernel':<{width}}  " + " ".join(f"{short[k]:>8}" for k in KEYS) + "  sass")
     for path, launches in plan.items():
         print(f"# {file_key(path)}")
@@ -1105,7 +1126,7 @@ def write_synccheck(plan: dict[Path, list[Launch]], results: dict[tuple[str, str
     written = 0
     for path, launches in plan.items():
         lines = path.read_text(encoding="utf-8").splitlines()
-        for launch in sorted(launches, key=lambda l: l.line, reverse=True):
+        for launch in sorted(launches, key=lambda item: item.line, reverse=True):
             result = results.get((file_key(path), launch.kernel))
             if result is None or result.errors is None:
                 continue
@@ -1123,7 +1144,7 @@ def write_synccheck(plan: dict[Path, list[Launch]], results: dict[tuple[str, str
 
 
 def print_synccheck(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], SyncResult]) -> None:
-    width = max([len(l.kernel) for ls in plan.values() for l in ls] + [6])
+    width = max([len(launch.kernel) for ls in plan.values() for launch in ls] + [6])
     print(f"{'kernel':<{width}}  {'synccheck':>10}  plain run")
     for path, launches in plan.items():
         print(f"# {file_key(path)}")

@@ -26,7 +26,12 @@ from cudalint.ptxas import CompileError, compile_resources
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernel_records import (  # noqa: E402 - a sibling script, not an installed module
-    Measurement, RecordKind, command_line, nvcc_version, run, source_kernels,
+    Measurement,
+    RecordKind,
+    command_line,
+    nvcc_version,
+    run,
+    source_kernels,
 )
 
 ARCH = 90

@@ -38,7 +38,7 @@ from cudalint.dataflow import Facts, LaunchContext, MemorySpace
 from cudalint.dataflow.interpret import AccessKind
 from cudalint.dataflow.threads import BlockShape
 from cudalint.diagnostics import Level
-from cudalint.rules import REGISTRY
+from cudalint.rules import RULES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import source_lines  # noqa: E402  (a module of scripts/, beside this one)
@@ -76,7 +76,8 @@ def launch_facts(launch) -> tuple[Facts, str]:
         base, _, arguments = name.partition("<")
         pattern = next(f for f in tu.device_functions() if f.is_template_pattern and f.name == base)
         values = [a.strip() for a in arguments.rstrip(">").split(",")]
-        bindings.update({p: int(v) for p, v in zip(pattern.template_parameters, values) if v.lstrip("-").isdigit()})
+        bindings.update({p: int(v) for p, v in zip(pattern.template_parameters, values, strict=False)
+                         if v.lstrip("-").isdigit()})
         name = pattern.display_name
     shape = BlockShape(*launch.block, source="recorded launch")
     return Facts(tu, {name: LaunchContext(shape, bindings)}), name
@@ -102,11 +103,13 @@ def hardware_verdicts(launch, facts: Facts, function: str) -> dict[str, bool]:
         if value is not None and ideal:
             uncoalesced |= value / ideal >= 2.0
     conflicts = False
-    for key, requests in (("bank_conflicts_ld", "shld_requests_per_warp"), ("bank_conflicts_st", "shst_requests_per_warp")):
+    for key, requests in (("bank_conflicts_ld", "shld_requests_per_warp"),
+                          ("bank_conflicts_st", "shst_requests_per_warp")):
         count, per_warp = measured.get(key), measured.get(requests)
         if count and per_warp:
             conflicts |= count / (per_warp * launch.warps) >= CONFLICTS_PER_REQUEST
-    divergent = bool(measured.get("branch_divergent_targets")) or (measured.get("pred_on_ratio") or 32.0) < PREDICATION_IDLE
+    idle = (measured.get("pred_on_ratio") or 32.0) < PREDICATION_IDLE
+    divergent = bool(measured.get("branch_divergent_targets")) or idle
     return {"CL101+CL102": uncoalesced, "CL201": conflicts, "CL301": divergent}
 
 
@@ -117,7 +120,7 @@ def predicted_verdicts(facts: Facts, function: str, groups) -> dict[str, list[st
     for group in groups:
         levels = (Level.ERROR,) if group == "CL302" else (Level.WARNING, Level.ERROR)
         for code in GROUPS[group]:
-            for finding in REGISTRY[code]().check(facts):
+            for finding in RULES[code].rule().check(facts):
                 if finding.function == function and finding.level in levels:
                     found[group].append(f"{code} line {finding.span.line}")
     return found
@@ -182,7 +185,7 @@ def _launch_findings(facts: Facts, function: str, name: str) -> list[source_line
     findings = []
     for codes in source_lines.CLASSES.values():
         for code in codes:
-            for finding in REGISTRY[code]().check(facts):
+            for finding in RULES[code].rule().check(facts):
                 if finding.function == function and Path(finding.span.file).name == name:
                     findings.append(source_lines.Finding(code, finding.level.value, name, finding.span.line,
                                                          finding.message))
@@ -198,7 +201,8 @@ def line_evaluation() -> dict[str, dict[str, source_lines.Tally]]:
         sidecar = harness.read_sidecar(path)
         if sidecar is None:
             continue
-        launches = [l for l in harness.collect(path, use_frontend=False) if l.measured or l.synccheck is not None]
+        launches = [launch for launch in harness.collect(path, use_frontend=False)
+                    if launch.measured or launch.synccheck is not None]
         verdicts, findings = file_line_verdicts(path, sidecar, launches)
         for label, levels in source_lines.LEVEL_SETS.items():
             for name, tally in source_lines.tally(verdicts, findings, levels).items():

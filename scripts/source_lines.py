@@ -250,7 +250,7 @@ def parse_source_export(text: str) -> list[ProfiledKernel]:
         elif row[0] == "Address":
             header = row
         elif header is not None and kernels:
-            kernels[-1].rows.append(dict(zip(header, row)))
+            kernels[-1].rows.append(dict(zip(header, row, strict=False)))
     unique: list[ProfiledKernel] = []
     for kernel in kernels:
         previous = unique[-1] if unique else None
@@ -263,7 +263,7 @@ def parse_source_export(text: str) -> list[ProfiledKernel]:
 def _same_counts(a: ProfiledKernel, b: ProfiledKernel) -> bool:
     return len(a.rows) == len(b.rows) and all(
         x.get("Address") == y.get("Address") and x.get("Instructions Executed") == y.get("Instructions Executed")
-        for x, y in zip(a.rows, b.rows))
+        for x, y in zip(a.rows, b.rows, strict=True))
 
 
 def _number(row: dict[str, str], column: str) -> float:
@@ -353,7 +353,7 @@ class LineFigures:
 
     @classmethod
     def from_row(cls, values: list[float]) -> LineFigures:
-        return cls(**dict(zip(COLUMNS, values)))
+        return cls(**dict(zip(COLUMNS, values, strict=False)))
 
 
 def _compact(value: float) -> float:
@@ -387,7 +387,7 @@ def line_figures(functions: dict[str, list[Instruction]], profiled: list[Profile
             if problems is not None:
                 problems.append(f"no disassembled function has the code of {kernel.name}")
             continue
-        for instruction, row in zip(functions[name], kernel.rows):
+        for instruction, row in zip(functions[name], kernel.rows, strict=False):
             if instruction.location is None:
                 continue
             figures = lines[instruction.location]

@@ -31,7 +31,8 @@ from pathlib import Path
 # Files whose kernels are counted, by what they need to be analyzed.
 RECOVERY_CATEGORIES = ("fragment", "legacy API", "missing header")
 
-_KERNEL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(")
+_BOUNDS = r"(?:__launch_bounds__\s*\([^)]*\)\s*)?"
+_KERNEL = re.compile(rf"__global__\s+{_BOUNDS}void\s+{_BOUNDS}(\w+)\s*\(")
 
 FRAGMENTS = {
     # Rodinia-style breadth-first search: the kernels live in files bfs.cu includes.
@@ -60,7 +61,8 @@ __global__ void Kernel(Node* g_graph_nodes, int* g_graph_edges, bool* g_graph_ma
     int tid = blockIdx.x * MAX_THREADS_PER_BLOCK + threadIdx.x;
     if (tid < no_of_nodes && g_graph_mask[tid]) {
         g_graph_mask[tid] = false;
-        for (int i = g_graph_nodes[tid].starting; i < (g_graph_nodes[tid].no_of_edges + g_graph_nodes[tid].starting); i++) {
+        for (int i = g_graph_nodes[tid].starting;
+             i < (g_graph_nodes[tid].no_of_edges + g_graph_nodes[tid].starting); i++) {
             int id = g_graph_edges[i];
             if (!g_graph_visited[id]) {
                 g_cost[id] = g_cost[tid] + 1;
@@ -312,7 +314,8 @@ __global__ void tile_max(const float* in, float* out) {
     cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
     float v = in[block.group_index().x * block.size() + block.thread_rank()];
     float best = cg::reduce(warp, v, cg::greater<float>());
-    if (warp.thread_rank() == 0) out[block.group_index().x] = best > cuda::std::numeric_limits<float>::max() ? 0.0f : best;
+    if (warp.thread_rank() == 0)
+        out[block.group_index().x] = best > cuda::std::numeric_limits<float>::max() ? 0.0f : best;
 }
 """,
     "types/half_bf16.cu": """\
@@ -473,7 +476,7 @@ def main() -> int:
     print(f"{'files needing':<16}{'files':>7}{'kernels':>9}{'with facts':>12}{'facts':>7}")
     for category, (files, written, analyzed, facts) in counts.items():
         print(f"{category:<16}{files:>7}{written:>9}{analyzed:>12}{facts:>7}")
-    files, written, analyzed, facts = (sum(column) for column in zip(*counts.values()))
+    files, written, analyzed, facts = (sum(column) for column in zip(*counts.values(), strict=True))
     print(f"{'total':<16}{files:>7}{written:>9}{analyzed:>12}{facts:>7}  ({100 * analyzed / written:.0f}% of kernels)")
     return 0
 

@@ -6,35 +6,22 @@ Timings are in bench/pathological.py; these tests count steps."""
 from __future__ import annotations
 
 from conftest import analyze, load_script
-from cudalint import frontend
-from cudalint.dataflow import Facts, interpret
+from cudalint.dataflow import interpret
 from cudalint.dataflow import symbolic as sym
 
 pathological = load_script("pathological_kernels")
-ENVIRONMENT = None
 
 
-def _facts(tmp_path, name: str, source: str) -> Facts:
-    global ENVIRONMENT
-    if ENVIRONMENT is None:
-        ENVIRONMENT = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
-    path = tmp_path / f"{name}.cu"
-    path.write_text(source)
-    tu = frontend.parse_file(str(path), ENVIRONMENT)
-    assert not tu.errors, [e.message for e in tu.errors]
-    return Facts(tu)
-
-
-def _steps(tmp_path, name: str, source: str) -> int:
-    (kernel,) = _facts(tmp_path, name, source).kernels
+def _steps(snippets, source: str) -> int:
+    (kernel,) = snippets.facts(source).kernels
     assert kernel.cut is None, kernel.cut
     assert kernel.trace.steps <= kernel.trace.budget
     return kernel.trace.steps
 
 
-def test_loop_nests_cost_polynomially_in_depth(tmp_path):
-    shallow = _facts(tmp_path, "nest6", pathological.loop_nest(6)).kernels[0]
-    deep = _facts(tmp_path, "nest18", pathological.loop_nest(18)).kernels[0]
+def test_loop_nests_cost_polynomially_in_depth(snippets):
+    shallow = snippets.facts(pathological.loop_nest(6)).kernels[0]
+    deep = snippets.facts(pathological.loop_nest(18)).kernels[0]
     assert shallow.cut is None and deep.cut is None
     # Each statement runs once per enclosing loop plus once: cubic at most, never 2^depth.
     assert deep.trace.steps <= shallow.trace.steps * (18 / 6) ** 3 and deep.trace.steps < 2 ** 18
@@ -42,12 +29,12 @@ def test_loop_nests_cost_polynomially_in_depth(tmp_path):
     assert interpret.MIN_BUDGET <= shallow.trace.budget <= deep.trace.budget <= interpret.MAX_BUDGET
 
 
-def test_hash_rounds_cost_linearly_in_rounds(tmp_path):
-    quarter = _steps(tmp_path, "md5_quarter", pathological.hash_rounds("md5", 16))
-    half = _steps(tmp_path, "md5_half", pathological.hash_rounds("md5", 32, blocks=True))
+def test_hash_rounds_cost_linearly_in_rounds(snippets):
+    quarter = _steps(snippets, pathological.hash_rounds("md5", 16))
+    half = _steps(snippets, pathological.hash_rounds("md5", 32, blocks=True))
     assert half <= 2.5 * quarter
     # sha1's rounds also update the message schedule: a bounded number of steps each.
-    assert _steps(tmp_path, "sha1", pathological.hash_rounds("sha1", 24, blocks=True)) <= 250 * 24
+    assert _steps(snippets, pathological.hash_rounds("sha1", 24, blocks=True)) <= 250 * 24
 
 
 def test_mixing_rounds_keep_values_small():
@@ -64,9 +51,9 @@ def test_mixing_rounds_keep_values_small():
     assert max(sizes) <= 4 * sym.MAX_SIZE and max(sizes[128:]) <= max(sizes[:128])
 
 
-def test_huge_switch_and_macro_expansions_stay_within_budget(tmp_path):
-    switch = _steps(tmp_path, "switch", pathological.huge_switch(40))
-    macro = _steps(tmp_path, "macro", pathological.macro_expanded(20))
+def test_huge_switch_and_macro_expansions_stay_within_budget(snippets):
+    switch = _steps(snippets, pathological.huge_switch(40))
+    macro = _steps(snippets, pathological.macro_expanded(20))
     assert switch < 40 * 60 and macro < 20 * 60  # A bounded number of steps per case and expansion.
 
 
@@ -86,16 +73,14 @@ __global__ void light(float* a) {
 """
 
 
-def test_a_function_past_its_budget_is_cut_and_reported(tmp_path, monkeypatch):
+def test_a_function_past_its_budget_is_cut_and_reported(snippets, monkeypatch):
     monkeypatch.setattr(interpret, "STEPS_PER_NODE", 1)
     monkeypatch.setattr(interpret, "MIN_BUDGET", 10)
-    path = tmp_path / "two.cu"
-    path.write_text(TWO_KERNELS)
-    facts = _facts(tmp_path, "two", TWO_KERNELS)
+    facts = snippets.facts(TWO_KERNELS)
     heavy = next(k for k in facts.kernels if k.function.name == "heavy")
     assert heavy.cut is not None and 3 <= heavy.cut.line <= 8
     assert heavy.trace.steps == heavy.trace.budget + 1
-    result = analyze(path)
+    result = analyze(snippets.write(TWO_KERNELS))
     (notice,) = result.notices
     assert "`heavy`" in notice.message and f"line {heavy.cut.line}" in notice.message
     assert notice.line == heavy.cut.line

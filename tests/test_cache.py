@@ -6,11 +6,11 @@ import pickle
 
 import pytest
 
+from conftest import CORPUS, run_cli, toolkit_available
 from cudalint import engine, frontend
 from cudalint.cache import ResultCache
 from cudalint.config import Config
-
-from conftest import CORPUS, run_cli, toolkit_available
+from cudalint.rules import implemented
 
 KERNEL = '#include "scale.h"\n__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n'
 
@@ -23,7 +23,7 @@ def project(tmp_path):
 
 
 def _run(project, cache_dir, select=("ALL",)):
-    enabled = [code for code in engine.REGISTRY if select == ("ALL",) or code in select]
+    enabled = [code for code in implemented() if select == ("ALL",) or code in select]
     settings = engine.default_settings(Config(), enabled, header_mode="embedded")
     settings.cache_dir = str(cache_dir)
     settings.jobs = 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from cudalint import frontend, ir
+from cudalint import ir
 from cudalint.dataflow.cfg import ENTRY, EXIT, ControlFlow
 
 S = ir.StmtKind
@@ -24,13 +24,9 @@ def snippet(source: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def translation_unit(tmp_path_factory) -> ir.TranslationUnit:
-    path = tmp_path_factory.mktemp("cfg") / "snippets.cu"
+def translation_unit(snippets) -> ir.TranslationUnit:
     namespaces = (f"namespace snippet{number} {{\n{source}\n}}\n" for number, source in enumerate(_SNIPPETS, 1))
-    path.write_text("__device__ void s(int);\n" + "".join(namespaces), encoding="utf-8")
-    tu = frontend.parse_file(str(path), frontend.build_environment(frontend.FrontendOptions(header_mode="embedded")))
-    assert not tu.errors, tu.errors
-    return tu
+    return snippets.unit("__device__ void s(int);\n" + "".join(namespaces), "snippets.cu")
 
 
 class Kernel:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, analyze, load_script
+from conftest import CORPUS, CorpusResults, load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 CL401_CORPUS = CORPUS / "cl401"
@@ -105,21 +105,15 @@ def cases_of(path: Path) -> tuple[Case, ...]:
 FILES = sorted(CL401_CORPUS.glob("*.cu"))
 CASES = [case for path in FILES for case in cases_of(path)]
 
-_results: dict[tuple[Path, str], object] = {}
-
-
-def cl401_findings(path: Path, header_mode: str):
-    """(line, level) of every CL401 finding in ``path``, the file analyzed once per mode."""
-    key = (path, header_mode)
-    if key not in _results:
-        _results[key] = analyze(path, header_mode)
-    result = _results[key]
+def cl401_findings(results: CorpusResults, path: Path, header_mode: str):
+    """(line, level) of every CL401 finding in ``path``."""
+    result = results(path, header_mode)
     assert result.analyzed and not result.notices, [n.one_line() for n in result.notices]
     return [(f.span.line, f.level.value) for f in result.findings if f.code == "CL401"]
 
 
-def levels_in(case: Case, header_mode: str) -> list[str]:
-    return [level for line, level in cl401_findings(case.path, header_mode) if case.contains(line)]
+def levels_in(results: CorpusResults, case: Case, header_mode: str) -> list[str]:
+    return [level for line, level in cl401_findings(results, case.path, header_mode) if case.contains(line)]
 
 
 # ---------------------------------------------------------------------------- the corpus itself
@@ -145,8 +139,8 @@ def test_templates_measure_each_instantiation():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_cl401_follows_measured_fp64(case, header_mode):
-    levels = levels_in(case, header_mode)
+def test_cl401_follows_measured_fp64(case, header_mode, corpus_results):
+    levels = levels_in(corpus_results, case, header_mode)
     where = f"{case.path.name}:{case.first}-{case.last} {case.kernel}"
     if case.fully_exempt:
         assert not levels, f"{where}: fp64 is {case.measured[0].exempt}, yet CL401 reports {levels}"
@@ -161,23 +155,24 @@ def test_cl401_follows_measured_fp64(case, header_mode):
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
-def test_every_cl401_finding_belongs_to_a_case(path, header_mode):
+def test_every_cl401_finding_belongs_to_a_case(path, header_mode, corpus_results):
     cases = cases_of(path)
-    stray = [line for line, _ in cl401_findings(path, header_mode) if not any(c.contains(line) for c in cases)]
+    stray = [line for line, _ in cl401_findings(corpus_results, path, header_mode)
+             if not any(c.contains(line) for c in cases)]
     assert not stray, f"{path.name}: CL401 findings outside any measured kernel: lines {stray}"
 
 
-def confusion(header_mode: str) -> dict[str, list[Case]]:
+def confusion(results: CorpusResults, header_mode: str) -> dict[str, list[Case]]:
     table: dict[str, list[Case]] = {"tp": [], "fp": [], "fn": [], "tn": []}
     for case in CASES:
         truth = case.implicit_fp64 > 0
-        warned = "warning" in levels_in(case, header_mode)
+        warned = "warning" in levels_in(results, case, header_mode)
         table[("t" if truth == warned else "f") + ("p" if warned else "n")].append(case)
     return table
 
 
-def test_warning_precision_and_recall(header_mode):
-    table = confusion(header_mode)
+def test_warning_precision_and_recall(header_mode, corpus_results):
+    table = confusion(corpus_results, header_mode)
     tp, fp, fn, tn = (len(table[k]) for k in ("tp", "fp", "fn", "tn"))
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0

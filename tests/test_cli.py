@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from cudalint import __version__, cli, engine
 from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from conftest import run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 # The embedded header set: fast, and needs no CUDA installation.
@@ -133,7 +133,8 @@ def test_github_paths_are_relative_to_the_repository_root(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path / "src")
     Path("empty.cu").write_text("")
     result = invoke("--format", "github", "empty.cu")
-    assert result.stdout == "::error file=src/empty.cu,title=cudalint::src/empty.cu: error: empty file, nothing to analyze\n"
+    assert result.stdout == ("::error file=src/empty.cu,title=cudalint::src/empty.cu: error: "
+                             "empty file, nothing to analyze\n")
 
 
 def test_color_always_keeps_brackets_verbatim(workdir):
@@ -199,7 +200,8 @@ def test_select_ignore_extend_select(workdir, args, codes):
 def test_statistics(workdir):
     result = analyze("--statistics", "fp64.cu")
     assert result.exit_code == EXIT_FINDINGS
-    assert result.stdout.splitlines() == ["     2  CL401  implicit-fp64", "Found 2 findings (1 warning, 1 note) in 1 file."]
+    assert result.stdout.splitlines() == ["     2  CL401  implicit-fp64",
+                                          "Found 2 findings (1 warning, 1 note) in 1 file."]
 
 
 def test_exit_zero(workdir):
@@ -245,8 +247,8 @@ def test_each_bad_input_gets_one_line_and_the_rest_continue(workdir, monkeypatch
         return read_bytes(path)
 
     monkeypatch.setattr(Path, "read_bytes", refuse_locked)
-    bad = {"missing.cu": "no such file", "empty.cu": "empty file", "blank.cuh": "empty file", "binary.cu": "binary file",
-           "dir.cu": "is a directory", "locked.cu": "Permission denied"}
+    bad = {"missing.cu": "no such file", "empty.cu": "empty file", "blank.cuh": "empty file",
+           "binary.cu": "binary file", "dir.cu": "is a directory", "locked.cu": "Permission denied"}
     result = analyze("--format", "concise", "fp64.cu", *bad)
     assert result.exit_code == EXIT_FINDINGS
     lines = result.stdout.splitlines()

@@ -8,13 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cudalint import engine
-from cudalint.diagnostics import Level
-from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from conftest import run_cli
+from cudalint import engine
+from cudalint.cli import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from cudalint.config import (
     KNOWN_KEYS,
-    Config,
     ConfigError,
     enabled_rules,
     find_config,
@@ -23,7 +21,8 @@ from cudalint.config import (
     load_config,
     parse_selectors,
 )
-from cudalint.rules import REGISTRY
+from cudalint.diagnostics import Level
+from cudalint.rules import implemented
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 # The embedded header set: fast, and needs no CUDA installation.
@@ -162,7 +161,7 @@ def test_reserved_codes_are_valid_selectors():
 @pytest.mark.parametrize(
     "select, extend, ignore, expected",
     [
-        (None, [], [], list(REGISTRY)),
+        (None, [], [], list(implemented())),
         (["CL4"], [], [], ["CL401"]),
         (["ALL"], [], ["CL0", "CL1", "CL2", "CL3", "CL5"], ["CL401"]),
         (["CL4"], [], ["CL4"], []),  # equally specific: ignore wins
@@ -177,7 +176,7 @@ def test_one_layer(select, extend, ignore, expected):
 
 def test_command_line_select_starts_afresh():
     configured = enabled_rules(None, [], ["CL4"])
-    assert configured == [code for code in REGISTRY if not code.startswith("CL4")]
+    assert configured == [code for code in implemented() if not code.startswith("CL4")]
     assert enabled_rules(["CL4"], [], [], inherited=configured) == ["CL401"]
 
 
@@ -240,7 +239,8 @@ def test_a_run_applies_select_define_and_per_file_ignores(tmp_path, monkeypatch)
     """One run shows three keys at work: the define exposes a finding, select keeps
     CL401 only (so the unused CL401 suppression in legacy/ is not CL001's business),
     and per-file-ignores silences legacy/."""
-    _write(tmp_path, "cudalint.toml", "select = ['CL4']\ndefine = ['SLOW']\nper-file-ignores = {'legacy/*' = ['CL401']}\n")
+    _write(tmp_path, "cudalint.toml",
+           "select = ['CL4']\ndefine = ['SLOW']\nper-file-ignores = {'legacy/*' = ['CL401']}\n")
     _write(tmp_path, "k.cu", "__global__ void k(float* v) {\n#ifdef SLOW\n    v[0] = v[0] * 0.1;\n#endif\n}\n")
     (tmp_path / "legacy").mkdir()
     shutil.copy(FIXTURES / "fp64.cu", tmp_path / "legacy" / "old.cu")

@@ -3,12 +3,10 @@ the language makes constant carry their value, whatever they are spelled through
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from conftest import HEADER_MODES
-from cudalint import frontend, ir
+from cudalint import ir
 from cudalint.dataflow import Facts
 
 SOURCE = """
@@ -43,13 +41,10 @@ __global__ void k(float* out, const int n, int m) {
 
 
 @pytest.fixture(scope="module", params=["embedded", "toolkit"])
-def unit(request, tmp_path_factory):
+def unit(request, snippets):
     if request.param not in HEADER_MODES:
         pytest.skip("no CUDA toolkit")
-    path = tmp_path_factory.mktemp(request.param) / "constants.cu"
-    path.write_text(textwrap.dedent(SOURCE).lstrip("\n"))
-    environment = frontend.build_environment(frontend.FrontendOptions(header_mode=request.param))
-    return frontend.parse_file(str(path), environment)
+    return snippets.unit(SOURCE, "constants.cu", header_mode=request.param)
 
 
 def _stores(tu: ir.TranslationUnit) -> dict[int, ir.Expr]:

@@ -1,26 +1,72 @@
-"""Every corpus file: the findings are exactly the ones its ``expect:`` markers name."""
+"""Every corpus file, checked completely, as clang-tidy checks its tests and ruff its snapshots.
+
+- Its findings are exactly the ones its ``// expect: CL101 warning`` markers name, line,
+  code and level compared as multisets: a line with two findings of one code names it
+  twice (``// expect: CL101 warning, CL101 warning``), so a duplicate finding fails.
+- Everything else a user sees of them (column and range, message, function, fix and its
+  edits, the figures behind them) equals the snapshot in tests/snapshots/findings/. A
+  header set whose findings read differently (a type spelt through the toolkit's own
+  declarations) has a snapshot of its own beside it, ``<file>.cu.<header set>.txt``.
+  After an intended change, rewrite the snapshots with
+  ``CUDALINT_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_corpus.py`` and review the diff.
+
+Each file is analyzed once per header set for the whole session (``corpus_results``).
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from conftest import CORPUS, Expected, analyze, expectations
+from conftest import (
+    CORPUS,
+    SNAPSHOTS,
+    UPDATE_SNAPSHOTS,
+    as_expectations,
+    check_snapshot,
+    expectations,
+    render_findings,
+)
 
 CASES = sorted(CORPUS.rglob("*.cu"))
+FINDINGS = SNAPSHOTS / "findings"
+IDS = [str(p.relative_to(CORPUS)) for p in CASES]
 
 
-@pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(CORPUS)) for p in CASES])
-def test_corpus_file(path, header_mode):
-    result = analyze(path, header_mode)
+def _snapshot(path, header_mode: str = "embedded"):
+    name = path.relative_to(CORPUS)
+    suffix = ".txt" if header_mode == "embedded" else f".{header_mode}.txt"
+    return FINDINGS / name.parent / (name.name + suffix)
+
+
+@pytest.mark.parametrize("path", CASES, ids=IDS)
+def test_findings_are_the_expected_ones(path, header_mode, corpus_results):
+    result = corpus_results(path, header_mode)
     assert result.analyzed, result.notices
     assert not result.notices, [n.one_line() for n in result.notices]
-    got = {Expected(f.span.line, f.code, f.level.value) for f in result.findings}
-    want = expectations(path)
-    unexpected = sorted(got - want, key=lambda e: e.line)
-    missing = sorted(want - got, key=lambda e: e.line)
+    got, want = as_expectations(result.findings), expectations(path)
+    unexpected = sorted((got - want).elements(), key=lambda e: e.line)
+    missing = sorted((want - got).elements(), key=lambda e: e.line)
     assert not unexpected and not missing, f"unexpected: {unexpected}\nmissing: {missing}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=IDS)
+def test_findings_match_their_snapshot(path, header_mode, corpus_results):
+    rendered = render_findings(corpus_results(path, header_mode).findings, CORPUS)
+    own = _snapshot(path, header_mode)
+    if header_mode != "embedded" and rendered == render_findings(corpus_results(path).findings, CORPUS):
+        if UPDATE_SNAPSHOTS:
+            own.unlink(missing_ok=True)
+        assert not own.exists(), f"{own.name} repeats the embedded header set's snapshot; delete it"
+        return
+    check_snapshot(own, rendered)
+
+
+def test_every_snapshot_belongs_to_a_corpus_file():
+    snapshots = set(FINDINGS.rglob("*.txt"))
+    assert {_snapshot(p) for p in CASES} <= snapshots
+    assert snapshots <= {_snapshot(p, mode) for p in CASES for mode in ("embedded", "toolkit")}
 
 
 def test_corpus_is_not_empty():
     assert len(CASES) >= 5
-    assert sum(len(expectations(p)) for p in CASES) >= 10
+    assert sum(expectations(p).total() for p in CASES) >= 10

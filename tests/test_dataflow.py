@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from cudalint import frontend
 from cudalint.dataflow import Confidence, Facts, MemorySpace
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator
-
-ENVIRONMENT = None
-
-
-def facts_for(tmp_path, source: str, name: str = "case.cu") -> Facts:
-    global ENVIRONMENT
-    if ENVIRONMENT is None:
-        ENVIRONMENT = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(source).lstrip("\n"))
-    tu = frontend.parse_file(str(path), ENVIRONMENT)
-    assert not tu.errors, [e.message for e in tu.errors]
-    return Facts(tu)
 
 
 def kernel(facts: Facts, name: str):
@@ -141,8 +125,8 @@ GLOBAL_LOADS = [
 
 
 @pytest.fixture(scope="module")
-def global_facts(tmp_path_factory):
-    return facts_for(tmp_path_factory.mktemp("global"), GLOBAL)
+def global_facts(snippets):
+    return snippets.facts(GLOBAL)
 
 
 @pytest.mark.parametrize("line, stride, sectors, ideal, confidence", GLOBAL_LOADS)
@@ -246,8 +230,8 @@ SHARED_LOADS = [
 
 
 @pytest.fixture(scope="module")
-def shared_facts(tmp_path_factory):
-    return kernel(facts_for(tmp_path_factory.mktemp("shared"), SHARED), "banks")
+def shared_facts(snippets):
+    return kernel(snippets.facts(SHARED), "banks")
 
 
 @pytest.mark.parametrize("line, wavefronts, degree", SHARED_LOADS)
@@ -296,8 +280,8 @@ EXPECTED_VARIANCE = [
 
 
 @pytest.fixture(scope="module")
-def branch_facts(tmp_path_factory):
-    return facts_for(tmp_path_factory.mktemp("branches"), BRANCHES)
+def branch_facts(snippets):
+    return snippets.facts(BRANCHES)
 
 
 @pytest.mark.parametrize("line, variance", EXPECTED_VARIANCE)
@@ -313,9 +297,9 @@ def test_bounds_guard_is_recognized(branch_facts):
     assert guards[12] and not guards[4]
 
 
-def test_block_shape_decides_threadidx_y(tmp_path):
+def test_block_shape_decides_threadidx_y(snippets):
     source = BRANCHES + "void go(const float* a, float* b) { branches<<<1, dim3(16, 16)>>>(a, b, 1); }\n"
-    facts = kernel(facts_for(tmp_path, source), "branches")
+    facts = kernel(snippets.facts(source), "branches")
     (pattern,) = [p for b, p in facts.branches if b.stmt.span.line == 15]
     assert pattern.variance is Variance.THREAD
 
@@ -349,8 +333,8 @@ POINTERS = """
 
 
 @pytest.fixture(scope="module")
-def pointer_facts(tmp_path_factory):
-    return kernel(facts_for(tmp_path_factory.mktemp("pointers"), POINTERS), "pointers")
+def pointer_facts(snippets):
+    return kernel(snippets.facts(POINTERS), "pointers")
 
 
 def test_reference_bound_to_memory_is_a_load(pointer_facts):
@@ -377,12 +361,12 @@ def test_values_chosen_by_thread_varying_conditions_stay_exact(pointer_facts):
     assert branches.confidence is Confidence.EXACT and branches.sectors == 7  # 1 sector + 6 for lanes 8..31
 
 
-def test_guards_mixing_a_lane_test_and_a_parameter_narrow_the_lanes(tmp_path):
+def test_guards_mixing_a_lane_test_and_a_parameter_narrow_the_lanes(snippets):
     source = """
         __global__ void halo(float* t, int n) {
             int x = blockIdx.x * blockDim.x + threadIdx.x;
             if (threadIdx.x == 31 && x < n - 1) t[x * 32] = 1;
         }
     """
-    (access, pattern), = kernel(facts_for(tmp_path, source), "halo").accesses
+    (access, pattern), = kernel(snippets.facts(source), "halo").accesses
     assert pattern.single_lane and pattern.sectors == 1

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from cudalint import frontend
 from cudalint.dataflow import Facts, Variance
 from cudalint.report.facts import render_facts_json
 
@@ -22,14 +21,9 @@ SNAPSHOTS = Path(__file__).parent / "snapshots" / "facts"
 CORPUS = sorted((ROOT / "tests" / "corpus" / "access").glob("*.cu"))
 
 
-def _facts(path: Path) -> Facts:
-    environment = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
-    return Facts(frontend.parse_file(str(path), environment))
-
-
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
-def test_snapshot(path):
-    rendered = render_facts_json(list(_facts(path).kernels), str(ROOT))
+def test_snapshot(path, corpus_results):
+    rendered = render_facts_json(list(Facts(corpus_results.unit(path)).kernels), str(ROOT))
     snapshot = SNAPSHOTS / (path.stem + ".json")
     if os.environ.get("CUDALINT_UPDATE_SNAPSHOTS"):
         snapshot.write_text(rendered)
@@ -54,10 +48,8 @@ __global__ void k(float* a) {
 """
 
 
-def test_control_variance_of_barriers(tmp_path):
-    path = tmp_path / "barriers.cu"
-    path.write_text(BARRIERS)
-    (kernel,) = _facts(path).kernels
+def test_control_variance_of_barriers(snippets):
+    (kernel,) = snippets.facts(BARRIERS).kernels
     verdicts = {b.expr.span.line: kernel.control_variance(b.stmt) for b in kernel.barriers}
     assert verdicts[3][0] is Variance.UNIFORM
     assert verdicts[4][0] is Variance.THREAD and verdicts[4][1].span.line == 4

@@ -342,7 +342,7 @@ def test_template_launch_ids_match_instantiations(tu_templates, request):
     assert launched == ["axpy_k<float, 4>", "axpy_k<double, 8>", "clamp_kernel<float>"]
     # The launch call expression in the host body names the same instantiation.
     calls = [e for e in expr_stmts(function(tu_templates, "launch_all")) if e.kind is E.CALL]
-    assert [c.decl for c in calls] == [l.kernel for l in tu_templates.launches]
+    assert [c.decl for c in calls] == [launch.kernel for launch in tu_templates.launches]
 
 
 # ---------------------------------------------------------------------------- macros
@@ -499,7 +499,7 @@ def tu_launches(header_mode, request):
 
 def _launch_in(tu, caller: str) -> list[ir.LaunchSite]:
     decl = function(tu, caller).decl
-    return [l for l in tu.launches if l.caller == decl]
+    return [launch for launch in tu.launches if launch.caller == decl]
 
 
 def test_launch_with_ints_shared_and_stream(tu_launches):
@@ -551,7 +551,7 @@ def test_launch_with_dim3_variables(tu_launches):
 
 def test_template_launches(tu_launches):
     launches = _launch_in(tu_launches, "launch_templates")
-    targets = [next(f for f in tu_launches.functions if f.decl == l.kernel) for l in launches]
+    targets = [next(f for f in tu_launches.functions if f.decl == launch.kernel) for launch in launches]
     assert [f.display_name for f in targets] == ["scale<float>", "scale<double>"]
     assert [f.params[1].type.kind for f in targets] == [T.FLOAT, T.DOUBLE]
     assert all(not f.is_template_pattern and f.kind is ir.FunctionKind.KERNEL for f in targets)
@@ -585,7 +585,7 @@ def _loops(tu) -> list[ir.Stmt]:
 
 def test_pragma_unroll(tu_statements):
     loops = _loops(tu_statements)
-    assert [l.unroll for l in loops] == [
+    assert [loop.unroll for loop in loops] == [
         ir.Unroll(None), ir.Unroll(4), ir.Unroll(1), None, None, None, None, None,
     ]
 
@@ -1213,14 +1213,15 @@ def normalized(tu: ir.TranslationUnit):
 
 def normalized_launches(tu: ir.TranslationUnit):
     names = {f.decl: f.display_name for f in tu.functions}
-    return [(names.get(l.kernel), names.get(l.caller), l.span.line, l.span.column, _expr_dump(l.grid),
-             _expr_dump(l.block), _expr_dump(l.shared_bytes)) for l in tu.launches]
+    return [(names.get(launch.kernel), names.get(launch.caller), launch.span.line, launch.span.column,
+             _expr_dump(launch.grid), _expr_dump(launch.block), _expr_dump(launch.shared_bytes))
+            for launch in tu.launches]
 
 
 def _first_difference(a, b, path="ir"):
     if type(a) is not type(b) or not isinstance(a, (tuple, list)) or len(a) != len(b):
         return f"{path}: toolkit={a!r:.300}\n  embedded={b!r:.300}" if a != b else None
-    for index, (x, y) in enumerate(zip(a, b)):
+    for index, (x, y) in enumerate(zip(a, b, strict=True)):
         found = _first_difference(x, y, f"{path}[{index}]")
         if found:
             return found

@@ -8,11 +8,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import CORPUS
 from cudalint import engine, frontend
 from cudalint.config import Config
-from cudalint.rules import REGISTRY
-
-from conftest import CORPUS
+from cudalint.rules import implemented
 
 SEEDS = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.rglob("*.cu"))]
 PIECES = ["threadIdx.x", "blockIdx.y", "*", "[", "]", "(", ")", "{", "}", ";", "0.1", "<<<", ">>>", "__syncthreads();",
@@ -39,7 +38,7 @@ def mutate(text: str, choices: list[int]) -> str:
 
 
 ENVIRONMENT = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
-SETTINGS = engine.default_settings(Config(), list(REGISTRY), header_mode="embedded")
+SETTINGS = engine.default_settings(Config(), list(implemented()), header_mode="embedded")
 
 
 @settings(max_examples=int(os.environ.get("CUDALINT_FUZZ_EXAMPLES", "80")), deadline=None, derandomize=True,

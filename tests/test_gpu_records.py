@@ -322,7 +322,7 @@ def test_record_matches_hardware_verdict(launch):
 
 
 @pytest.mark.parametrize(
-    "launch", [l for l in LAUNCHES if l.base.startswith("sm_") and l.kernel not in MIXED], ids=_id
+    "launch", [launch for launch in LAUNCHES if launch.base.startswith("sm_") and launch.kernel not in MIXED], ids=_id
 )
 def test_bank_conflicts_agree_with_wavefronts(launch):
     """For 4-byte lanes, conflicts = extra wavefronts: (wavefronts/request - 1) x requests.
@@ -356,8 +356,8 @@ def test_divergence_follows_block_shape():
     assert by_kernel["cf_row_parity_32x8"]["branch_divergent_targets"] == 0
     assert by_kernel["cf_row_parity_16x16"]["pred_on_ratio"] < by_kernel["cf_row_parity_32x8"]["pred_on_ratio"]
     # One divergent branch a warp for odd lanes; only warp 0 of each block for threadIdx.x < 16.
-    odd = next(l for l in LAUNCHES if l.kernel == "cf_odd_lanes")
-    half = next(l for l in LAUNCHES if l.kernel == "cf_half_warp")
+    odd = next(launch for launch in LAUNCHES if launch.kernel == "cf_odd_lanes")
+    half = next(launch for launch in LAUNCHES if launch.kernel == "cf_half_warp")
     assert odd.measured["branch_divergent_targets"] == odd.warps
     assert half.measured["branch_divergent_targets"] == half.grid[0] * half.grid[1] * half.grid[2]
 
@@ -378,8 +378,8 @@ def test_cudalint_frontend_sees_every_launched_kernel():
     for path in FILES:
         with_frontend = measure.collect(path, use_frontend=True)
         without = launches_of(path)
-        assert [l.kernel for l in with_frontend] == [l.kernel for l in without]
-        for a, b in zip(with_frontend, without):
+        assert [launch.kernel for launch in with_frontend] == [launch.kernel for launch in without]
+        for a, b in zip(with_frontend, without, strict=True):
             assert [(p.name, p.is_pointer) for p in a.params] == [(p.name, p.is_pointer) for p in b.params]
 
 
@@ -401,7 +401,7 @@ def test_driver_generation():
 
 
 @pytest.mark.parametrize(
-    "launch", [l for l in LAUNCHES if l.base.startswith("ms_") and l.kernel not in MIXED], ids=_id
+    "launch", [launch for launch in LAUNCHES if launch.base.startswith("ms_") and launch.kernel not in MIXED], ids=_id
 )
 def test_more_shared_conflicts_agree_with_wavefronts(launch):
     """The same bookkeeping as for sm_*: conflicts = (wavefronts/request - 1) x requests."""
@@ -434,7 +434,7 @@ def test_dynamic_shared_memory_launch():
             assert f"mg_args, {launch.shmem}, 0));" in source
         if "extern __shared__" in text:
             assert any(launch.shmem > 0 for launch in launches_of(path)), path.name
-    dynamic = next(l for l in LAUNCHES if l.kernel == "ms_dynamic_stride2")
+    dynamic = next(launch for launch in LAUNCHES if launch.kernel == "ms_dynamic_stride2")
     assert dynamic.shmem == 2 * 4 * dynamic.block[0]
     assert measure.parse_launch("grid=1 block=32 shmem=64")["shmem"] == 64
     with pytest.raises(measure.HarnessError):
@@ -524,4 +524,4 @@ def test_cudalint_frontend_sees_every_barrier_kernel():
     pytest.importorskip("clang")
     for path in BARRIER_FILES:
         with_frontend = measure.collect(path, use_frontend=True)
-        assert [l.kernel for l in with_frontend] == [l.kernel for l in launches_of(path)]
+        assert [launch.kernel for launch in with_frontend] == [launch.kernel for launch in launches_of(path)]

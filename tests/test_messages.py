@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import textwrap
 
 import pytest
 
-from cudalint import frontend
 from cudalint.dataflow import BuildContext, Confidence, Facts, KernelResources, Variance
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.interpret import Pointer
 from cudalint.ir import Span
-from cudalint.rules import REGISTRY
-from cudalint.rules.base import FactRule
+from cudalint.rules import implemented, rule_name
+from cudalint.rules.base import RuleKind
 from cudalint.suppressions import UnusedSuppression as UnusedEntry
 
 SOURCE = """
@@ -64,11 +62,8 @@ def _internal_value() -> sym.Sym:
 
 
 @pytest.fixture(scope="module")
-def facts(tmp_path_factory):
-    path = tmp_path_factory.mktemp("messages") / "messages.cu"
-    path.write_text(textwrap.dedent(SOURCE).lstrip("\n"))
-    environment = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
-    return frontend.parse_file(str(path), environment)
+def facts(snippets):
+    return snippets.unit(SOURCE, "messages.cu")
 
 
 def _fresh(tu, build: BuildContext | None = None, blank_source: bool = False) -> Facts:
@@ -113,11 +108,11 @@ def _bend_branches(kernel, taken: int | None, active: int) -> None:
 
 def _messages(facts: Facts) -> dict[str, list[str]]:
     return {code: [f.message for f in rule().check(facts)]
-            for code, rule in REGISTRY.items() if issubclass(rule, FactRule)}
+            for code, rule in implemented().items() if rule.kind is RuleKind.FACTS}
 
 
 def _all_messages(tu) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {code: [] for code, rule in REGISTRY.items() if issubclass(rule, FactRule)}
+    found: dict[str, list[str]] = {code: [] for code, rule in implemented().items() if rule.kind is RuleKind.FACTS}
 
     def collect(facts: Facts) -> None:
         for code, messages in _messages(facts).items():
@@ -172,10 +167,10 @@ def test_a_single_lane_in_a_partial_warp(facts):
 
 
 def test_unused_suppression_messages():
-    entries = [UnusedEntry(3, 5, text, "cudalint", scope, unknown)
+    entries = [UnusedEntry(3, 5, text, "cudalint", scope, unknown, rule_name(text or ""))
                for scope, text, unknown in (("line", None, False), ("next-line", None, False), ("file", None, False),
                                              ("line", "CL999", True), ("line", "CL101", False), ("line", "X1", False))]
-    messages = [f.message for f in REGISTRY["CL001"]().report("k.cu", entries, {"CL101": "uncoalesced-global-access"})]
+    messages = [f.message for f in implemented()["CL001"]().report("k.cu", entries)]
     assert len(messages) == len(entries)
     assert not [m for m in messages if _LEAKS.search(m)]
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 # The embedded header set: fast, and needs no CUDA installation.
@@ -82,7 +81,7 @@ def test_parallel_runs_on_disjoint_file_lists(tmp_path):
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE) for part in parts]
     outputs = [process.communicate(timeout=120) for process in processes]
     documents = []
-    for process, (stdout, stderr) in zip(processes, outputs):
+    for process, (stdout, stderr) in zip(processes, outputs, strict=True):
         assert process.returncode == 1, stderr
         documents.append(json.loads(stdout))
     first, second = documents

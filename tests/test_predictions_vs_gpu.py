@@ -10,17 +10,14 @@ request for shared loads and stores. Branch divergence must match too.
 from __future__ import annotations
 
 import statistics
-from functools import cache
 
 import pytest
 
-from cudalint import frontend
 from cudalint.dataflow import KernelFacts, MemorySpace
 from cudalint.dataflow.interpret import AccessKind, trace_kernel
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import BlockShape
 from cudalint.dataflow.warps import access_pattern, branch_pattern
-
 from test_gpu_records import FILES, all_launches, launches_of
 from test_rule_accuracy import PREDICATION_IDLE
 
@@ -53,14 +50,8 @@ CLASSES = {
 }
 
 
-@cache
-def unit(path):
-    environment = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
-    return frontend.parse_file(str(path), environment)
-
-
-def analyzed(launch) -> tuple[KernelFacts, dict[str, int]]:
-    tu = unit(launch.path)
+def analyzed(launch, corpus_results) -> tuple[KernelFacts, dict[str, int]]:
+    tu = corpus_results.unit(launch.path)
     bindings = {name: int(value) for name, value in launch.args.items() if value.lstrip("-").isdigit()}
     function = next((f for f in tu.device_functions() if launch.kernel in (f.name, f.display_name.replace(", ", ","))
                      and not f.is_template_pattern), None)
@@ -70,7 +61,8 @@ def analyzed(launch) -> tuple[KernelFacts, dict[str, int]]:
         name, _, arguments = launch.kernel.partition("<")
         function = next(f for f in tu.device_functions() if f.is_template_pattern and f.name == name)
         values = [a.strip() for a in arguments.rstrip(">").split(",")]
-        bindings.update({p: int(v) for p, v in zip(function.template_parameters, values) if v.lstrip("-").isdigit()})
+        bindings.update({p: int(v) for p, v in zip(function.template_parameters, values, strict=False)
+                         if v.lstrip("-").isdigit()})
     shape = BlockShape(*launch.block, source="corpus launch")
     return KernelFacts(function, shape, trace_kernel(tu, function, shape)), bindings
 
@@ -91,9 +83,9 @@ def predicted(kernel: KernelFacts, bindings: dict[str, int], metric: str) -> flo
 LAUNCHES = [launch for launch in all_launches() if launch.measured]
 
 
-@pytest.mark.parametrize("launch", LAUNCHES, ids=lambda l: f"{l.path.stem}:{l.kernel}")
-def test_memory_cost_matches_nsight(launch):
-    kernel, bindings = analyzed(launch)
+@pytest.mark.parametrize("launch", LAUNCHES, ids=lambda launch: f"{launch.path.stem}:{launch.kernel}")
+def test_memory_cost_matches_nsight(launch, corpus_results):
+    kernel, bindings = analyzed(launch, corpus_results)
     checked = 0
     for metric in CLASSES:
         recorded = launch.measured.get(metric)
@@ -106,9 +98,9 @@ def test_memory_cost_matches_nsight(launch):
     assert checked, "nothing compared"
 
 
-@pytest.mark.parametrize("launch", LAUNCHES, ids=lambda l: f"{l.path.stem}:{l.kernel}")
-def test_divergence_matches_nsight(launch):
-    kernel, bindings = analyzed(launch)
+@pytest.mark.parametrize("launch", LAUNCHES, ids=lambda launch: f"{launch.path.stem}:{launch.kernel}")
+def test_divergence_matches_nsight(launch, corpus_results):
+    kernel, bindings = analyzed(launch, corpus_results)
     # A branch taken by one lane (`if (threadIdx.x == 0) ...`) is short and is predicated
     # by the compiler: its lanes idle, but no divergent branch target is counted. Whether
     # a data-dependent branch splits a warp depends on the data, not on the code.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 from conftest import expectations
@@ -12,7 +13,7 @@ from cudalint import engine, frontend
 from cudalint import units as planning
 from cudalint.config import Config
 from cudalint.diagnostics import NoticeKind
-from cudalint.rules import REGISTRY
+from cudalint.rules import implemented
 
 
 def _write(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -27,19 +28,20 @@ def _write(root: Path, files: dict[str, str | bytes]) -> Path:
 
 
 def _run(paths, config: Config | None = None, jobs: int = 2, **overrides):
-    settings = engine.default_settings(config or Config(), list(REGISTRY), header_mode="embedded")
+    settings = engine.default_settings(config or Config(), list(implemented()), header_mode="embedded")
     settings.jobs = jobs
     for name, value in overrides.items():
         setattr(settings, name, value)
     return engine.run([str(p) for p in paths], settings, [])
 
 
-def _found(result, root: Path) -> set[tuple[str, int, str, str]]:
-    return {(os.path.relpath(f.path, root), f.span.line, f.code, f.level.value) for f in result.findings}
+def _found(result, root: Path) -> Counter[tuple[str, int, str, str]]:
+    return Counter((os.path.relpath(f.path, root), f.span.line, f.code, f.level.value) for f in result.findings)
 
 
-def _expected(root: Path, *names: str) -> set[tuple[str, int, str, str]]:
-    return {(name, e.line, e.code, e.level) for name in names for e in expectations(root / name)}
+def _expected(root: Path, *names: str) -> Counter[tuple[str, int, str, str]]:
+    return Counter({(name, e.line, e.code, e.level): count
+                    for name in names for e, count in expectations(root / name).items()})
 
 
 # ---------------------------------------------------------------------------- headers
@@ -48,7 +50,7 @@ def _expected(root: Path, *names: str) -> set[tuple[str, int, str, str]]:
 HELPER_TREE = {
     "include/scale.cuh": (
         "__device__ void scale(float* a, int i) {\n"
-        "    a[i * 2] = a[i * 2] * 0.5f;  // expect: CL101 warning\n"
+        "    a[i * 2] = a[i * 2] * 0.5f;  // expect: CL101 warning, CL101 warning\n"
         "    // cudalint: ignore-next-line[CL101]\n"
         "    a[i * 4] = 0.0f;\n"
         "}\n"
@@ -139,7 +141,7 @@ def test_the_block_shape_comes_from_the_launch_in_the_includer(tmp_path):
     # the branch is uniform there, so the finding proves the includer's 16x16 launch was used.
     alone = frontend.parse_unit(str(root / "kernels" / "pairs.cu"), frontend.build_environment(
         frontend.FrontendOptions(header_mode="embedded"))).lower()
-    assert engine.check(alone, engine.default_settings(Config(), list(REGISTRY), header_mode="embedded")) == []
+    assert engine.check(alone, engine.default_settings(Config(), list(implemented()), header_mode="embedded")) == []
     for paths in ([root], [root / "kernels" / "pairs.cu"]):
         result = _run(paths)
         assert _found(result, root) == _expected(root, "kernels/pairs.cu"), paths

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, analyze, build_config, expectations, load_script, run_cli
-from cudalint import engine, frontend
+from cudalint import engine
 from cudalint.dataflow import BuildContext, Facts
 from cudalint.dataflow.registers import math_library_stack, occupancy, register_budget
-from cudalint.ir import Function, FunctionKind, LaunchBounds, TypeKind, CType, Span
+from cudalint.ir import CType, Function, FunctionKind, LaunchBounds, Span, TypeKind
 from cudalint.ptxas import KernelResources, parse_verbose
-from cudalint.rules import REGISTRY
+from cudalint.rules import implemented
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ptxas"
 REGISTERS = sorted((CORPUS / "registers").glob("*.cu")) + sorted((CORPUS / "constants").glob("*.cu"))
@@ -41,7 +41,8 @@ SOURCE_LEVEL_TARGET = 0.9
 def test_verbose_output_of_sm80_with_maxrregcount():
     kernels = {k.label: k for k in parse_verbose((FIXTURES / "sm80_maxrregcount.txt").read_text())}
     assert set(kernels) == {"lb_and_flag", "lb_768_2", "lb_1024_3", "lb_1024_2", "plain"}
-    assert kernels["lb_768_2"] == KernelResources("_Z8lb_768_2PKfPfi", "lb_768_2", "lb_768_2", "sm_80", 40, 304, 400, 400)
+    assert kernels["lb_768_2"] == KernelResources("_Z8lb_768_2PKfPfi", "lb_768_2", "lb_768_2", "sm_80",
+                                                  40, 304, 400, 400)
     assert kernels["lb_and_flag"].registers == 122 and not kernels["lb_and_flag"].spills
     assert kernels["plain"].mangled == "plain"  # extern "C": not mangled
 
@@ -112,24 +113,23 @@ def _records(path: Path) -> dict[str, dict[str, int]]:
     return records
 
 
-def _facts(path: Path, header_mode: str, compiled: bool) -> tuple[Facts, dict[str, dict[str, int]]]:
+def _facts(corpus_results, path: Path, header_mode: str, compiled: bool) -> tuple[Facts, dict[str, dict[str, int]]]:
     records = _records(path)
     resources = None
     if compiled:
         resources = {label: KernelResources(label, label.split("<")[0], label, "sm_90", f["registers"], f["stack"],
                                             f["spill-stores"], f["spill-loads"]) for label, f in records.items()}
-    environment = frontend.build_environment(frontend.FrontendOptions(header_mode=header_mode))
-    tu = frontend.parse_file(str(path), environment, path.read_text(encoding="utf-8"))
+    tu = corpus_results.unit(path, header_mode)
     build = BuildContext(90, build_config(path).max_registers, resources)
     return Facts(tu, build=build), records
 
 
-def _confusion(header_mode: str, compiled: bool) -> dict[str, list[int]]:
+def _confusion(corpus_results, header_mode: str, compiled: bool) -> dict[str, list[int]]:
     """code -> [TP, FP, FN, TN] over the measured kernels."""
     counts = {"CL501": [0, 0, 0, 0], "CL502": [0, 0, 0, 0]}
-    rules = {code: REGISTRY[code]() for code in counts}
+    rules = {code: implemented()[code]() for code in counts}
     for path in REGISTERS:
-        facts, records = _facts(path, header_mode, compiled)
+        facts, records = _facts(corpus_results, path, header_mode, compiled)
         for kernel in facts.kernels:
             figures = records.get(kernel.label)
             if figures is None:
@@ -141,7 +141,8 @@ def _confusion(header_mode: str, compiled: bool) -> dict[str, list[int]]:
                      if f.function == kernel.function.display_name and f.level.value == "warning"}
             for code, truth in (("CL501", spills), ("CL502", local)):
                 predicted = code in found
-                counts[code][{(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[predicted, truth]] += 1
+                cell = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[predicted, truth]
+                counts[code][cell] += 1
     return counts
 
 
@@ -158,9 +159,9 @@ def test_corpus_covers_each_situation():
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["source-level", "exact"])
-def test_precision_and_recall_against_ptxas(header_mode, compiled):
+def test_precision_and_recall_against_ptxas(header_mode, compiled, corpus_results):
     target = 1.0 if compiled else SOURCE_LEVEL_TARGET
-    for code, (tp, fp, fn, tn) in _confusion(header_mode, compiled).items():
+    for code, (tp, fp, fn, tn) in _confusion(corpus_results, header_mode, compiled).items():
         precision, recall = _precision_recall(tp, fp, fn)
         print(f"{code} {'exact' if compiled else 'source-level'}: TP {tp} FP {fp} FN {fn} TN {tn} "
               f"precision {precision:.3f} recall {recall:.3f}")
@@ -178,7 +179,8 @@ def test_recorded_ptxas_figures_are_current(path):
         pytest.skip(f"recorded with {sorted(tools)}")
     _, measurements, problems = measure.measure_file(path, NVCC)
     assert not problems
-    stale = [f"{m.label}: {m.fields}" for m in measurements if (r := records.recorded(m.kernel, m.label)) is None or r.fields != m.fields]
+    stale = [f"{m.label}: {m.fields}" for m in measurements
+             if (r := records.recorded(m.kernel, m.label)) is None or r.fields != m.fields]
     assert not stale, "run scripts/measure_ptxas.py --write tests/corpus/registers\n" + "\n".join(stale)
 
 
@@ -210,18 +212,18 @@ def _local_memory_lines(path: Path, nvdisasm: str) -> dict[str, set[int]]:
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
-def test_local_memory_findings_match_the_sass_line_by_line():
+def test_local_memory_findings_match_the_sass_line_by_line(corpus_results):
     nvdisasm = source_lines.find_tool("nvdisasm")
     if nvdisasm is None:
         pytest.skip("nvdisasm is not available")
     hits = misses = wrong = 0
     report = []
-    rule = REGISTRY["CL502"]()
+    rule = implemented()["CL502"]()
     for path in REGISTERS:
         if not any(f["stack"] and not f["spill-stores"] for f in _records(path).values()):
             continue  # No kernel keeps an array in local memory: nothing to compare line by line.
         truth = _local_memory_lines(path, nvdisasm)
-        facts, _ = _facts(path, "embedded", compiled=False)
+        facts, _ = _facts(corpus_results, path, "embedded", compiled=False)
         for kernel in facts.kernels:
             sass = truth.get(kernel.label)
             if sass is None:
@@ -269,13 +271,14 @@ def test_exact_mode_compiles_once_per_file_with_odd_paths(tmp_path):
 
 
 def test_compile_failure_is_one_line_and_estimates_stand(tmp_path):
-    nvcc, log = _counting_nvcc(tmp_path, None, failure="kernel.cu(3): error: identifier \"undefined_thing\" is undefined")
+    nvcc, log = _counting_nvcc(tmp_path, None,
+                               failure="kernel.cu(3): error: identifier \"undefined_thing\" is undefined")
     source = CORPUS / "registers" / "local_arrays.cu"
     result = analyze(source, select=["CL502"], nvcc=nvcc)
     assert [n.one_line().split(": ", 1)[1] for n in result.notices] == [
         'analysis incomplete: --ptxas: nvcc failed: kernel.cu(3): error: identifier "undefined_thing" is undefined; '
         "register findings are estimates"]
-    expected = [e for e in expectations(source) if e.code == "CL502"]
+    expected = [e for e in expectations(source).elements() if e.code == "CL502"]
     assert len([f for f in result.findings if f.code == "CL502"]) == len(expected) >= 9
 
 

@@ -33,7 +33,8 @@ def run(tmp_path) -> RunResult:
     return RunResult([
         FileResult(path, findings=[note, warning, unused], analyzed=True,
                    notices=[Notice(path, NoticeKind.INCOMPLETE, "use of undeclared identifier 'x'", 2, 5)]),
-        FileResult(str(tmp_path / "gone.cu"), notices=[Notice(str(tmp_path / "gone.cu"), NoticeKind.ERROR, "no such file")]),
+        FileResult(str(tmp_path / "gone.cu"),
+                   notices=[Notice(str(tmp_path / "gone.cu"), NoticeKind.ERROR, "no such file")]),
     ], header_mode="toolkit")
 
 
@@ -104,8 +105,10 @@ def test_notices_and_summary(run, tmp_path):
 @pytest.mark.parametrize(
     "files, summary",
     [
-        ([FileResult("a.cu", analyzed=True), FileResult("b.cu", analyzed=True)], "All checks passed (2 files analyzed)."),
-        ([FileResult("a.cu", analyzed=True), FileResult("b.cu")], "No findings in 1 analyzed file. 1 file could not be analyzed."),
+        ([FileResult("a.cu", analyzed=True), FileResult("b.cu", analyzed=True)],
+         "All checks passed (2 files analyzed)."),
+        ([FileResult("a.cu", analyzed=True), FileResult("b.cu")],
+         "No findings in 1 analyzed file. 1 file could not be analyzed."),
         ([], "No CUDA files to analyze."),
     ],
 )
@@ -140,7 +143,8 @@ def test_json_format(run, tmp_path):
     assert first["file"] == "k.cu" and (first["line"], first["column"], first["end_column"]) == (2, 16, 19)
     assert first["level"] == "note" and first["name"] == "implicit-fp64" and first["fix"] is None
     assert second["fix"] == {"description": "use single-precision literals",
-                             "edits": [{"line": 3, "column": 19, "end_line": 3, "end_column": 22, "replacement": "0.1f"}]}
+                             "edits": [{"line": 3, "column": 19, "end_line": 3, "end_column": 22,
+                                        "replacement": "0.1f"}]}
     assert third["macro_spelling"] == {"file": "k.cu", "line": 1, "column": 1}
     assert document["notices"] == [
         {"file": "k.cu", "kind": "incomplete", "message": "use of undeclared identifier 'x'", "line": 2, "column": 5},
@@ -151,10 +155,14 @@ def test_json_format(run, tmp_path):
 def test_github_format(run, tmp_path):
     lines = _render(run, "github", tmp_path).splitlines()
     assert lines == [
-        "::notice file=k.cu,line=2,col=16,endLine=2,endColumn=19,title=CL401 implicit-fp64::`a[i] * 0.5` is written in double precision",
-        "::warning file=k.cu,line=3,col=19,endLine=3,endColumn=22,title=CL401 implicit-fp64::`a[i] * 0.1` runs in double precision",
-        "::warning file=k.cu,line=4,col=1,endLine=4,endColumn=1,title=CL001 unused-suppression::unused suppression: no finding on this line",
-        "::warning file=k.cu,line=2,col=5,title=cudalint::k.cu:2:5: analysis incomplete: use of undeclared identifier 'x'",
+        "::notice file=k.cu,line=2,col=16,endLine=2,endColumn=19,title=CL401 implicit-fp64::"
+        "`a[i] * 0.5` is written in double precision",
+        "::warning file=k.cu,line=3,col=19,endLine=3,endColumn=22,title=CL401 implicit-fp64::"
+        "`a[i] * 0.1` runs in double precision",
+        "::warning file=k.cu,line=4,col=1,endLine=4,endColumn=1,title=CL001 unused-suppression::"
+        "unused suppression: no finding on this line",
+        "::warning file=k.cu,line=2,col=5,title=cudalint::k.cu:2:5: analysis incomplete: "
+        "use of undeclared identifier 'x'",
         "::error file=gone.cu,title=cudalint::gone.cu: error: no such file",
     ]
 
@@ -164,7 +172,8 @@ def test_github_escaping(tmp_path):
     finding = Finding("CL401", Level.ERROR, "100% slower\nsee docs", Span(path, 1, 1, 1, 2))
     (line,) = render(RunResult([FileResult(path, [finding], analyzed=True)]), "github",
                      ReportOptions(root=str(tmp_path))).splitlines()
-    assert line == "::error file=a%2Cb%3Ac.cu,line=1,col=1,endLine=1,endColumn=2,title=CL401 implicit-fp64::100%25 slower%0Asee docs"
+    assert line == ("::error file=a%2Cb%3Ac.cu,line=1,col=1,endLine=1,endColumn=2,title=CL401 implicit-fp64::"
+                    "100%25 slower%0Asee docs")
 
 
 def test_display_path(tmp_path):

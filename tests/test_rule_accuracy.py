@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import functools
 
-
 import pytest
 
 from conftest import load_script
-
-
 
 _MODULE = load_script("rule_accuracy")
 PREDICATION_IDLE = _MODULE.PREDICATION_IDLE

@@ -7,7 +7,7 @@ import pytest
 from conftest import analyze, run_cli
 from cudalint import __version__
 from cudalint.cli import EXIT_CLEAN, EXIT_ERROR
-from cudalint.rules import CATALOG, REGISTRY
+from cudalint.rules import RULES, RuleCode, Status, implemented
 
 # The embedded header set: fast, and needs no CUDA installation.
 HEADERS = "embedded"
@@ -19,22 +19,22 @@ def documented(tmp_path_factory) -> dict:
     """(code, section) -> the FileResult of analyzing that section's code block with every rule on."""
     directory = tmp_path_factory.mktemp("rule_docs")
     results = {}
-    for code, rule in REGISTRY.items():
+    for code, rule in implemented().items():
         for number, section in enumerate(SECTIONS):
             path = directory / f"{code}_{number}.cu"
             path.write_text(rule.doc.code_block(section), encoding="utf-8")
-            results[code, section] = analyze(path, HEADERS, select=list(REGISTRY))
+            results[code, section] = analyze(path, HEADERS, select=list(implemented()))
     return results
 
 
-@pytest.mark.parametrize("code", list(REGISTRY))
+@pytest.mark.parametrize("code", list(implemented()))
 def test_example_triggers_the_rule(documented, code):
     result = documented[code, "Example"]
     assert result.analyzed and not result.notices, [n.one_line() for n in result.notices]
     assert code in {f.code for f in result.findings}
 
 
-@pytest.mark.parametrize("code", list(REGISTRY))
+@pytest.mark.parametrize("code", list(implemented()))
 def test_use_instead_does_not(documented, code):
     result = documented[code, "Use instead"]
     assert result.analyzed and not result.notices, [n.one_line() for n in result.notices]
@@ -45,11 +45,11 @@ def _invoke(*args: str):
     return run_cli("rule", *args)
 
 
-@pytest.mark.parametrize("code", list(REGISTRY))
+@pytest.mark.parametrize("code", list(implemented()))
 def test_rule_prints_the_documentation(code):
     result = _invoke(code.lower())
     assert result.exit_code == EXIT_CLEAN
-    rule = REGISTRY[code]
+    rule = implemented()[code]
     assert result.stdout == f"# {code} {rule.name}\n\n{rule.doc.markdown}"
     for section in ("What it does", "Why is this bad?", *SECTIONS):
         assert f"## {section}\n" in result.stdout
@@ -59,7 +59,7 @@ def test_all_lists_every_registered_rule():
     result = _invoke("--all")
     assert result.exit_code == EXIT_CLEAN
     titles = [line for line in result.stdout.splitlines() if line.startswith("# ")]
-    assert titles == [f"# {code} {rule.name}" for code, rule in REGISTRY.items()]
+    assert titles == [f"# {code} {rule.name}" for code, rule in implemented().items()]
 
 
 def test_unknown_code_exits_2():
@@ -67,14 +67,13 @@ def test_unknown_code_exits_2():
     assert result.exit_code == EXIT_ERROR and "unknown rule CL999" in result.stderr
 
 
-def test_reserved_code_exits_2_and_says_so(monkeypatch):
-    # A catalog code whose rule this version does not register (every code is implemented today).
-    reserved = "CL502"
-    monkeypatch.delitem(REGISTRY, reserved)
-    result = _invoke(reserved)
+def test_removed_code_exits_2_and_says_so(monkeypatch):
+    # Every code in the table is implemented today.
+    monkeypatch.setitem(RULES, "CL997", RuleCode("CL997", "removed-rule", Status.REMOVED, None))
+    result = _invoke("CL997")
     assert result.exit_code == EXIT_ERROR
-    assert result.stderr == (f"cudalint: error: {reserved} ({CATALOG[reserved]}) is reserved for a rule "
-                             f"not implemented in cudalint {__version__}\n")
+    assert result.stderr == (f"cudalint: error: CL997 (removed-rule) was removed; cudalint {__version__} "
+                             "no longer reports it\n")
 
 
 def test_no_code_exits_2():

@@ -7,9 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import analyze
+from cudalint.config import enabled_rules, parse_selectors
 from cudalint.diagnostics import Level
-from cudalint.rules import CATALOG, REGISTRY, _register
-from cudalint.rules.base import FactRule, RuleDefinitionError
+from cudalint.ir import Comment
+from cudalint.rules import RULES, RuleCode, RuleKind, Status, _table, implemented, of_kind
+from cudalint.rules.base import FactRule, Rule, RuleDefinitionError, SuppressionRule
+from cudalint.suppressions import parse_suppressions, unused_suppressions
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "cudalint"
 
@@ -68,12 +72,61 @@ def test_missing_metadata_is_rejected():
                                      "__doc__": GOOD_DOC})
 
 
-def test_registry_checks_the_catalog_and_duplicates():
-    with pytest.raises(RuleDefinitionError, match="must be named"):
-        _register(make(code="CL401", name="other-name"))
-    with pytest.raises(RuleDefinitionError, match="registered twice"):
-        _register(REGISTRY["CL401"], REGISTRY["CL401"])
-    assert set(REGISTRY) <= set(CATALOG)
+def test_the_table_checks_names_classes_and_duplicates():
+    cl401 = RULES["CL401"]
+    with pytest.raises(RuleDefinitionError, match="the table says CL401 'other-name'"):
+        _table(RuleCode("CL401", "other-name", Status.STABLE, cl401.rule))
+    with pytest.raises(RuleDefinitionError, match="twice"):
+        _table(cl401, cl401)
+    with pytest.raises(RuleDefinitionError, match="has a class unless it was removed"):
+        _table(RuleCode("CL401", "implicit-fp64", Status.REMOVED, cl401.rule))
+    with pytest.raises(RuleDefinitionError, match="has a class unless it was removed"):
+        _table(RuleCode("CL999", "gone", Status.STABLE, None))
+
+
+def test_a_rule_must_say_what_it_reads():
+    with pytest.raises(RuleDefinitionError, match="derive from FactRule or SuppressionRule"):
+        type("Neither", (Rule,), {"code": "CL999", "name": "x", "category": "precision",
+                                  "default_level": Level.NOTE, "__doc__": GOOD_DOC})
+
+
+def test_kinds_come_from_the_base_class():
+    assert {code for code, rule in implemented().items() if issubclass(rule, SuppressionRule)} == {"CL001"}
+    assert of_kind(RuleKind.SUPPRESSIONS, list(RULES)) == [RULES["CL001"].rule]
+    assert all(issubclass(rule, FactRule) for rule in of_kind(RuleKind.FACTS, list(RULES)))
+
+
+@pytest.fixture
+def with_preview_and_removed(monkeypatch):
+    """The table with a preview rule CL998 and a removed rule CL997 added."""
+    preview = make(code="CL998", name="preview-rule")
+    monkeypatch.setitem(RULES, "CL998", RuleCode("CL998", "preview-rule", Status.PREVIEW, preview))
+    monkeypatch.setitem(RULES, "CL997", RuleCode("CL997", "removed-rule", Status.REMOVED, None))
+    return preview
+
+
+@pytest.mark.parametrize("select, enabled", [
+    (None, False), (["ALL"], False), (["CL9"], False), (["CL99"], False), (["CL998"], True), (["CL997"], False),
+])
+def test_preview_rules_run_only_when_named_and_removed_ones_never(with_preview_and_removed, select, enabled):
+    codes = enabled_rules(select, [], [])
+    assert ("CL998" in codes) == enabled
+    assert "CL997" not in codes
+    assert parse_selectors(["CL997"], where="select") == ["CL997"]
+
+
+def test_the_engine_runs_a_preview_rule_when_named(with_preview_and_removed, tmp_path):
+    with_preview_and_removed.check = lambda self, facts: [self.finding("seen", kernel.function.span)
+                                                          for kernel in facts.kernels]
+    path = tmp_path / "k.cu"
+    path.write_text("__global__ void k(float* a) { a[threadIdx.x] = 0.0f; }\n")
+    assert [f.code for f in analyze(path, select=enabled_rules(["CL998"], [], [])).findings] == ["CL998"]
+    assert "CL998" not in {f.code for f in analyze(path, select=enabled_rules(["ALL"], [], [])).findings}
+
+
+def test_a_comment_naming_a_removed_rule_is_neither_stale_nor_unknown(with_preview_and_removed):
+    suppressions = parse_suppressions((Comment(1, 1, "// cudalint: ignore[CL997]"),))
+    assert unused_suppressions(suppressions, enabled_rules(None, [], [])) == []
 
 
 def test_only_the_frontend_imports_libclang():

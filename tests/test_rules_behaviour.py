@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 import pytest
 
-from conftest import analyze
-
-
-def findings(tmp_path, source: str, select: list[str]):
-    path = tmp_path / "case.cu"
-    path.write_text(textwrap.dedent(source).lstrip("\n"))
-    result = analyze(path, "embedded", select=select)
-    assert result.analyzed and not result.notices, result.notices
-    return result.findings
-
+from conftest import CORPUS
 
 BARRIERS = """
     #include <cooperative_groups.h>
@@ -34,8 +22,8 @@ BARRIERS = """
 """
 
 
-def test_barrier_levels_and_forms(tmp_path):
-    got = {(f.span.line, f.level.value, f.message.split("`")[1]) for f in findings(tmp_path, BARRIERS, ["CL302"])}
+def test_barrier_levels_and_forms(snippets):
+    got = {(f.span.line, f.level.value, f.message.split("`")[1]) for f in snippets.findings(BARRIERS, ["CL302"])}
     assert got == {
         (5, "error", "__syncwarp()"),            # full mask, lanes split
         (8, "warning", "block.sync()"),          # whole warps skip it
@@ -43,7 +31,7 @@ def test_barrier_levels_and_forms(tmp_path):
     }  # a partial-mask __syncwarp and a barrier after an early return are fine
 
 
-def test_padding_fix_for_a_conflicting_tile(tmp_path):
+def test_padding_fix_for_a_conflicting_tile(snippets):
     source = """
         __global__ void t(const float* in, float* out) {
             __shared__ float tile[32][32];
@@ -53,7 +41,7 @@ def test_padding_fix_for_a_conflicting_tile(tmp_path):
         }
         void go(const float* in, float* out) { t<<<1, dim3(32, 32)>>>(in, out); }
     """
-    (finding,) = findings(tmp_path, source, ["CL201"])
+    (finding,) = snippets.findings(source, ["CL201"])
     assert finding.message.startswith("32-way bank conflict") and finding.span.line == 5
     (edit,) = finding.fix.edits
     assert (edit.span.line, edit.span.column, edit.replacement) == (2, 30, "[33]")
@@ -66,14 +54,14 @@ def test_padding_fix_for_a_conflicting_tile(tmp_path):
     ("if (threadIdx.x % 2) out[i] = a[i];", None),  # idle lanes are CL301's business
     ("out[i] = a[i + 1];", None),                    # misaligned but contiguous: 5 sectors, not 8
 ])
-def test_global_access_levels(tmp_path, body, expected):
+def test_global_access_levels(snippets, body, expected):
     source = f"""
         __global__ void k(const float* a, float* out, const int* idx, int n, int stride) {{
             int i = blockIdx.x * blockDim.x + threadIdx.x;
             {body}
         }}
     """
-    got = [(f.level.value, f.message) for f in findings(tmp_path, source, ["CL101"]) if f.span.line == 3]
+    got = [(f.level.value, f.message) for f in snippets.findings(source, ["CL101"]) if f.span.line == 3]
     if expected is None:
         assert got == []
     else:
@@ -88,18 +76,18 @@ def test_global_access_levels(tmp_path, body, expected):
     ("i < n", None),
     ("blockIdx.x == 0", None),
 ])
-def test_divergence_levels(tmp_path, condition, expected):
+def test_divergence_levels(snippets, condition, expected):
     source = f"""
         __global__ void k(float* out, int n) {{
             int i = blockIdx.x * blockDim.x + threadIdx.x;
             if ({condition}) {{ out[i] = 1.0f; out[i + 1] = 2.0f; }}
         }}
     """
-    got = [f.level.value for f in findings(tmp_path, source, ["CL301"])]
+    got = [f.level.value for f in snippets.findings(source, ["CL301"])]
     assert got == ([expected] if expected else [])
 
 
-def test_later_warps_are_examined(tmp_path):
+def test_later_warps_are_examined(snippets):
     source = """
         __global__ void k(float* a, const float* b) {
             __shared__ float s[4096];
@@ -107,11 +95,11 @@ def test_later_warps_are_examined(tmp_path):
         }
         void go(float* a, const float* b) { k<<<1, 128>>>(a, b); }
     """
-    got = sorted((f.code, f.level.value) for f in findings(tmp_path, source, ["CL101", "CL201"]))
+    got = sorted((f.code, f.level.value) for f in snippets.findings(source, ["CL101", "CL201"]))
     assert got == [("CL101", "warning"), ("CL101", "warning"), ("CL201", "warning")]
 
 
-def test_barriers_after_continue_and_cooperative_groups(tmp_path):
+def test_barriers_after_continue_and_cooperative_groups(snippets):
     source = """
         #include <cooperative_groups.h>
         namespace cg = cooperative_groups;
@@ -123,20 +111,20 @@ def test_barriers_after_continue_and_cooperative_groups(tmp_path):
             tile.sync();
         }
     """
-    got = sorted((f.span.line, f.level.value) for f in findings(tmp_path, source, ["CL302"]))
+    got = sorted((f.span.line, f.level.value) for f in snippets.findings(source, ["CL302"]))
     assert got == [(4, "error"), (6, "error")]
 
 
-def test_a_dim3_assigned_after_its_declaration_is_not_trusted(tmp_path):
+def test_a_dim3_assigned_after_its_declaration_is_not_trusted(snippets):
     source = """
         __global__ void k(float* a) { a[threadIdx.x * 2] = 0; }
         void go(float* a) { dim3 block; block.x = 256; k<<<1, block>>>(a); }
     """
-    (finding,) = findings(tmp_path, source, ["CL101"])
+    (finding,) = snippets.findings(source, ["CL101"])
     assert "8 sectors per request" in finding.message
 
 
-def test_padding_fix_edits_the_right_declaration(tmp_path):
+def test_padding_fix_edits_the_right_declaration(snippets):
     source = """
         __global__ void first(float* out) {
             __shared__ float tile[32][32], other[32][32];
@@ -150,12 +138,12 @@ def test_padding_fix_edits_the_right_declaration(tmp_path):
         }
         void go(float* out) { first<<<1, dim3(32, 32)>>>(out); second<<<1, 32>>>(out); }
     """
-    fixes = {f.function: f.fix.edits[0] for f in findings(tmp_path, source, ["CL201"]) if f.fix}
+    fixes = {f.function: f.fix.edits[0] for f in snippets.findings(source, ["CL201"]) if f.fix}
     assert (fixes["first"].span.line, fixes["first"].span.column, fixes["first"].replacement) == (2, 30, "[33]")
     assert (fixes["second"].span.line, fixes["second"].span.column, fixes["second"].replacement) == (8, 30, "[65]")
 
 
-def test_bitfields_and_template_members_do_not_break_analysis(tmp_path):
+def test_bitfields_and_template_members_do_not_break_analysis(snippets):
     source = """
         struct Flags { unsigned a : 3; unsigned b : 5; };
         template <typename T> struct Box { T value; };
@@ -163,10 +151,10 @@ def test_bitfields_and_template_members_do_not_break_analysis(tmp_path):
         template <typename T> __global__ void t(const Box<T>* in, T* out) { out[threadIdx.x] = in[threadIdx.x].value; }
         template __global__ void t<float>(const Box<float>*, float*);
     """
-    assert findings(tmp_path, source, ["CL101", "CL102"]) == []
+    assert snippets.findings(source, ["CL101", "CL102"]) == []
 
 
-def test_divergence_and_barriers_inside_helpers(tmp_path):
+def test_divergence_and_barriers_inside_helpers(snippets):
     source = """
         __device__ void stage(float* s, const float* a) {
             if (threadIdx.x < 16) { s[threadIdx.x] = a[threadIdx.x]; __syncthreads(); }
@@ -185,22 +173,22 @@ def test_divergence_and_barriers_inside_helpers(tmp_path):
             out[blockIdx.x] = block_sum(s, a[threadIdx.x]);
         }
     """
-    got = sorted((f.code, f.span.line, f.level.value) for f in findings(tmp_path, source, ["CL301", "CL302"]))
+    got = sorted((f.code, f.span.line, f.level.value) for f in snippets.findings(source, ["CL301", "CL302"]))
     assert got == [("CL301", 2, "warning"), ("CL301", 7, "warning"), ("CL302", 2, "error")]
 
 
-def test_fp64_cause_quotes_the_double_literal(tmp_path):
+def test_fp64_cause_quotes_the_double_literal(snippets):
     source = """
         __global__ void k(const float* a, float* out) {
             int i = threadIdx.x;
             out[i] = 1 + a[i] * 0.5;
         }
     """
-    (finding,) = findings(tmp_path, source, ["CL401"])
+    (finding,) = snippets.findings(source, ["CL401"])
     assert "unsuffixed literal `0.5` is a double" in finding.message and "`1`" not in finding.message
 
 
-WARP_SHAPES = Path(__file__).parent / "corpus" / "access" / "warp_shapes.cu"
+WARP_SHAPES = CORPUS / "access" / "warp_shapes.cu"
 
 
 @pytest.mark.parametrize("kernel, advice", [
@@ -209,14 +197,14 @@ WARP_SHAPES = Path(__file__).parent / "corpus" / "access" / "warp_shapes.cu"
     ("ws_two_of_four_channels", "put threadIdx.x in the fastest-varying index"),
     ("ws_row_broadcast_4x64", "make blocks at least 32 threads wide"),
 ])
-def test_uncoalesced_advice_fits_the_cause(kernel, advice):
-    messages = [f.message for f in analyze(WARP_SHAPES, "embedded", select=["CL101"]).findings if f.function == kernel]
+def test_uncoalesced_advice_fits_the_cause(kernel, advice, corpus_results):
+    messages = [f.message for f in corpus_results(WARP_SHAPES).findings if f.code == "CL101" and f.function == kernel]
     assert messages and all(advice in m for m in messages), messages
 
 
-def test_padding_is_searched_for_32_banks():
-    found = {f.span.line: f for f in analyze(WARP_SHAPES, "embedded", select=["CL201"]).findings
-             if f.function == "ws_tile16_padded_17"}
+def test_padding_is_searched_for_32_banks(corpus_results):
+    found = {f.span.line: f for f in corpus_results(WARP_SHAPES).findings
+             if f.code == "CL201" and f.function == "ws_tile16_padded_17"}
     store, load = (found[line] for line in sorted(found))
     assert "cannot remove it" in store.message and store.fix is None
     assert "pad the row for 32 banks ([18])" in load.message

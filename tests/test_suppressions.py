@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Expected, expectations
+from conftest import as_expectations, expectations
 from cudalint import engine, frontend, ir
 from cudalint.config import Config
 from cudalint.diagnostics import Finding, Level
-from cudalint.rules import CATALOG, REGISTRY
+from cudalint.rules import implemented
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
@@ -28,11 +28,11 @@ def _finding(line: int, code: str = "CL401") -> Finding:
     return Finding(code, Level.WARNING, "message", ir.Span("k.cu", line, 5, line, 9))
 
 
-def _run(comments, findings, enabled=tuple(REGISTRY)):
-    """(kept findings, unused entries) the way the engine computes them."""
+def _run(comments, findings, enabled=None):
+    """(kept findings, unused entries) the way the engine computes them; every rule ran unless ``enabled`` says."""
     suppressions = parse_suppressions(comments)
-    kept = apply_suppressions(findings, suppressions, CATALOG)
-    return kept, unused_suppressions(suppressions, {code: CATALOG[code] for code in enabled}, CATALOG)
+    kept = apply_suppressions(findings, suppressions)
+    return kept, unused_suppressions(suppressions, list(implemented() if enabled is None else enabled))
 
 
 # --- which comments suppress what ----------------------------------------------------
@@ -124,7 +124,7 @@ def test_a_blanket_comment_does_not_hide_its_own_unused_report():
     comments = _comments("// cudalint: ignore", "// NOLINT(cudalint-*)", "// cudalint: ignore[CL401, CL001]")
     suppressions = parse_suppressions(comments)
     cl001 = [_finding(line, "CL001") for line in (1, 2, 3)]
-    kept = apply_suppressions(cl001, suppressions, CATALOG)
+    kept = apply_suppressions(cl001, suppressions)
     assert [f.span.line for f in kept] == [1, 2]
 
 
@@ -132,7 +132,7 @@ def test_cl001_messages():
     comments = _comments("// cudalint: ignore[CL401]", "// cudalint: ignore[CL999]", "// cudalint: ignore-file",
                          "// cudalint: ignore-next-line", "// NOLINT(cudalint-nope)")
     _, unused = _run(comments, [])
-    messages = [f.message for f in REGISTRY["CL001"]().report("k.cu", unused, CATALOG)]
+    messages = [f.message for f in implemented()["CL001"]().report("k.cu", unused)]
     assert messages == [
         "unused suppression: `CL401` (implicit-fp64) matched no finding",
         "unused suppression: unknown rule `CL999`",
@@ -147,7 +147,7 @@ def test_cl001_messages():
 
 @pytest.fixture(scope="module")
 def parsed():
-    settings = engine.default_settings(Config(), list(REGISTRY), header_mode=HEADERS)
+    settings = engine.default_settings(Config(), list(implemented()), header_mode=HEADERS)
     environment = frontend.build_environment(settings.frontend)
     return {name: frontend.parse_file(os.fspath(FIXTURES / name), environment)
             for name in ("suppressions.cu", "ignore_file.cu")}
@@ -158,9 +158,8 @@ def _check(tu, enabled):
 
 
 def test_every_style_in_one_file(parsed):
-    findings = _check(parsed["suppressions.cu"], REGISTRY)
-    got = {Expected(f.span.line, f.code, f.level.value) for f in findings}
-    assert got == expectations(FIXTURES / "suppressions.cu")
+    findings = _check(parsed["suppressions.cu"], implemented())
+    assert as_expectations(findings) == expectations(FIXTURES / "suppressions.cu")
 
 
 def test_selecting_only_cl001_reports_only_unknown_names(parsed):
@@ -176,4 +175,4 @@ def test_without_cl001_unused_comments_are_silent(parsed):
 
 
 def test_ignore_file(parsed):
-    assert _check(parsed["ignore_file.cu"], REGISTRY) == []
+    assert _check(parsed["ignore_file.cu"], implemented()) == []

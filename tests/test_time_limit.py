@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from cudalint import engine
 from cudalint.config import Config, ConfigError, parse_config
 from cudalint.diagnostics import NoticeKind
-
-import pytest
 
 # Hash rounds written the way real hash kernels are: one macro per step, expanded inline.
 HASH_PRELUDE = """\

@@ -3,15 +3,13 @@ cooperative groups and loops: how they vary between threads, and why."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from conftest import analyze
-from test_dataflow import accesses_on, facts_for, kernel, only
 from cudalint.dataflow import BarrierScope, Confidence, DataPattern, MemorySpace
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import LaneEvaluator
+from test_dataflow import accesses_on, kernel, only
 
 
 def branch_on(kernel_facts, line: int):
@@ -68,8 +66,8 @@ MEMORY = """
 
 
 @pytest.fixture(scope="module")
-def memory_facts(tmp_path_factory):
-    return facts_for(tmp_path_factory.mktemp("memory"), MEMORY)
+def memory_facts(snippets):
+    return snippets.facts(MEMORY)
 
 
 def test_kernel_struct_parameter_fields_are_uniform_and_its_pointers_global(memory_facts):
@@ -148,8 +146,8 @@ HELPERS = """
 
 
 @pytest.fixture(scope="module")
-def helper_facts(tmp_path_factory):
-    return kernel(facts_for(tmp_path_factory.mktemp("helpers"), HELPERS), "helpers")
+def helper_facts(snippets):
+    return kernel(snippets.facts(HELPERS), "helpers")
 
 
 def test_reference_out_parameters_carry_the_thread_index(helper_facts):
@@ -203,8 +201,8 @@ INTRINSIC_VARIANCE = [(12, Variance.WARP_UNIFORM), (13, Variance.UNIFORM), (14, 
 
 
 @pytest.fixture(scope="module")
-def intrinsic_facts(tmp_path_factory):
-    return kernel(facts_for(tmp_path_factory.mktemp("intrinsics"), INTRINSICS), "intrinsics")
+def intrinsic_facts(snippets):
+    return kernel(snippets.facts(INTRINSICS), "intrinsics")
 
 
 @pytest.mark.parametrize("line, variance", INTRINSIC_VARIANCE)
@@ -258,15 +256,13 @@ WARP_FORMS = {16, 17, 18, 20}
 PARTIAL_FORMS = {22, 23, 24}
 
 
-def test_every_barrier_form_is_seen_with_its_scope(tmp_path):
+def test_every_barrier_form_is_seen_with_its_scope(snippets):
     # The toolkit's cooperative_groups.h: tests/corpus/dataflow/cooperative_groups.cu.
-    path = tmp_path / "forms.cu"
-    path.write_text(textwrap.dedent(BARRIER_FORMS).lstrip("\n"))
-    result = analyze(path, "embedded", select=["CL302"])
+    result = analyze(snippets.write(BARRIER_FORMS), "embedded", select=["CL302"])
     assert not result.notices, [n.one_line() for n in result.notices]
     assert {f.span.line for f in result.findings} == BLOCK_FORMS | GRID_FORMS | WARP_FORMS
     assert all(f.level.value == "error" for f in result.findings)
-    facts = kernel(facts_for(tmp_path, BARRIER_FORMS, "forms_facts.cu"), "forms")
+    facts = kernel(snippets.facts(BARRIER_FORMS), "forms")
     scopes = {b.expr.span.line: b.scope for b in facts.barriers}
     assert scopes == {**{line: BarrierScope.BLOCK for line in BLOCK_FORMS},
                       **{line: BarrierScope.GRID for line in GRID_FORMS},
@@ -297,8 +293,8 @@ RANKS = """
 
 
 @pytest.fixture(scope="module")
-def rank_facts(tmp_path_factory):
-    return kernel(facts_for(tmp_path_factory.mktemp("ranks"), RANKS), "ranks")
+def rank_facts(snippets):
+    return kernel(snippets.facts(RANKS), "ranks")
 
 
 @pytest.mark.parametrize("line, variance", [(12, Variance.WARP_UNIFORM), (13, Variance.THREAD),
@@ -332,8 +328,8 @@ LOOPS = """
 
 
 @pytest.fixture(scope="module")
-def loop_facts(tmp_path_factory):
-    return kernel(facts_for(tmp_path_factory.mktemp("loops"), LOOPS), "loops")
+def loop_facts(snippets):
+    return kernel(snippets.facts(LOOPS), "loops")
 
 
 def test_a_counter_after_a_loop_with_a_constant_trip_count_is_exact(loop_facts):

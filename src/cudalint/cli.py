@@ -11,8 +11,14 @@ import dataclasses
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cudalint import __version__
+
+if TYPE_CHECKING:
+    # Types only: each command imports what it uses when it runs.
+    from cudalint.config import Config
+    from cudalint.engine import RunSettings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 COMMANDS = ("check", "facts", "rule")
@@ -174,46 +180,61 @@ def _nvcc(cuda_path: str | None) -> str | None:
     return nvcc
 
 
+def _enabled_codes(options: argparse.Namespace, config: Config) -> list[str]:
+    """The configuration's selection adjusted by the command line's; a selector that selects
+    nothing this version has is warned about."""
+    from cudalint.config import enabled_rules, parse_selectors
+
+    select, extend_select, ignore = options.select, options.extend_select, options.ignore
+    configured = enabled_rules(config.select, config.extend_select, config.ignore)
+    enabled = enabled_rules(
+        parse_selectors(select, where="--select") if select is not None else None,
+        parse_selectors(extend_select or [], where="--extend-select"),
+        parse_selectors(ignore or [], where="--ignore"),
+        inherited=configured,
+    )
+    for selector in (select or []) + (extend_select or []):
+        for part in parse_selectors([selector], where="--select"):
+            if part != "ALL" and not any(code.startswith(part) for code in enabled):
+                print(f"cudalint: warning: {part} selects no rule available in cudalint {__version__}",
+                      file=sys.stderr)
+    return enabled
+
+
+def _run_settings(options: argparse.Namespace, config: Config, enabled: list[str]) -> RunSettings:
+    """The engine's settings: the configuration's, overridden by the command line."""
+    from cudalint import engine
+    from cudalint.cache import CACHE_DIRECTORY_NAME
+
+    settings = engine.default_settings(config, enabled)
+    settings.frontend = _frontend_options(settings.frontend, options, options.undefines, options.pre_includes,
+                                          options.std)
+    settings.jobs = options.jobs or os.cpu_count() or 1
+    if options.time_limit is not None:
+        settings.time_limit = options.time_limit or None
+    if options.project_includes is not None:
+        settings.project_includes = options.project_includes
+    if config.ptxas if options.use_ptxas is None else options.use_ptxas:
+        settings.nvcc = _nvcc(options.cuda_path or config.resolve(config.cuda_path))
+    if not options.no_cache:
+        chosen = options.cache_dir or os.environ.get("CUDALINT_CACHE_DIR") or (config.root / CACHE_DIRECTORY_NAME)
+        settings.cache_dir = str(Path(chosen).resolve())
+    # A live progress line only for a person watching a terminal, never in CI logs.
+    settings.progress = sys.stderr.isatty() and not os.environ.get("CI")
+    return settings
+
+
 def check_command(options: argparse.Namespace) -> int:
     """Analyze CUDA sources and report performance hazards."""
     from cudalint import engine, frontend
-    from cudalint.cache import CACHE_DIRECTORY_NAME
-    from cudalint.config import (Config, ConfigError, enabled_rules, find_config, load_config, parse_level,
-                                 parse_selectors)
+    from cudalint.config import Config, ConfigError, find_config, load_config, parse_level
     from cudalint.report import ReportOptions, notice_line, render, repository_root
 
     paths = options.paths or ["."]
-    select, extend_select, ignore = options.select, options.extend_select, options.ignore
     try:
         config_path = options.config_file or find_config(Path(paths[0]) if Path(paths[0]).exists() else Path.cwd())
         config = load_config(config_path) if config_path else Config()
-        configured = enabled_rules(config.select, config.extend_select, config.ignore)
-        enabled = enabled_rules(
-            parse_selectors(select, where="--select") if select is not None else None,
-            parse_selectors(extend_select or [], where="--extend-select"),
-            parse_selectors(ignore or [], where="--ignore"),
-            inherited=configured,
-        )
-        for selector in (select or []) + (extend_select or []):
-            for part in parse_selectors([selector], where="--select"):
-                if part != "ALL" and not any(code.startswith(part) for code in enabled):
-                    print(f"cudalint: warning: {part} selects no rule available in cudalint {__version__}",
-                          file=sys.stderr)
-        settings = engine.default_settings(config, enabled)
-        settings.frontend = _frontend_options(settings.frontend, options, options.undefines, options.pre_includes,
-                                              options.std)
-        settings.jobs = options.jobs or os.cpu_count() or 1
-        if options.time_limit is not None:
-            settings.time_limit = options.time_limit or None
-        if options.project_includes is not None:
-            settings.project_includes = options.project_includes
-        if config.ptxas if options.use_ptxas is None else options.use_ptxas:
-            settings.nvcc = _nvcc(options.cuda_path or config.resolve(config.cuda_path))
-        if not options.no_cache:
-            chosen = options.cache_dir or os.environ.get("CUDALINT_CACHE_DIR") or (config.root / CACHE_DIRECTORY_NAME)
-            settings.cache_dir = str(Path(chosen).resolve())
-        # A live progress line only for a person watching a terminal, never in CI logs.
-        settings.progress = sys.stderr.isatty() and not os.environ.get("CI")
+        settings = _run_settings(options, config, _enabled_codes(options, config))
         min_level = parse_level(options.min_level, "--min-level") if options.min_level else config.min_level
         result = engine.run(paths, settings, config.exclude + list(options.exclude or [])).at_least(min_level)
     except (ConfigError, frontend.FrontendConfigError) as exc:
@@ -292,23 +313,22 @@ def facts_command(options: argparse.Namespace) -> int:
 
 def rule_command(options: argparse.Namespace) -> int:
     """Print a rule's documentation."""
-    from cudalint.rules import CATALOG, REGISTRY
+    from cudalint.rules import RULES, implemented
 
     if options.all_rules and options.code is not None:
         raise CommandFailed("give a rule code or --all, not both")
     if options.all_rules:
-        sys.stdout.write("\n\n".join(f"# {r.code} {r.name}\n\n{r.doc.markdown}" for r in REGISTRY.values()))
+        sys.stdout.write("\n\n".join(f"# {r.code} {r.name}\n\n{r.doc.markdown}" for r in implemented().values()))
         return EXIT_CLEAN
     if options.code is None:
         raise CommandFailed("give a rule code (e.g. `cudalint rule CL401`) or --all")
     code = options.code.upper()
-    rule = REGISTRY.get(code)
-    if rule is None:
-        if code in CATALOG:
-            raise CommandFailed(
-                f"{code} ({CATALOG[code]}) is reserved for a rule not implemented in cudalint {__version__}")
+    row = RULES.get(code)
+    if row is None:
         raise CommandFailed(f"unknown rule {code}")
-    sys.stdout.write(f"# {rule.code} {rule.name}\n\n{rule.doc.markdown}")
+    if row.rule is None:
+        raise CommandFailed(f"{code} ({row.name}) was removed; cudalint {__version__} no longer reports it")
+    sys.stdout.write(f"# {code} {row.name}\n\n{row.rule.doc.markdown}")
     return EXIT_CLEAN
 
 

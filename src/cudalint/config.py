@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cudalint.diagnostics import Level
 from cudalint.frontend.flags import FrontendConfigError, parse_arch
-from cudalint.rules import CATALOG, REGISTRY
+from cudalint.rules import RULES
 
 CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 
@@ -107,30 +107,10 @@ def parse_config(table: dict, path: Path) -> Config:
         plural = "s" if len(unknown) > 1 else ""
         raise ConfigError(f"{path}: unknown configuration key{plural} {names} (known: {', '.join(KNOWN_KEYS)})")
     config = Config(path=path)
-    for key in _LIST_KEYS:
-        if key in table:
-            value = _string_list(path, key, table[key])
-            if key in _SELECTOR_KEYS:
-                value = parse_selectors(value, where=f"{path}: `{key}`")
-            setattr(config, key.replace("-", "_"), value)
-    for key in _STRING_KEYS:
-        if key in table:
-            if not isinstance(table[key], str):
-                raise ConfigError(f"{path}: `{key}` must be a string")
-            setattr(config, key.replace("-", "_"), table[key])
-    if config.arch is not None:
-        try:
-            parse_arch(config.arch)
-        except FrontendConfigError as exc:
-            raise ConfigError(f"{path}: `arch`: {exc}") from None
+    _read_lists(config, table, path)
+    _read_strings(config, table, path)
     if "per-file-ignores" in table:
-        raw = table["per-file-ignores"]
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{path}: `per-file-ignores` must be a table of glob = [codes]")
-        config.per_file_ignores = {}
-        for glob, codes in raw.items():
-            key = f"per-file-ignores.{glob}"
-            config.per_file_ignores[glob] = parse_selectors(_string_list(path, key, codes), where=f"{path}: `{key}`")
+        config.per_file_ignores = _per_file_ignores(table["per-file-ignores"], path)
     if "max-registers" in table:
         value = table["max-registers"]
         if not isinstance(value, int) or isinstance(value, bool) or not 16 <= value <= 255:
@@ -146,6 +126,38 @@ def parse_config(table: dict, path: Path) -> Config:
     if "min-level" in table:
         config.min_level = parse_level(table["min-level"], f"{path}: `min-level`")
     return config
+
+
+def _read_lists(config: Config, table: dict, path: Path) -> None:
+    for key in _LIST_KEYS:
+        if key in table:
+            value = _string_list(path, key, table[key])
+            if key in _SELECTOR_KEYS:
+                value = parse_selectors(value, where=f"{path}: `{key}`")
+            setattr(config, key.replace("-", "_"), value)
+
+
+def _read_strings(config: Config, table: dict, path: Path) -> None:
+    for key in _STRING_KEYS:
+        if key in table:
+            if not isinstance(table[key], str):
+                raise ConfigError(f"{path}: `{key}` must be a string")
+            setattr(config, key.replace("-", "_"), table[key])
+    if config.arch is not None:
+        try:
+            parse_arch(config.arch)
+        except FrontendConfigError as exc:
+            raise ConfigError(f"{path}: `arch`: {exc}") from None
+
+
+def _per_file_ignores(raw, path: Path) -> dict[str, list[str]]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: `per-file-ignores` must be a table of glob = [codes]")
+    ignores = {}
+    for glob, codes in raw.items():
+        key = f"per-file-ignores.{glob}"
+        ignores[glob] = parse_selectors(_string_list(path, key, codes), where=f"{path}: `{key}`")
+    return ignores
 
 
 def parse_level(value, where: str) -> Level:
@@ -164,14 +176,14 @@ def parse_time_limit(value, where: str) -> float | None:
 
 
 def parse_selectors(values: list[str], where: str) -> list[str]:
-    """Rule selectors in canonical form: split at commas, upper-cased, each checked against the catalog."""
+    """Rule selectors in canonical form: split at commas, upper-cased, each checked against the rule table."""
     selectors = []
     for value in values:
         for text in (part.strip() for part in value.split(",")):
             if not text:
                 continue
             selector = text.upper()
-            if selector != "ALL" and not any(code.startswith(selector) for code in CATALOG):
+            if selector != "ALL" and not any(code.startswith(selector) for code in RULES):
                 raise ConfigError(
                     f"{where}: unknown rule selector `{text}` (use a code such as CL401, a prefix such as CL4, or ALL)"
                 )
@@ -189,20 +201,26 @@ def _match_length(code: str, selectors: list[str]) -> int:
     return max((0 if s == "ALL" else len(s) for s in selectors if selector_matches(s, code)), default=-1)
 
 
+def _selection_length(code: str, selectors: list[str]) -> int:
+    """As ``_match_length``, counting only the selectors that turn the rule on (see ``Status``)."""
+    return _match_length(code, [s for s in selectors if RULES[code].selected_by(s)])
+
+
 def enabled_rules(
     select: list[str] | None, extend_select: list[str], ignore: list[str], inherited: list[str] | None = None
 ) -> list[str]:
-    """Registered codes enabled by one layer of selectors on top of ``inherited`` (default: every rule).
+    """Codes enabled by one layer of selectors on top of ``inherited`` (default: what ``ALL`` selects).
 
     Within a layer the more specific of select and ignore wins. A layer that sets
     ``select`` starts afresh, so ``--select`` on the command line means exactly what
     it says, while ``--ignore`` and ``--extend-select`` adjust the configured set.
     """
-    base = set(REGISTRY if inherited is None else inherited) if select is None else set()
+    default = [code for code, row in RULES.items() if row.selected_by("ALL")]
+    base = set(default if inherited is None else inherited) if select is None else set()
     chosen = (select or []) + extend_select
     enabled = []
-    for code in REGISTRY:
-        selected = _match_length(code, chosen)
+    for code in RULES:
+        selected = _selection_length(code, chosen)
         ignored = _match_length(code, ignore)
         if selected > ignored or (ignored < 0 and code in base):
             enabled.append(code)
@@ -233,6 +251,7 @@ def is_excluded(config: Config, path: Path, patterns: list[str]) -> bool:
         return False  # Making the path relative costs a real-path lookup: skip it when nothing is excluded.
     relative = _relative_to_root(config, path)
     return any(
-        fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")
+        fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern)
+        or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")
         for pattern in patterns
     )

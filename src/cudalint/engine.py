@@ -20,8 +20,7 @@ from cudalint.cache import ResultCache
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.dataflow import BuildContext, Facts
 from cudalint.diagnostics import Finding, Level, Notice, NoticeKind
-from cudalint.rules import CATALOG, REGISTRY
-from cudalint.rules.base import FactRule
+from cudalint.rules import RuleKind, of_kind
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
 from cudalint.units import RECOVERED_CODE, FileReport, Unit, UnitResult
 from cudalint import units as planning
@@ -254,10 +253,8 @@ def _budget_notices(facts: Facts, files: dict[str, planning.FileReport]) -> list
 def _rule_findings(facts: Facts, settings: RunSettings) -> list[Finding]:
     """Every enabled rule's findings, in every file of the unit (suppressions come later)."""
     findings = []
-    for code in settings.enabled:
-        rule = REGISTRY[code]()
-        if isinstance(rule, FactRule):
-            findings.extend(rule.check(facts))
+    for rule in of_kind(RuleKind.FACTS, settings.enabled):
+        findings.extend(rule().check(facts))
     return findings
 
 
@@ -294,16 +291,14 @@ def build_context(path: str, environment: frontend.ParseEnvironment, settings: R
 
 def finalize(path: str, reports: list[FileReport], settings: RunSettings) -> list[Finding]:
     """A file's findings over the units that analyzed it, with its ``per-file-ignores``,
-    its suppression comments and, with CL001, the suppressions that silenced nothing."""
+    its suppression comments and, from the rules that read suppressions, the ones that silenced nothing."""
     file_ignores = ignored_for_file(settings.config, path)
     enabled = [code for code in settings.enabled if not any(selector_matches(s, code) for s in file_ignores)]
     findings = [f for f in planning.merge_findings(reports) if f.code in enabled]
     suppressions = parse_suppressions(reports[0].comments if reports else ())
-    kept = apply_suppressions(findings, suppressions, CATALOG)
-    if "CL001" in enabled:
-        ran = {code: CATALOG[code] for code in enabled}
-        unused = unused_suppressions(suppressions, ran, CATALOG)
-        extra = apply_suppressions(REGISTRY["CL001"]().report(path, unused, CATALOG), suppressions, CATALOG)
+    kept = apply_suppressions(findings, suppressions)
+    for rule in of_kind(RuleKind.SUPPRESSIONS, enabled):
+        extra = apply_suppressions(rule().report(path, unused_suppressions(suppressions, enabled)), suppressions)
         kept = sorted(kept + extra, key=Finding.sort_key)
     return kept
 

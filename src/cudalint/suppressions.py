@@ -14,17 +14,21 @@ from dataclasses import dataclass, field
 from cudalint import ir
 from cudalint.config import selector_matches
 from cudalint.diagnostics import Finding
-from cudalint.rules import REGISTRY
+from cudalint.rules import RULES, RuleKind, rule_name
 
 # The lookahead keeps a misspelt directive (`ignore-nextline[...]`) from silently
 # acting as a blanket `ignore` on the wrong line.
 _CUDALINT = re.compile(r"cudalint:\s*(ignore-next-line|ignore-file|ignore)(?![\w-])(?:\s*\[([^\]]*)\])?")
 _NOLINT = re.compile(r"\bNOLINT(NEXTLINE)?\b(?:\(([^)]*)\))?")
 _SCOPES = {"ignore": "line", "ignore-next-line": "next-line", "ignore-file": "file"}
-# The rule reporting unused suppressions is silenced only by naming it: otherwise a
-# blanket `ignore` or `NOLINT(cudalint-*)` would hide the report that it is unused.
-_UNUSED_SUPPRESSION = "CL001"
 _GLOB_CHARACTERS = "*?["
+
+
+def _reads_suppressions(code: str) -> bool:
+    """A rule that reports on suppressions is silenced only by naming it: otherwise a blanket
+    `ignore` or `NOLINT(cudalint-*)` would hide the report that it is itself unused."""
+    row = RULES.get(code)
+    return row is not None and row.kind is RuleKind.SUPPRESSIONS
 
 
 @dataclass
@@ -38,10 +42,10 @@ class Selector:
         if is_glob:
             # clang-tidy check names are lower case; accept `cudalint-CL401` as well.
             pattern = self.text.lower()
-            if code == _UNUSED_SUPPRESSION and any(char in pattern for char in _GLOB_CHARACTERS):
+            if _reads_suppressions(code) and any(char in pattern for char in _GLOB_CHARACTERS):
                 return False
             return any(fnmatch.fnmatchcase(f"cudalint-{check}", pattern) for check in (name, code.lower()))
-        if self.text == "ALL" and code == _UNUSED_SUPPRESSION:
+        if self.text == "ALL" and _reads_suppressions(code):
             return False
         return selector_matches(self.text, code)
 
@@ -64,7 +68,7 @@ class Suppression:
 
     def claim(self, code: str, name: str) -> bool:
         if not self.selectors:
-            if code == _UNUSED_SUPPRESSION:
+            if _reads_suppressions(code):
                 return False
             self.blanket_used = True
             return True
@@ -110,50 +114,48 @@ class UnusedSuppression:
     scope: str
     unknown: bool = False
     """``text`` names no rule at all (a typo rather than a stale comment)."""
+    name: str = ""
+    """The name of the rule whose code ``text`` is, if it is one."""
 
 
-def apply_suppressions(
-    findings: list[Finding],
-    suppressions: list[Suppression],
-    names: dict[str, str],
-) -> list[Finding]:
+def apply_suppressions(findings: list[Finding], suppressions: list[Suppression]) -> list[Finding]:
     """Drop suppressed findings; marks which suppressions were used."""
     kept = []
     for finding in findings:
         suppressed = False
         for suppression in suppressions:
-            if suppression.covers(finding.span.line) and suppression.claim(finding.code, names.get(finding.code, "")):
+            if suppression.covers(finding.span.line) and suppression.claim(finding.code, rule_name(finding.code)):
                 suppressed = True
         if not suppressed:
             kept.append(finding)
     return kept
 
 
-def unused_suppressions(
-    suppressions: list[Suppression], enabled: dict[str, str], known: dict[str, str]
-) -> list[UnusedSuppression]:
+def unused_suppressions(suppressions: list[Suppression], enabled: list[str]) -> list[UnusedSuppression]:
     """Suppressions (or codes in them) that silenced nothing although their rules ran.
 
-    ``enabled`` and ``known`` map codes to names: the rules that ran, and every code
-    in the catalog. A suppression is judged only when every implemented rule it
-    covers ran: a narrower ``--select`` must not make valid comments look stale, and
-    neither may a code reserved for a rule that does not exist yet.
+    ``enabled`` holds the codes of the rules that ran. A suppression is judged only when
+    every rule it covers that can run ran: a narrower ``--select`` must not make valid
+    comments look stale, and neither may the code of a removed rule. A blanket comment
+    covers what ``ALL`` selects.
     """
     unused = []
     for suppression in suppressions:
         where = (suppression.line, suppression.column)
         if not suppression.selectors:
             # A bare NOLINT also serves clang-tidy, so only cudalint's own comment is judged.
-            everything_ran = all(code in enabled for code in REGISTRY)
+            everything_ran = all(code in enabled for code, row in RULES.items() if row.selected_by("ALL"))
             if suppression.style == "cudalint" and not suppression.blanket_used and everything_ran:
                 unused.append(UnusedSuppression(*where, None, suppression.style, suppression.scope))
             continue
         for selector in suppression.selectors:
             if selector.used or not selector.explicit:
                 continue
-            targets = [code for code in known if selector.matches(code, known[code], suppression.style == "nolint")]
-            implemented = [code for code in targets if code in REGISTRY]
-            if targets and not (implemented and all(code in enabled for code in implemented)):
+            targets = [code for code, row in RULES.items()
+                       if selector.matches(code, row.name, suppression.style == "nolint")]
+            runnable = [code for code in targets if RULES[code].rule is not None]
+            if targets and not (runnable and all(code in enabled for code in runnable)):
                 continue
-            unused.append(UnusedSuppression(*where, selector.text, suppression.style, suppression.scope, unknown=not targets))
+            unused.append(UnusedSuppression(*where, selector.text, suppression.style, suppression.scope,
+                                            unknown=not targets, name=rule_name(selector.text)))
     return unused

@@ -30,8 +30,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cudalint import ir
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["ENTRY", "EXIT", "ControlFlow", "Node", "Terminal"]
 

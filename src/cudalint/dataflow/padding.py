@@ -56,7 +56,7 @@ def _requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | N
     requests = []
     for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings):
         warp, active = first_running_warp(access.guards, evaluator)
-        addresses = [address for address, on in zip(evaluator.lanes(offset, warp), active) if on]
+        addresses = [address for address, on in zip(evaluator.lanes(offset, warp), active, strict=True) if on]
         if None in addresses:
             return []
         if addresses:

@@ -94,7 +94,8 @@ def register_budget(function: ir.Function, arch: int, max_registers: int | None)
         text = bounds.text or ", ".join(str(v) for v in (bounds.max_threads, bounds.min_blocks) if v)
         return RegisterBudget(min(cap, MAX_REGISTERS_PER_THREAD), f"__launch_bounds__({text})")
     if function.max_registers:
-        return RegisterBudget(min(function.max_registers, MAX_REGISTERS_PER_THREAD), f"__maxnreg__({function.max_registers})")
+        return RegisterBudget(min(function.max_registers, MAX_REGISTERS_PER_THREAD),
+                              f"__maxnreg__({function.max_registers})")
     if max_registers:
         return RegisterBudget(min(max_registers, MAX_REGISTERS_PER_THREAD), f"-maxrregcount={max_registers}")
     return RegisterBudget(MAX_REGISTERS_PER_THREAD, "the hardware limit", explicit=False)
@@ -168,13 +169,14 @@ class UnrollModel:
             if enclosing is None or enclosing is run or self.verdict(enclosing) is not UnrollReason.UNROLLED:
                 return None
             ranges.append(range(self.trip_count(enclosing) or 0))
-        counts = [self._trips(run, dict(zip(outer, values))) for values in itertools.islice(
+        counts = [self._trips(run, dict(zip(outer, values, strict=True))) for values in itertools.islice(
             itertools.product(*ranges), MAX_TRIP_COUNT)]
         return None if not counts or None in counts else max(counts)
 
     def _trips(self, run: LoopRun, fixed: dict[Atom, int]) -> int | None:
         for trips in range(MAX_TRIP_COUNT + 1):
-            value = run.condition.evaluate(lambda atom: trips if atom == run.iteration else fixed.get(atom))
+            value = run.condition.evaluate(
+                lambda atom, trips=trips: trips if atom == run.iteration else fixed.get(atom))
             if value is None:
                 return None
             if value == 0:
@@ -235,7 +237,8 @@ def _expression_cost(expr: ir.Expr) -> int:
     for node in expr.walk():
         if node.kind is ir.ExprKind.CALL:
             name = (node.name or "").removeprefix("std::").removeprefix("::")
-            cost += HEAVY_CALL_COST if name in _HEAVY_CALLS else MODERATE_CALL_COST if name in _MODERATE_CALLS else CHEAP_CALL_COST
+            cost += (HEAVY_CALL_COST if name in _HEAVY_CALLS
+                     else MODERATE_CALL_COST if name in _MODERATE_CALLS else CHEAP_CALL_COST)
         elif node.kind in (ir.ExprKind.BINARY, ir.ExprKind.UNARY, ir.ExprKind.ASSIGN, ir.ExprKind.SUBSCRIPT,
                            ir.ExprKind.CONDITIONAL, ir.ExprKind.MEMBER):
             cost += 1
@@ -457,7 +460,7 @@ def _visit(order: int, access: Access, model: UnrollModel, function: ir.Function
     copies: tuple[Sym, ...] | None = None
     if math.prod(len(r) for r in ranges) <= MAX_COPIES:
         copies = tuple(dict.fromkeys(
-            _substitute(offset, {run.iteration: value for run, value in zip(counters, values)})
+            _substitute(offset, {run.iteration: value for run, value in zip(counters, values, strict=True)})
             for values in itertools.product(*ranges)))
     return _Visit(
         order, access, copies, count,

@@ -61,7 +61,8 @@ def _local_initializers(function: ir.Function | None) -> dict[str, ir.Expr]:
             for node in expr.walk():
                 if node.kind is ir.ExprKind.ASSIGN or (node.kind is ir.ExprKind.CALL and node.name == "operator="):
                     target = node.children[0] if node.children else None
-                    while target is not None and target.kind in (ir.ExprKind.MEMBER, ir.ExprKind.CAST) and target.children:
+                    while (target is not None and target.kind in (ir.ExprKind.MEMBER, ir.ExprKind.CAST)
+                           and target.children):
                         target = target.children[0]
                     if target is not None and target.kind is ir.ExprKind.DECL_REF and target.decl:
                         reassigned.add(target.decl)
@@ -74,7 +75,8 @@ def _uses_y_or_z(function: ir.Function) -> bool:
     for stmt in function.body.walk():
         for expr in stmt.expressions():
             for node in expr.walk():
-                if node.kind is ir.ExprKind.BUILTIN_INDEX and node.name in ("threadIdx", "blockDim") and node.member in ("y", "z"):
+                if (node.kind is ir.ExprKind.BUILTIN_INDEX and node.name in ("threadIdx", "blockDim")
+                        and node.member in ("y", "z")):
                     return True
     return False
 

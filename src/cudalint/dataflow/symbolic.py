@@ -344,8 +344,8 @@ def _combine(function, left: int | list[int], right: int | list[int]) -> int | l
     if isinstance(left, int):
         return [function(left, r) for r in right]
     if isinstance(right, int):
-        return [function(l, right) for l in left]
-    return [function(l, r) for l, r in zip(left, right)]
+        return [function(lane, right) for lane in left]
+    return [function(left_lane, right_lane) for left_lane, right_lane in zip(left, right, strict=True)]
 
 
 def _atom_lanes(atom: Atom, values, width: int) -> int | list[int] | None:
@@ -358,7 +358,7 @@ def _atom_lanes(atom: Atom, values, width: int) -> int | list[int] | None:
             return None
         arguments.append(lanes)
     evaluate = _EVALUATORS[atom.name]
-    results = [evaluate(*lane) for lane in zip(*arguments)]
+    results = [evaluate(*lane) for lane in zip(*arguments, strict=True)]
     return None if None in results else results
 
 

@@ -195,7 +195,8 @@ def refine_variance(value: Sym, shape: BlockShape, trips: LoopTrips = NO_TRIPS) 
         return Variance.THREAD
     for atom in value.atoms():
         if atom.kind is AtomKind.OPERATION and atom.name in COMPARISONS:
-            varying = [a for a in atom.args if a.variance is Variance.THREAD and _differs_between_lanes(a, shape, trips)]
+            varying = [a for a in atom.args
+                       if a.variance is Variance.THREAD and _differs_between_lanes(a, shape, trips)]
             if varying and any(value_dependent(a) for a in atom.args if a not in varying):
                 return Variance.THREAD
     return Variance.WARP_UNIFORM

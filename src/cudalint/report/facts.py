@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 
 from cudalint.dataflow import (
-    Access, AccessPattern, Branch, BranchPattern, DataPattern, Facts, KernelFacts, MemorySpace,
+    Access,
+    AccessPattern,
+    Branch,
+    BranchPattern,
+    DataPattern,
+    Facts,
+    KernelFacts,
+    MemorySpace,
 )
 from cudalint.report import display_path
 
@@ -116,7 +123,7 @@ def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> st
     for kernel in kernels:
         record = kernel_record(kernel, root)
         out.append(f"{record['kind']} {record['function']}  [{record['location']}]  {kernel.shape.describe()}")
-        for access, (item, _) in zip(record["accesses"], kernel.accesses):
+        for access, (item, _) in zip(record["accesses"], kernel.accesses, strict=True):
             size = f"{access['bytes']}B" if access["bytes"] is not None else "?B"
             out.append(f"  {access['location']}  {access['space']} {access['kind']} {size}  "
                        f"{access['address']}")
@@ -129,14 +136,17 @@ def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> st
                 out.append(f"      data: {access['data']}")
             out.extend(f"      why: {reason}" for reason in access.get("why", ()))
             out.append(f"      | {_source(facts, item.span.line)}")
-        for branch, (item, _) in zip(record["branches"], kernel.branches):
-            taken = "" if branch["taken_lanes"] is None else f", {branch['taken_lanes']}/{branch['active_lanes']} lanes taken"
+        for branch, (item, _) in zip(record["branches"], kernel.branches, strict=True):
+            taken = ("" if branch["taken_lanes"] is None
+                     else f", {branch['taken_lanes']}/{branch['active_lanes']} lanes taken")
             guard = ", bounds guard" if branch["bounds_guard"] else ""
-            out.append(f"  {branch['location']}  {branch['kind']} ({branch['condition']}): {branch['variance']}{taken}{guard}")
+            out.append(f"  {branch['location']}  {branch['kind']} ({branch['condition']}): "
+                       f"{branch['variance']}{taken}{guard}")
             out.extend(f"      why: {reason}" for reason in branch.get("why", ()))
             out.append(f"      | {_source(facts, item.stmt.span.line)}")
         for barrier in record["barriers"]:
-            control = f", under {barrier['control']} control ({barrier['controlled_by']})" if barrier["controlled_by"] else ""
+            control = (f", under {barrier['control']} control ({barrier['controlled_by']})"
+                       if barrier["controlled_by"] else "")
             out.append(f"  {barrier['location']}  barrier {barrier['name']} ({barrier['scope']}){control}")
         if kernel.cut is not None:
             out.append(f"  analysis stopped at line {kernel.cut.line} after {kernel.cut.budget} steps: accesses, "

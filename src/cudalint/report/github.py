@@ -5,7 +5,7 @@ from __future__ import annotations
 from cudalint.diagnostics import Level, NoticeKind
 from cudalint.engine import RunResult
 from cudalint.report import ReportOptions, display_path, notice_line
-from cudalint.rules import CATALOG
+from cudalint.rules import rule_name
 
 _COMMAND = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
 
@@ -22,7 +22,7 @@ def render_github(result: RunResult, options: ReportOptions) -> str:
     lines = []
     for finding in result.findings:
         span = finding.span
-        title = f"{finding.code} {CATALOG.get(finding.code, '')}".strip()
+        title = f"{finding.code} {rule_name(finding.code)}".strip()
         properties = ",".join([
             f"file={_escape_property(display_path(span.file, options.root))}",
             f"line={span.line}",

@@ -8,14 +8,14 @@ from cudalint import __version__
 from cudalint.diagnostics import Finding
 from cudalint.engine import RunResult
 from cudalint.report import ReportOptions, display_path, rule_counts
-from cudalint.rules import CATALOG
+from cudalint.rules import rule_name
 
 
 def finding_record(finding: Finding, root: str) -> dict:
     span = finding.span
     record = {
         "code": finding.code,
-        "name": CATALOG.get(finding.code),
+        "name": rule_name(finding.code) or None,
         "level": finding.level.value,
         "message": finding.message,
         "file": display_path(span.file, root),
@@ -58,5 +58,6 @@ def render_json(result: RunResult, options: ReportOptions) -> str:
 
 
 def render_json_statistics(result: RunResult) -> str:
-    counts = [{"code": code, "name": CATALOG.get(code), "count": count} for code, count in rule_counts(result.findings)]
+    counts = [{"code": code, "name": rule_name(code) or None, "count": count}
+              for code, count in rule_counts(result.findings)]
     return json.dumps(counts, indent=2) + "\n"

@@ -20,7 +20,7 @@ from cudalint import __version__
 from cudalint.diagnostics import Finding, Level, NoticeKind
 from cudalint.engine import RunResult
 from cudalint.report import ReportOptions, display_path, source_line
-from cudalint.rules import REGISTRY
+from cudalint.rules import implemented
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/cudalint/cudalint"
@@ -87,7 +87,8 @@ def _artifact(path: str, root: str) -> sarif.ArtifactLocation:
 
 def _region(span) -> sarif.Region:
     return sarif.Region(start_line=span.line, start_column=span.column, end_line=span.end_line,
-                        end_column=max(span.end_column, span.column + 1) if span.end_line == span.line else span.end_column)
+                        end_column=(max(span.end_column, span.column + 1) if span.end_line == span.line
+                                    else span.end_column))
 
 
 def _fingerprint(finding: Finding, occurrence: int, line_text: str) -> str:
@@ -106,7 +107,8 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str, fingerprint
             artifact_changes=[sarif.ArtifactChange(
                 artifact_location=_artifact(finding.span.file, root),
                 replacements=[
-                    sarif.Replacement(deleted_region=_region(edit.span), inserted_content=sarif.ArtifactContent(text=edit.replacement))
+                    sarif.Replacement(deleted_region=_region(edit.span),
+                                      inserted_content=sarif.ArtifactContent(text=edit.replacement))
                     for edit in sorted(finding.fix.edits, key=lambda e: (e.span.line, e.span.column))
                 ],
             )],
@@ -129,7 +131,7 @@ def _result(finding: Finding, rule_index: dict[str, int], root: str, fingerprint
 def build_log(result: RunResult, options: ReportOptions) -> sarif.SarifLog:
     # %SRCROOT% must be an absolute URI; an unset root means the current directory.
     root = os.path.abspath(options.root or os.getcwd())
-    rules = list(REGISTRY.values())
+    rules = list(implemented().values())
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     cache: dict[str, list[str]] = {}
     occurrences: Counter = Counter()

@@ -10,8 +10,8 @@ from collections import Counter
 
 from cudalint.diagnostics import Finding, Level
 from cudalint.engine import RunResult
-from cudalint.report import ReportOptions, display_path, source_line, notice_line, rule_counts
-from cudalint.rules import CATALOG, REGISTRY
+from cudalint.report import ReportOptions, display_path, notice_line, rule_counts, source_line
+from cudalint.rules import RULES, rule_name
 
 _STYLES = {"bold": "1", "red": "31", "yellow": "33", "cyan": "36", "blue": "34", "dim": "2", "green": "32"}
 _LEVEL_STYLE = {Level.ERROR: "red", Level.WARNING: "yellow", Level.NOTE: "cyan"}
@@ -88,9 +88,9 @@ def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict
     if finding.fix is not None:
         edits = ", ".join(f"`{e.replacement}`" for e in finding.fix.edits)
         out.append(f"{pad} {paint('= fix', 'green')}: {finding.fix.description}: {edits}")
-    rule = REGISTRY.get(finding.code)
-    if rule is not None:
-        out.append(f"{pad} {paint('= help', 'blue')}: {rule.doc.summary} (cudalint rule {finding.code})")
+    row = RULES.get(finding.code)
+    if row is not None and row.rule is not None:
+        out.append(f"{pad} {paint('= help', 'blue')}: {row.rule.doc.summary} (cudalint rule {finding.code})")
     out.append("")
     return out
 
@@ -98,7 +98,8 @@ def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict
 def _concise(finding: Finding, options: ReportOptions, paint: _Painter) -> str:
     span = finding.span
     where = f"{display_path(span.file, options.root)}:{span.line}:{span.column}"
-    return f"{paint(where, 'bold')}: {paint(finding.code, 'bold', _LEVEL_STYLE[finding.level])} [{finding.level.value}] {finding.message}"
+    code = paint(finding.code, "bold", _LEVEL_STYLE[finding.level])
+    return f"{paint(where, 'bold')}: {code} [{finding.level.value}] {finding.message}"
 
 
 def _summary(result: RunResult) -> str:
@@ -130,7 +131,7 @@ def render_text(result: RunResult, options: ReportOptions, concise: bool) -> str
     lines: list[str] = []
     if options.statistics:
         for code, count in rule_counts(result.findings):
-            lines.append(f"{count:>6}  {paint(code, 'bold')}  {CATALOG.get(code, '')}")
+            lines.append(f"{count:>6}  {paint(code, 'bold')}  {rule_name(code)}")
     else:
         cache: dict[str, list[str]] = {}
         for finding in result.findings:

@@ -1,12 +1,21 @@
-"""The rule catalog.
+"""The rule table: every code cudalint has assigned, with its name, status and rule class.
 
-Codes are fixed so users' configurations stay valid as rules arrive; only rules that
-are implemented are registered.
+This table is the one list of rules. Configuration selectors, suppression comments, the
+engine, the reports, `cudalint rule`, docs/rules/*.md and the README's rule table all read
+it. Codes are never reused, so that users' configurations and comments stay valid: a rule
+taken out stays here as ``REMOVED``, with no class.
+
+A rule's kind (``RuleKind``, from the base class it derives from) says what it reads:
+``FACTS`` rules read one translation unit's dataflow facts; ``SUPPRESSIONS`` rules read a
+file's suppression comments once every other rule's findings were matched against them.
 """
 
 from __future__ import annotations
 
-from cudalint.rules.base import Rule, RuleDefinitionError
+from dataclasses import dataclass
+from enum import Enum
+
+from cudalint.rules.base import FactRule, Rule, RuleDefinitionError, RuleKind, SuppressionRule
 from cudalint.rules.cl001_unused_suppression import UnusedSuppression
 from cudalint.rules.cl101_uncoalesced_global_access import UncoalescedGlobalAccess
 from cudalint.rules.cl102_array_of_structs_access import ArrayOfStructsAccess
@@ -17,40 +26,79 @@ from cudalint.rules.cl401_implicit_fp64 import ImplicitFp64
 from cudalint.rules.cl501_register_spill_risk import RegisterSpillRisk
 from cudalint.rules.cl502_local_array_dynamic_index import LocalArrayDynamicIndex
 
-CATALOG = {
-    "CL001": "unused-suppression",
-    "CL101": "uncoalesced-global-access",
-    "CL102": "array-of-structs-access",
-    "CL201": "shared-bank-conflict",
-    "CL301": "divergent-branch",
-    "CL302": "barrier-in-divergent-code",
-    "CL401": "implicit-fp64",
-    "CL501": "register-spill-risk",
-    "CL502": "local-array-dynamic-index",
-}
+
+class Status(Enum):
+    STABLE = "stable"
+    """Runs when selected by its code, a prefix of it or ALL (the default selection is ALL)."""
+    PREVIEW = "preview"
+    """Runs only when its whole code is selected: ALL and prefixes leave it out until it is stable."""
+    REMOVED = "removed"
+    """Never runs; its code stays valid in configurations and suppression comments."""
 
 
-def _register(*rules: type[Rule]) -> dict[str, type[Rule]]:
-    registry: dict[str, type[Rule]] = {}
-    for rule in rules:
-        if rule.code in registry:
-            raise RuleDefinitionError(f"{rule.code} is registered twice")
-        if CATALOG.get(rule.code) != rule.name:
-            raise RuleDefinitionError(f"{rule.code} must be named {CATALOG.get(rule.code)!r} (catalog)")
-        registry[rule.code] = rule
-    return dict(sorted(registry.items()))
+@dataclass(frozen=True)
+class RuleCode:
+    code: str
+    name: str
+    status: Status
+    rule: type[Rule] | None
+    """The implementing class; None exactly when the rule was removed."""
+
+    @property
+    def kind(self) -> RuleKind | None:
+        return self.rule.kind if self.rule is not None else None
+
+    def selected_by(self, selector: str) -> bool:
+        """Whether ``selector`` (``ALL``, a code or a prefix of one) turns this rule on."""
+        if self.status is Status.REMOVED:
+            return False
+        if self.status is Status.PREVIEW:
+            return selector == self.code
+        return selector == "ALL" or self.code.startswith(selector)
 
 
-REGISTRY = _register(
-    UnusedSuppression,
-    UncoalescedGlobalAccess,
-    ArrayOfStructsAccess,
-    SharedBankConflict,
-    DivergentBranch,
-    BarrierInDivergentCode,
-    ImplicitFp64,
-    RegisterSpillRisk,
-    LocalArrayDynamicIndex,
+def _table(*rows: RuleCode) -> dict[str, RuleCode]:
+    table: dict[str, RuleCode] = {}
+    for row in rows:
+        if row.code in table:
+            raise RuleDefinitionError(f"{row.code} is in the rule table twice")
+        if (row.rule is None) != (row.status is Status.REMOVED):
+            raise RuleDefinitionError(f"{row.code}: a rule has a class unless it was removed")
+        if row.rule is not None and (row.rule.code, row.rule.name) != (row.code, row.name):
+            raise RuleDefinitionError(
+                f"{row.rule.__name__} is {row.rule.code} {row.rule.name!r}; the table says {row.code} {row.name!r}")
+        table[row.code] = row
+    return dict(sorted(table.items()))
+
+
+RULES = _table(
+    RuleCode("CL001", "unused-suppression", Status.STABLE, UnusedSuppression),
+    RuleCode("CL101", "uncoalesced-global-access", Status.STABLE, UncoalescedGlobalAccess),
+    RuleCode("CL102", "array-of-structs-access", Status.STABLE, ArrayOfStructsAccess),
+    RuleCode("CL201", "shared-bank-conflict", Status.STABLE, SharedBankConflict),
+    RuleCode("CL301", "divergent-branch", Status.STABLE, DivergentBranch),
+    RuleCode("CL302", "barrier-in-divergent-code", Status.STABLE, BarrierInDivergentCode),
+    RuleCode("CL401", "implicit-fp64", Status.STABLE, ImplicitFp64),
+    RuleCode("CL501", "register-spill-risk", Status.STABLE, RegisterSpillRisk),
+    RuleCode("CL502", "local-array-dynamic-index", Status.STABLE, LocalArrayDynamicIndex),
 )
 
-__all__ = ["CATALOG", "REGISTRY", "Rule"]
+
+def implemented() -> dict[str, type[Rule]]:
+    """Code -> class of every rule that can run (stable and preview), in code order."""
+    return {code: row.rule for code, row in RULES.items() if row.rule is not None}
+
+
+def rule_name(code: str) -> str:
+    """The name of a code in the table; empty for a code it does not hold."""
+    row = RULES.get(code)
+    return row.name if row is not None else ""
+
+
+def of_kind(kind: RuleKind, codes: list[str]) -> list[type[Rule]]:
+    """The classes of the rules among ``codes`` that read what ``kind`` names, in the order given."""
+    return [RULES[code].rule for code in codes if RULES[code].kind is kind]
+
+
+__all__ = ["RULES", "FactRule", "Rule", "RuleCode", "RuleKind", "Status", "SuppressionRule", "implemented",
+           "of_kind", "rule_name"]

@@ -6,12 +6,14 @@ import inspect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, ClassVar
 
 from cudalint.diagnostics import Finding, Level
 
 if TYPE_CHECKING:
     from cudalint.dataflow import Facts
+    from cudalint.suppressions import UnusedSuppression
 
 DOCS_URL = "https://github.com/cudalint/cudalint/blob/main/docs/rules/{code}.md"
 
@@ -31,6 +33,16 @@ _CODE = re.compile(r"CL\d{3}")
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _SECTION = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
 _CUDA_BLOCK = re.compile(r"```cuda\n(.*?)```", re.DOTALL)
+
+
+class RuleKind(Enum):
+    """What a rule reads; the engine runs each kind at its own stage."""
+
+    FACTS = "facts"
+    """The dataflow facts of one translation unit (``FactRule.check``)."""
+    SUPPRESSIONS = "suppressions"
+    """A file's suppression comments, after the other rules' findings were matched against
+    them (``SuppressionRule.report``)."""
 
 
 class RuleDefinitionError(TypeError):
@@ -101,6 +113,8 @@ class Rule:
     default_level: ClassVar[Level]
     precision: ClassVar[str] = "high"
     tags: ClassVar[tuple[str, ...]] = ()
+    kind: ClassVar[RuleKind]
+    """Set by the base a rule derives from: ``FactRule`` or ``SuppressionRule``."""
     doc: ClassVar[RuleDoc]
 
     def __init_subclass__(cls, abstract: bool = False, **kwargs):
@@ -117,6 +131,8 @@ class Rule:
             raise RuleDefinitionError(f"{owner}: name {cls.name!r} is not kebab-case")
         if cls.category not in CATEGORIES:
             raise RuleDefinitionError(f"{owner}: unknown category {cls.category!r}")
+        if not isinstance(getattr(cls, "kind", None), RuleKind):
+            raise RuleDefinitionError(f"{owner}: derive from FactRule or SuppressionRule")
         if not isinstance(cls.default_level, Level):
             raise RuleDefinitionError(f"{owner}: default_level must be a Level")
         if cls.precision not in PRECISIONS:
@@ -136,5 +152,17 @@ class Rule:
 class FactRule(Rule, abstract=True):
     """A rule that reads the dataflow facts of one translation unit."""
 
+    kind = RuleKind.FACTS
+
     def check(self, facts: Facts) -> Iterable[Finding]:
         raise NotImplementedError(f"{type(self).__name__} must implement check()")
+
+
+class SuppressionRule(Rule, abstract=True):
+    """A rule that reads a file's suppression comments once the other rules' findings were
+    matched against them."""
+
+    kind = RuleKind.SUPPRESSIONS
+
+    def report(self, path: str, unused: Iterable[UnusedSuppression]) -> list[Finding]:
+        raise NotImplementedError(f"{type(self).__name__} must implement report()")

@@ -5,10 +5,10 @@ from typing import TYPE_CHECKING
 
 from cudalint import ir
 from cudalint.diagnostics import Finding, Level
-from cudalint.rules.base import Rule
+from cudalint.rules.base import SuppressionRule
 
 if TYPE_CHECKING:
-    # Only a type: cudalint.suppressions imports the rule registry, which imports this module.
+    # Only a type: cudalint.suppressions imports the rule table, which imports this module.
     from cudalint.suppressions import UnusedSuppression as UnusedEntry
 
 _BLANKET_MESSAGES = {
@@ -18,7 +18,7 @@ _BLANKET_MESSAGES = {
 }
 
 
-class UnusedSuppression(Rule):
+class UnusedSuppression(SuppressionRule):
     """A suppression comment that silences nothing.
 
     ## What it does
@@ -60,8 +60,8 @@ class UnusedSuppression(Rule):
     precision = "very-high"
     tags = ("maintainability",)
 
-    def report(self, path: str, unused: Iterable[UnusedEntry], known: dict[str, str]) -> list[Finding]:
-        """One finding per unused entry; ``known`` maps catalog codes to rule names for the messages."""
+    def report(self, path: str, unused: Iterable[UnusedEntry]) -> list[Finding]:
+        """One finding per unused entry."""
         findings = []
         for entry in unused:
             span = ir.Span(path, entry.line, entry.column, entry.line, entry.column)
@@ -69,8 +69,8 @@ class UnusedSuppression(Rule):
                 message = _BLANKET_MESSAGES[entry.scope]
             elif entry.unknown:
                 message = f"unused suppression: unknown rule `{entry.text}`"
-            elif entry.text in known:
-                message = f"unused suppression: `{entry.text}` ({known[entry.text]}) matched no finding"
+            elif entry.name:
+                message = f"unused suppression: `{entry.text}` ({entry.name}) matched no finding"
             else:
                 message = f"unused suppression: `{entry.text}` matched no finding"
             findings.append(self.finding(message, span))

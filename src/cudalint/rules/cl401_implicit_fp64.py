@@ -137,5 +137,6 @@ def _edits(region: Fp64Region) -> list[Edit]:
         name = call.name or ""
         if name.isidentifier() and name not in WITHOUT_FLOAT_VARIANT and not call.span.from_macro:
             span = call.span
-            edits.append(Edit(ir.Span(span.file, span.line, span.column, span.line, span.column + len(name)), name + "f"))
+            literal = ir.Span(span.file, span.line, span.column, span.line, span.column + len(name))
+            edits.append(Edit(literal, name + "f"))
     return edits

@@ -50,7 +50,7 @@ __global__ void ms_reduce_interleaved_guarded(float* out, const float* a) {
     __syncthreads();
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
         if (t < blockDim.x / (2 * stride)) {  // expect: CL301 warning
-            s[2 * stride * t] += s[2 * stride * t + stride];  // expect: CL201 warning
+            s[2 * stride * t] += s[2 * stride * t + stride];  // expect: CL201 warning, CL201 warning
         }
         __syncthreads();
     }

@@ -187,7 +187,7 @@ __global__ void sm_reduce_interleaved(float* out, const float* a) {
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
         unsigned int idx = 2 * stride * t;
         if (idx < blockDim.x) {  // expect: CL301 warning
-            s[idx] += s[idx + stride];  // expect: CL201 warning
+            s[idx] += s[idx + stride];  // expect: CL201 warning, CL201 warning
         }
         __syncthreads();
     }

@@ -96,6 +96,6 @@ __global__ void nc_runtime_bound(const float* in, float* out, int n, int len) {
     for (int k = 0; k < len; ++k) history[k] = in[(k + kFixed) * n + i];  // expect: CL502 warning
     float s = 0.0f;
     for (int k = 0; k < kFixed; ++k) s += fixed[k];
-    for (int k = 0; k < len; ++k) s += history[k] * fixed[k % kFixed];  // expect: CL502 warning
+    for (int k = 0; k < len; ++k) s += history[k] * fixed[k % kFixed];  // expect: CL502 warning, CL502 warning
     out[i] = s;
 }

@@ -31,7 +31,7 @@ __launch_bounds__(256) __global__ void df_tree_while_doubling(float* out, const 
     while (stride < blockDim.x) {
         unsigned int index = 2 * stride * t;
         if (index < blockDim.x) {  // expect: CL301 warning
-            s[index] += s[index + stride];  // expect: CL201 warning
+            s[index] += s[index + stride];  // expect: CL201 warning, CL201 warning
         }
         __syncthreads();
         stride = stride * 2;
@@ -81,7 +81,7 @@ __launch_bounds__(512) __global__ void df_scan_sweeps(float* out, const float* i
         if (t < d) {  // expect: CL301 warning
             int ai = offset * (2 * t + 1) - 1;
             int bi = offset * (2 * t + 2) - 1;
-            temp[bi] += temp[ai];  // expect: CL201 warning
+            temp[bi] += temp[ai];  // expect: CL201 warning, CL201 warning
         }
         offset *= 2;
     }
@@ -95,7 +95,7 @@ __launch_bounds__(512) __global__ void df_scan_sweeps(float* out, const float* i
             int ai = offset * (2 * t + 1) - 1;
             int bi = offset * (2 * t + 2) - 1;
             float left = temp[ai];  // expect: CL201 warning
-            temp[ai] = temp[bi];  // expect: CL201 warning
+            temp[ai] = temp[bi];  // expect: CL201 warning, CL201 warning
             temp[bi] += left;  // expect: CL201 warning
         }
     }
@@ -119,7 +119,7 @@ __launch_bounds__(1024) __global__ void df_tree_8192(float* out, const float* in
     __syncthreads();
     for (unsigned int step = 1; step < 8192; step <<= 1) {
         if (t < 4096 / step) {  // expect: CL301 warning
-            s[2 * step * t] += s[2 * step * t + step];  // expect: CL201 warning
+            s[2 * step * t] += s[2 * step * t + step];  // expect: CL201 warning, CL201 warning
         }
         __syncthreads();
     }

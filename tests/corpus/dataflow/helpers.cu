@@ -96,7 +96,7 @@ __global__ void df_reduce_interleaved_dynamic(T* out, const T* in) {
     for (unsigned int s = 1; s < blockDim.x; s *= 2) {
         unsigned int index = 2 * s * t;
         if (index < blockDim.x) {  // expect: CL301 warning
-            sdata[index] += sdata[index + s];  // expect: CL201 warning
+            sdata[index] += sdata[index + s];  // expect: CL201 warning, CL201 warning
         }
         __syncthreads();
     }

@@ -44,7 +44,7 @@ __global__ void df_csr_scalar(const int* row_start, const int* column, const flo
     if (row < n) {
         float sum = 0.0f;
         for (int j = row_start[row]; j < row_start[row + 1]; ++j) {  // expect: CL301 note
-            sum += value[j] * x[column[j]];  // expect: CL101 warning, CL101 note
+            sum += value[j] * x[column[j]];  // expect: CL101 warning, CL101 warning, CL101 note
         }
         y[row] = sum;
     }

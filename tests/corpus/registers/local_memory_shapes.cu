@@ -34,7 +34,7 @@ __global__ void rolled_counter_doubles(const double* in, const double* weights, 
         for (int m = 0; m < 16; ++m) d1 += tile[m][(threadIdx.x + k) % 256] * snap[m];
         for (int m = 0; m < 16; ++m) d2 += tile[k][m * 16 + threadIdx.x % 16] * snap[m];
         s += d0 * snap[k];  // expect: CL502 warning
-        acc[k] = (d1 + d2) * scale[k];  // expect: CL502 warning
+        acc[k] = (d1 + d2) * scale[k];  // expect: CL502 warning, CL502 warning
         __syncthreads();
     }
     for (int k = 0; k < 16; ++k) out[k * 256 + threadIdx.x] = acc[k] + s;  // expect: CL502 warning
@@ -142,7 +142,7 @@ __global__ void picks_beside_doubles(const float* in, const double* din, float* 
     for (int i = 0; i < 8; ++i) v[i] = in[i * 256 + threadIdx.x];  // expect: CL502 warning
 #pragma unroll
     for (int i = 0; i < 4; ++i) d[i] = din[i * 256 + threadIdx.x];  // expect: CL502 warning
-    out[threadIdx.x] = v[(threadIdx.x / 3) % 8] + (float)d[(threadIdx.x / 5) % 4];  // expect: CL502 warning
+    out[threadIdx.x] = v[(threadIdx.x / 3) % 8] + (float)d[(threadIdx.x / 5) % 4];  // expect: CL502 warning, CL502 warning
 }
 
 // Eight floats read at a rolled loop's counter: ptxas selects, registers.
