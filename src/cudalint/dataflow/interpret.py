@@ -824,6 +824,10 @@ class Interpreter:
                 return Pointer(value.space, value.base, value.offset, expr.type.pointee)
             if isinstance(value, Alias):
                 return value
+            if expr.children and expr.children[0].type.kind is ir.TypeKind.ARRAY:
+                # An array member of a struct held in registers (`p.pos` of `Particle p = ps[i];`):
+                # per-thread storage, like a local array.
+                return Pointer(MemorySpace.LOCAL, _describe(expr.children[0]), sym.ZERO, expr.type.pointee)
             # An integer made into an address: where it points varies as the integer does.
             variance = _join_variance(self._int(value))
             offset = sym.ZERO if variance is Variance.UNIFORM else \

@@ -8,7 +8,9 @@ from cudalint.dataflow.threads import WARP_SIZE
 from cudalint.diagnostics import Finding, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
-from cudalint.rules.memory import array_of_structs_field, global_accesses, kernel_context, uncoalesced
+from cudalint.rules.memory import (
+    array_of_structs_field, global_accesses, kernel_context, uncoalesced, whole_struct,
+)
 
 # At or below this fraction of useful bytes per sector a warp moves at least twice the
 # data it uses: half the memory bandwidth or worse.
@@ -81,7 +83,8 @@ class UncoalescedGlobalAccess(FactRule):
 
     def check(self, facts: Facts):
         for kernel, access, pattern in global_accesses(facts):
-            if array_of_structs_field(facts, access, pattern) is not None:
+            if array_of_structs_field(facts, access, pattern) is not None or \
+                    whole_struct(facts, access, pattern) is not None:
                 continue  # CL102 says it better.
             finding = self._finding(facts, kernel, access, pattern)
             if finding is not None:

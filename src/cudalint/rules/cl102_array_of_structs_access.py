@@ -1,15 +1,18 @@
 from __future__ import annotations
 
-from cudalint.dataflow import Facts
-from cudalint.diagnostics import Level
+from cudalint import ir
+from cudalint.dataflow import Access, AccessPattern, Facts, KernelFacts
+from cudalint.diagnostics import Finding, Level
 from cudalint.rules.base import FactRule
 from cudalint.rules.cl101_uncoalesced_global_access import EFFICIENCY_THRESHOLD
 from cudalint.rules.memory import (
     array_of_structs_field,
+    fields_read,
     fields_used_together,
     global_accesses,
     kernel_context,
     uncoalesced,
+    whole_struct,
 )
 
 
@@ -58,6 +61,11 @@ class ArrayOfStructsAccess(FactRule):
 
     def check(self, facts: Facts):
         for kernel, access, pattern in global_accesses(facts):
+            record = whole_struct(facts, access, pattern)
+            if record is not None:
+                if uncoalesced(pattern, EFFICIENCY_THRESHOLD):
+                    yield self._whole_struct_finding(facts, kernel, access, pattern, record)
+                continue
             member = array_of_structs_field(facts, access, pattern)
             if member is None or not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
                 continue
@@ -73,3 +81,22 @@ class ArrayOfStructsAccess(FactRule):
                 properties={"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
                             "struct": record, "structBytes": member.record.size, "field": member.field.name},
             )
+
+    def _whole_struct_finding(self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern,
+                              record: ir.Record) -> Finding:
+        name = record.name.removeprefix("struct ")
+        fields = fields_read(kernel, access)
+        used = f", of which the kernel reads {', '.join(f'`{f}`' for f in fields)}" if fields else ""
+        stride = pattern.lane_stride.constant if pattern.lane_stride is not None else None
+        apart = f"lanes {stride} bytes apart" if stride else "lanes apart"
+        return self.finding(
+            f"global {access.kind.value} of a whole `{name}` ({record.size} bytes{used}) in each lane: its "
+            f"{record.align}-byte alignment lets nvcc move it only {pattern.piece_bytes} bytes at a time, each piece "
+            f"a request with {apart}: {pattern.sectors} sectors per request for {pattern.ideal_sectors} sectors of "
+            f"data{kernel_context(kernel, access)}; keep each field in its own array (structure of arrays), or align "
+            f"the struct (`__align__(16)`) and pad it to 16 bytes",
+            access.span, function=kernel.function.display_name,
+            properties={"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
+                        "struct": name, "structBytes": record.size, "pieceBytes": pattern.piece_bytes,
+                        "fieldsRead": fields},
+        )
