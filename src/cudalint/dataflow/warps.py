@@ -5,17 +5,23 @@ its active lanes touch. Shared memory has 32 banks of 4-byte words: a request ta
 one wavefront per distinct word in its busiest bank (equal addresses broadcast), and
 8- and 16-byte accesses are split into half- and quarter-warp phases.
 
-A term of an address that is the same for every lane of the warp and made of data
-loaded at run time (a box's offset, a row pointer read from memory) only moves the
-whole request: it is left out, as if the base were aligned like a parameter's, and the
-lanes' offsets from it decide the cost. Loops whose counter doubles or halves are taken
-through every trip.
+A term of an address that is the same for every lane of the warp and made of values
+known only at run time (a box's offset or a row pointer read from memory, a parameter's
+halo offset `lz`, `plane * pitch`) only moves the whole request: it is left out, as if
+the base were aligned like an allocation's, and the lanes' offsets from it decide the
+cost. Whether such a term happens to misalign the request is not known from the source;
+a warning claims only what the hardware shows for every value, so an unknown offset is
+taken as aligned (constant offsets, `tx - 1` in a halo, are counted exactly). Loops whose
+counter doubles or halves are taken through every trip.
+
+A struct read or written whole moves as pieces no wider than its alignment (see
+``transfer_bytes``): each piece is a request with the struct's size between lanes.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
@@ -216,18 +222,22 @@ def _depends_on(offset: Sym) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def _unknown_value(atom: Atom) -> bool:
+def _unknown_value(atom: Atom, bound: Collection[str]) -> bool:
     if atom.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM):
         return True
-    return atom.kind is AtomKind.OPERATION and any(_unknown_value(a) for argument in atom.args for a in argument.atoms())
+    if atom.kind is AtomKind.PARAMETER:
+        return atom.name not in bound
+    return atom.kind is AtomKind.OPERATION and any(
+        _unknown_value(a, bound) for argument in atom.args for a in argument.atoms())
 
 
-def lane_relevant(offset: Sym) -> Sym:
+def lane_relevant(offset: Sym, bound: Collection[str] = ()) -> Sym:
     """``offset`` without its terms that are the same for every lane of a warp and made of
-    values loaded at run time: they shift the whole request, and matter only through its
-    alignment."""
+    values known only at run time (parameters other than the ``bound`` ones, loaded
+    values): they shift the whole request, and matter only through its alignment, which
+    the source does not tell."""
     kept = [(monomial, coefficient) for monomial, coefficient in offset.terms
-            if not (any(_unknown_value(atom) for atom in monomial)
+            if not (any(_unknown_value(atom, bound) for atom in monomial)
                     and max((Sym.atom(atom).variance for atom in monomial), default=Variance.UNIFORM)
                     <= Variance.WARP_UNIFORM)]
     return offset if len(kept) == len(offset.terms) else Sym(tuple(kept))
@@ -274,7 +284,7 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
     per-lane ranges."""
     size = access.size or 0
     piece = transfer_bytes(access.type, size)
-    offset = lane_relevant(access.location.offset)
+    offset = lane_relevant(access.location.offset, bindings or {})
     stride = _lane_stride(offset, shape)
     data_pattern, data_loop = _data_pattern(offset, loops)
     results = []
