@@ -17,14 +17,33 @@ from cudalint.rules.memory import (
 
 
 class ArrayOfStructsAccess(FactRule):
-    """One field of an array of structs read across the warp: each lane fetches a whole struct.
+    """Structs read across a warp one field or one piece at a time: each lane fetches a whole struct.
 
     ## What it does
-    Flags global accesses to one member of consecutive array elements (`p[i].x` on an
-    array of structs, `v[i].y` on a `float4` array) where the warp then uses at most half
-    of every sector it fetches, also when the array starts at an offset loaded at run time
-    that is the same for the whole block (`&particles[boxes[blockIdx.x].offset]`). The
-    message names the struct, its size and the field.
+    Flags two shapes of array-of-structs access in global memory:
+
+    - one member of consecutive array elements (`p[i].x` on an array of structs, `v[i].y`
+      on a `float4` array), also when the array starts at an offset loaded at run time
+      that is the same for the whole block (`&particles[boxes[blockIdx.x].offset]`); the
+      message names the struct, its size and the field;
+    - a whole struct copied in or out (`Particle p = ps[i];`, `ps[i] = p;`). nvcc moves a
+      struct in pieces no wider than its alignment, 16 bytes at most (a 4-byte aligned
+      40-byte particle as 4-byte loads, a `float3` as three, an 8-byte aligned struct as
+      8-byte pieces), and only the fields the code uses: every piece is a request of its
+      own with the struct's size between lanes. The message names the struct, its size
+      and alignment, the piece and the fields the kernel reads.
+
+    **Levels.**
+    `warning` only, when the costliest request needs at least twice its ideal sectors
+    (Nsight Compute's "L2 theoretical sectors global" against its ideal, per
+    instruction): the hardware shows it on every launch.
+
+    **What it stays quiet on.**
+    Structs copied whole in one access (`float4`, `double2`, a 16-byte `__align__(16)`
+    struct, an 8-byte `__align__(8)` pair), structs read at an address the whole warp
+    shares (`Body other = bodies[j];` in an n-body loop: a broadcast), and kernels that
+    read most of each struct field by field through the same element (the compiler
+    merges those into wide loads when the alignment allows).
 
     ## Why is this bad?
     Lane `i` reads 4 bytes at `i * sizeof(struct)`: for a 24-byte particle a warp pulls
