@@ -10,10 +10,12 @@ from cudalint.dataflow.symbolic import AtomKind
 
 
 def global_accesses(facts: Facts):
-    """(kernel, access, pattern) for every global access that more than one lane runs."""
+    """(kernel, access, pattern) for every global access that more than one lane runs and
+    that issues an instruction (a load the compiler reuses from an earlier one does not)."""
     for kernel in facts.kernels:
         for access, pattern in kernel.accesses:
-            if access.space in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) and not pattern.single_lane:
+            if access.space in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) and not pattern.single_lane \
+                    and access.repeats is None:
                 yield kernel, access, pattern
 
 
