@@ -116,7 +116,7 @@ GLOBAL_LOADS = [
     (18, "16", 16, 4, Confidence.EXACT),        # float4 .x: array of structs
     (19, "12", 12, 4, Confidence.EXACT),        # struct of 3 floats, one field
     (20, "8", 8, 4, Confidence.EXACT),          # index from a __device__ helper
-    (21, "4", 5, 4, Confidence.SYMBOLIC),       # index built by a macro; an odd n misaligns rows
+    (21, "4", 4, 4, Confidence.EXACT),          # index built by a macro; blockIdx.y * n only moves the request
     (25, "128", 32, 4, Confidence.EXACT),       # transposed lane/warp decomposition
     (26, "16", 16, 4, Confidence.EXACT),        # reassigned index r = r * 4
     (27, "4", 4, 4, Confidence.EXACT),          # pointer offset by 64 elements (256 bytes: aligned)

@@ -345,6 +345,14 @@ def test_template_launch_ids_match_instantiations(tu_templates, request):
     assert [c.decl for c in calls] == [launch.kernel for launch in tu_templates.launches]
 
 
+def test_kernel_launched_only_through_host_templates_is_instantiated(header_mode):
+    tu = parse("host_templates.cu", header_mode)
+    kernel = function(tu, "strided_scale", pattern=False)
+    assert [(a.kind, a.value) for a in kernel.template_args] == [("type", "double"), ("integral", 2)]
+    assert kernel.params[0].type.pointee.kind is T.DOUBLE
+    assert {launch.kernel for launch in tu.launches if launch.kernel} == {kernel.decl}
+
+
 # ---------------------------------------------------------------------------- macros
 
 

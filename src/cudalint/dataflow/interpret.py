@@ -206,6 +206,10 @@ class Access:
     """The statement of the analyzed function it belongs to (the call, for inlined helpers)."""
     inlined_from: tuple[str, ...] = ()
     """Call sites (function names) through which a helper's access was reached."""
+    repeats: Access | None = None
+    """For a load: an earlier load or store of the same address, in the same loops and
+    under the same conditions or fewer, with nothing else stored to that allocation and no
+    barrier since. The compiler reuses the value: this load issues no instruction of its own."""
 
     @property
     def span(self) -> ir.Span:
@@ -390,6 +394,8 @@ class Interpreter:
         self._returns: list[list[tuple[Value, tuple[Guard, ...]]]] = []
         self._return_depths: list[int] = []
         self.last_barrier: int | None = None
+        self._accesses_before_barrier = 0
+        """Accesses recorded before the last barrier: a load after it reads memory again."""
         """Line of the barrier most recently passed, for the reasons given with loaded values."""
         self.local_variance: dict[str, Variance] = {}
         """How much the values stored into each per-thread array vary between threads."""
@@ -824,6 +830,10 @@ class Interpreter:
                 return Pointer(value.space, value.base, value.offset, expr.type.pointee)
             if isinstance(value, Alias):
                 return value
+            if expr.children and expr.children[0].type.kind is ir.TypeKind.ARRAY:
+                # An array member of a struct held in registers (`p.pos` of `Particle p = ps[i];`):
+                # per-thread storage, like a local array.
+                return Pointer(MemorySpace.LOCAL, _describe(expr.children[0]), sym.ZERO, expr.type.pointee)
             # An integer made into an address: where it points varies as the integer does.
             variance = _join_variance(self._int(value))
             offset = sym.ZERO if variance is Variance.UNIFORM else \
@@ -917,11 +927,28 @@ class Interpreter:
         if not self.recording or type_ is None or type_.kind is ir.TypeKind.ARRAY \
                 or location.space is MemorySpace.PARAMETER:
             return
+        guards, loops = tuple(self.guards), tuple(self.loops)
         self.trace.accesses.append(Access(
             expr=expr, kind=kind, location=location, size=type_.size, type=type_,
-            guards=tuple(self.guards), loops=tuple(self.loops), stmt=self.statement,
-            inlined_from=tuple(self.call_names),
+            guards=guards, loops=loops, stmt=self.statement, inlined_from=tuple(self.call_names),
+            repeats=self._repeated_load(location, type_.size, guards, loops) if kind is AccessKind.LOAD else None,
         ))
+
+    def _repeated_load(self, location: Pointer, size: int | None, guards: tuple[Guard, ...],
+                       loops: tuple[ir.Stmt, ...]) -> Access | None:
+        """The earlier load a load of ``location`` repeats (see ``Access.repeats``)."""
+        for earlier in reversed(self.trace.accesses[self._accesses_before_barrier:]):
+            related = earlier.location.base == location.base or MemorySpace.UNKNOWN in (earlier.space, location.space)
+            if not related:
+                continue
+            same_address = (earlier.space, earlier.location.offset, earlier.size) == (location.space, location.offset,
+                                                                                       size)
+            if same_address and earlier.kind is not AccessKind.ATOMIC and earlier.loops == loops \
+                    and guards[:len(earlier.guards)] == earlier.guards:
+                return earlier.repeats or earlier  # Loaded or stored here last: the value is in a register.
+            if earlier.kind is not AccessKind.LOAD:
+                return None  # Stored since (or possibly, through an unknown pointer).
+        return None
 
     def _memory_read(self, expr: ir.Expr) -> Value:
         location = self._location(expr)
@@ -1111,6 +1138,7 @@ class Interpreter:
             # Whatever any thread stored before it, every thread now reads alike.
             _forget_memory(self.env, keep_local=True)
             self.last_barrier = expr.span.line
+            self._accesses_before_barrier = len(self.trace.accesses)
 
     # ---- calls
 

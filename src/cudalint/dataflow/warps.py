@@ -5,17 +5,23 @@ its active lanes touch. Shared memory has 32 banks of 4-byte words: a request ta
 one wavefront per distinct word in its busiest bank (equal addresses broadcast), and
 8- and 16-byte accesses are split into half- and quarter-warp phases.
 
-A term of an address that is the same for every lane of the warp and made of data
-loaded at run time (a box's offset, a row pointer read from memory) only moves the
-whole request: it is left out, as if the base were aligned like a parameter's, and the
-lanes' offsets from it decide the cost. Loops whose counter doubles or halves are taken
-through every trip.
+A term of an address that is the same for every lane of the warp and made of values
+known only at run time (a box's offset or a row pointer read from memory, a parameter's
+halo offset `lz`, `plane * pitch`) only moves the whole request: it is left out, as if
+the base were aligned like an allocation's, and the lanes' offsets from it decide the
+cost. Whether such a term happens to misalign the request is not known from the source;
+a warning claims only what the hardware shows for every value, so an unknown offset is
+taken as aligned (constant offsets, `tx - 1` in a halo, are counted exactly). Loops whose
+counter doubles or halves are taken through every trip.
+
+A struct read or written whole moves as pieces no wider than its alignment (see
+``transfer_bytes``): each piece is a request with the struct's size between lanes.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
@@ -26,6 +32,8 @@ from cudalint.dataflow.threads import (
 )
 
 SECTOR_BYTES = 32
+MAX_TRANSFER_BYTES = 16
+"""The widest load or store of one lane (LDG.E.128)."""
 BANKS = 32
 BANK_BYTES = 4
 
@@ -71,6 +79,9 @@ class AccessPattern:
     """For an address that depends on data loaded per lane: how it spreads the lanes."""
     data_loop: LoopRun | None = None
     """For ``LANE_RANGES``: the loop that walks the ranges."""
+    piece_bytes: int | None = None
+    """For a struct read or written whole in pieces narrower than it (see
+    ``transfer_bytes``): the bytes of one piece; ``sectors`` are those of the costliest piece."""
 
     @property
     def single_lane(self) -> bool:
@@ -161,6 +172,29 @@ def _sectors(addresses: list[int], size: int) -> tuple[int, int]:
     return len(touched), max(1, -(-len(addresses) * size // SECTOR_BYTES))
 
 
+def _piece_sectors(addresses: list[int], size: int, piece: int) -> tuple[int, int]:
+    """Sectors and ideal of the costliest of the requests that move ``size`` bytes per lane
+    as ``piece``-byte loads or stores (a struct copied field group by field group): each
+    piece is a request of its own, its lanes as far apart as the whole elements."""
+    if piece >= size:
+        return _sectors(addresses, size)
+    # Pieces whose offsets agree modulo a sector cost the same: try each residue once.
+    offsets = {offset % SECTOR_BYTES: offset for offset in range(0, size - piece + 1, piece)}.values()
+    costs = [_sectors([address + offset for address in addresses], piece) for offset in offsets]
+    return max(costs, key=lambda cost: cost[0] / cost[1])
+
+
+def transfer_bytes(type_: ir.CType, size: int) -> int:
+    """Bytes one load or store instruction moves per lane when a value of ``type_`` is read
+    or written whole: a struct wider than its alignment (``struct { float x, y, z; }``,
+    ``float3``, a 40-byte particle) is moved as pieces of at most its alignment, and never
+    more than 16 bytes (LDG.E.128), only the fields the code uses; nvcc cannot merge
+    neighbouring fields into a wider access than the alignment guarantees."""
+    if type_.kind is not ir.TypeKind.RECORD or not type_.align:
+        return size
+    return min(size, type_.align, MAX_TRANSFER_BYTES)
+
+
 def shared_wavefronts(addresses: list[int], size: int) -> tuple[int, int]:
     """Shared-memory wavefronts for one request, and the conflict-free minimum."""
     lanes_per_phase = WARP_SIZE if size <= BANK_BYTES else WARP_SIZE * BANK_BYTES // size
@@ -188,18 +222,22 @@ def _depends_on(offset: Sym) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def _unknown_value(atom: Atom) -> bool:
+def _unknown_value(atom: Atom, bound: Collection[str]) -> bool:
     if atom.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM):
         return True
-    return atom.kind is AtomKind.OPERATION and any(_unknown_value(a) for argument in atom.args for a in argument.atoms())
+    if atom.kind is AtomKind.PARAMETER:
+        return atom.name not in bound
+    return atom.kind is AtomKind.OPERATION and any(
+        _unknown_value(a, bound) for argument in atom.args for a in argument.atoms())
 
 
-def lane_relevant(offset: Sym) -> Sym:
+def lane_relevant(offset: Sym, bound: Collection[str] = ()) -> Sym:
     """``offset`` without its terms that are the same for every lane of a warp and made of
-    values loaded at run time: they shift the whole request, and matter only through its
-    alignment."""
+    values known only at run time (parameters other than the ``bound`` ones, loaded
+    values): they shift the whole request, and matter only through its alignment, which
+    the source does not tell."""
     kept = [(monomial, coefficient) for monomial, coefficient in offset.terms
-            if not (any(_unknown_value(atom) for atom in monomial)
+            if not (any(_unknown_value(atom, bound) for atom in monomial)
                     and max((Sym.atom(atom).variance for atom in monomial), default=Variance.UNIFORM)
                     <= Variance.WARP_UNIFORM)]
     return offset if len(kept) == len(offset.terms) else Sym(tuple(kept))
@@ -245,7 +283,8 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
     ``loops`` (the trace's) says which loops to take through every trip and which walk
     per-lane ranges."""
     size = access.size or 0
-    offset = lane_relevant(access.location.offset)
+    piece = transfer_bytes(access.type, size)
+    offset = lane_relevant(access.location.offset, bindings or {})
     stride = _lane_stride(offset, shape)
     data_pattern, data_loop = _data_pattern(offset, loops)
     results = []
@@ -264,7 +303,7 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
         if access.space is MemorySpace.SHARED:
             results.append(_sectors(chosen, size) + shared_wavefronts(chosen, size))
         else:
-            results.append(_sectors(chosen, size) + (None, None))
+            results.append(_piece_sectors(chosen, size, piece) + (None, None))
     known = [r for r in results if r is not None]
     if not known or len(known) < len(results):
         return AccessPattern(Confidence.UNKNOWN, lanes_active, None, None, None, stride, depends_on=_depends_on(offset),
@@ -283,6 +322,7 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
         wavefronts=worst[2],
         ideal_wavefronts=worst[3],
         depends_on=() if exact else _depends_on(offset),
+        piece_bytes=piece if 0 < piece < size else None,
     )
 
 

@@ -160,15 +160,48 @@ class Lowering:
                 names.update(_LAUNCH_MACRO.findall(data))
         return tuple(names)
 
-    def _unused_host_code(self, cursor: cindex.Cursor) -> bool:
-        """Host code that neither launches a kernel nor holds a device lambda: the analysis
-        reads nothing of it, and in host-heavy headers it is most of what there is to lower."""
+    def _cursor_text(self, cursor: cindex.Cursor) -> bytes | None:
         extent = cursor.extent
         data = self.sources.data(clang_ext.file_name(extent.start.file))
-        if data is None:
+        return None if data is None else data[extent.start.offset:extent.end.offset]
+
+    def _launches(self, text: bytes) -> bool:
+        return b"<<<" in text or any(name in text for name in self._launch_macros)
+
+    @functools.cached_property
+    def _launching_templates(self) -> re.Pattern[bytes] | None:
+        """The names of the host function templates that launch a kernel, directly or through
+        another such template, as one pattern (None: there are none). A kernel template
+        launched only from one is instantiated where the host template is: code that calls
+        it must be lowered to reach the kernel's instantiation."""
+        texts: dict[bytes, bytes] = {}
+        pending = list(self._top_level_cursors)
+        while pending:
+            cursor = pending.pop()
+            if cursor.kind in (CK.NAMESPACE, CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
+                pending.extend(cursor.get_children())
+            elif cursor.kind == CK.FUNCTION_TEMPLATE and cursor.is_definition() and self._in_user_code(cursor):
+                name = cursor.spelling.encode()
+                texts[name] = texts.get(name, b"") + (self._cursor_text(cursor) or b"")
+        launching = {name for name, text in texts.items() if self._launches(text)}
+        while launching:
+            mentions = _mentions(launching)
+            callers = {name for name, text in texts.items() if name not in launching and mentions.search(text)}
+            if not callers:
+                return mentions
+            launching |= callers
+        return None
+
+    def _unused_host_code(self, cursor: cindex.Cursor) -> bool:
+        """Host code that neither launches a kernel (itself or through a host template that
+        does) nor holds a device lambda: the analysis reads nothing of it, and in host-heavy
+        headers it is most of what there is to lower."""
+        text = self._cursor_text(cursor)
+        if text is None:
             return False
-        text = data[extent.start.offset:extent.end.offset]
-        return not (b"<<<" in text or b"__device__" in text or any(name in text for name in self._launch_macros))
+        launchers = self._launching_templates
+        return not (self._launches(text) or b"__device__" in text
+                    or (launchers is not None and launchers.search(text)))
 
     def _in_user_code(self, cursor: cindex.Cursor) -> bool:
         location = cursor.location
@@ -995,3 +1028,8 @@ _EXPR_HANDLERS = {
     CK.LAMBDA_EXPR: Lowering._lambda,
     **{kind: Lowering._cast for kind in _CASTS},
 }
+
+
+def _mentions(names: set[bytes]) -> re.Pattern[bytes]:
+    """A pattern that finds any of ``names`` as a whole word."""
+    return re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(name) for name in sorted(names)))

@@ -10,10 +10,12 @@ from cudalint.dataflow.symbolic import AtomKind
 
 
 def global_accesses(facts: Facts):
-    """(kernel, access, pattern) for every global access that more than one lane runs."""
+    """(kernel, access, pattern) for every global access that more than one lane runs and
+    that issues an instruction (a load the compiler reuses from an earlier one does not)."""
     for kernel in facts.kernels:
         for access, pattern in kernel.accesses:
-            if access.space in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) and not pattern.single_lane:
+            if access.space in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) and not pattern.single_lane \
+                    and access.repeats is None:
                 yield kernel, access, pattern
 
 
@@ -74,3 +76,42 @@ def fields_used_together(facts: Facts, kernel: KernelFacts, access: Access, memb
                 other.location.offset - (sibling.field.offset or 0) == element_start:
             used.add((sibling.field.name, other.size or 0))
     return sum(size for _, size in used)
+
+
+def whole_struct(facts: Facts, access: Access, pattern: AccessPattern) -> ir.Record | None:
+    """The struct when ``access`` reads or writes a whole struct in pieces narrower than it
+    (``Particle p = ps[i];``, ``ps[i] = p;``): each piece is its own request with the
+    struct's size between lanes."""
+    if pattern.piece_bytes is None:
+        return None
+    return facts.tu.records.get(access.type.record or "")
+
+
+def fields_read(kernel: KernelFacts, access: Access) -> list[str]:
+    """The fields the kernel reads of the variable a whole-struct load initializes
+    (``auto p = ps[i]; ... p.mass``): nvcc loads only those. Empty when the load does not
+    initialize a variable."""
+    stmt = access.stmt
+    if stmt is None or stmt.kind is not ir.StmtKind.DECL:
+        return []
+    declared = {var.decl for var in stmt.decls if var.init is not None and _contains(var.init, access.expr)}
+    if not declared or kernel.function.body is None:
+        return []
+    names: dict[str, None] = {}
+    for node in kernel.function.body.walk():
+        for expr in node.expressions():
+            for member in expr.walk():
+                if member.kind is ir.ExprKind.MEMBER and member.children and member.name \
+                        and _names_variable(member.children[0], declared):
+                    names.setdefault(member.name, None)
+    return list(names)
+
+
+def _contains(expr: ir.Expr, part: ir.Expr) -> bool:
+    return any(node is part for node in expr.walk())
+
+
+def _names_variable(expr: ir.Expr, decls: set[str]) -> bool:
+    while expr.kind is ir.ExprKind.CAST and expr.children:
+        expr = expr.children[0]
+    return expr.kind is ir.ExprKind.DECL_REF and expr.decl in decls

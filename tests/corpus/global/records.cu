@@ -1,0 +1,94 @@
+// cudalint global corpus: structs read and written whole. nvcc moves a struct in pieces
+// no wider than its alignment (16 bytes at most) and only the fields the code uses, so
+// each piece is a request of its own with the whole struct between lanes.
+// Format (read and written by scripts/measure_gpu.py; its docstring has the details):
+//   // launch: [kernel=<name<targs>>] grid=<gx>[,<gy>[,<gz>]] block=<bx>[,<by>[,<bz>]] [bytes=<n>] [args: <param>=<value> ...]
+//   // measured: <key>=<value> ... (ncu <version>, <GPU>)
+// Expectations come from the SASS (nvcc 13, sm_90): the width of each LDG/STG and the
+// struct's size give the sectors of each request.
+
+struct GrBody {
+    float pos[3];
+    float vel[3];
+    float acc[3];
+    float mass;
+};
+
+// A 40-byte body (4-byte aligned) read and written whole: LDG.E/STG.E of 4 bytes, lanes
+// 40 bytes apart = 32 sectors for 4 sectors of data (8x).
+// launch: grid=64 block=256 args: n=16384
+__global__ void gr_body_copy(GrBody* bodies, float dt, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    GrBody b = bodies[i];  // expect: CL102 warning
+    b.pos[0] += b.vel[0] * dt;
+    b.pos[1] += b.vel[1] * dt;
+    b.pos[2] += b.vel[2] * dt;
+    bodies[i] = b;  // expect: CL102 warning
+}
+
+// The same struct read at an index every lane shares (the inner loop of an n-body step):
+// one address per request, a broadcast.
+// launch: grid=64 block=256 args: n=64
+__global__ void gr_body_broadcast(const GrBody* bodies, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float sum = 0.0f;
+    for (int j = 0; j < n; ++j) {
+        GrBody other = bodies[j];
+        sum += other.mass * other.pos[0];
+    }
+    out[i] = sum;
+}
+
+struct GrComplex {
+    float re, im;
+};
+
+// An 8-byte complex number, 4-byte aligned: two LDG.E of 4 bytes, lanes 8 bytes apart
+// = 8 sectors for 4 (2x).
+// launch: grid=128 block=256
+__global__ void gr_complex_norm(const GrComplex* z, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    GrComplex v = z[i];  // expect: CL102 warning
+    out[i] = v.re * v.re + v.im * v.im;
+}
+
+struct __align__(8) GrComplexAligned {
+    float re, im;
+};
+
+// The same with 8-byte alignment: one LDG.E.64 per lane, 8 sectors for 8 (ideal).
+// launch: grid=128 block=256
+__global__ void gr_complex_aligned_norm(const GrComplexAligned* z, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    GrComplexAligned v = z[i];
+    out[i] = v.re * v.re + v.im * v.im;
+}
+
+// float3 (12 bytes, 4-byte aligned): three LDG.E, lanes 12 bytes apart = 12 sectors
+// for 4 (3x).
+// launch: grid=128 block=256
+__global__ void gr_float3_length(const float3* v, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float3 p = v[i];  // expect: CL102 warning
+    out[i] = p.x * p.x + p.y * p.y + p.z * p.z;
+}
+
+struct __align__(16) GrPair {
+    float4 lo, hi;
+};
+
+// A 32-byte, 16-byte aligned struct copied whole: two 128-bit accesses per lane, lanes
+// 32 bytes apart = 32 sectors for 16 (2x) each.
+// launch: grid=128 block=256
+__global__ void gr_pair_copy(const GrPair* in, GrPair* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i];  // expect: CL102 warning
+}
+
+// A 16-byte aligned 16-byte struct (float4) copied whole: one 128-bit access, ideal.
+// launch: grid=128 block=256
+__global__ void gr_float4_copy(const float4* in, float4* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i];
+}

@@ -1,0 +1,43 @@
+// cudalint global corpus: loads the compiler does not issue. A load of an address the
+// thread loaded or stored just before (same loops, no store to the array and no barrier
+// in between) reuses the value in a register; the line that repeats it has no load
+// instruction, so nothing there can cost sectors.
+// Format (read and written by scripts/measure_gpu.py; its docstring has the details):
+//   // launch: [kernel=<name<targs>>] grid=<gx>[,<gy>[,<gz>]] block=<bx>[,<by>[,<bz>]] [bytes=<n>] [args: <param>=<value> ...]
+//   // measured: <key>=<value> ... (ncu <version>, <GPU>)
+
+// Dense matrix-vector product, one thread per row, testing each entry before using it:
+// the test's load (lanes n floats apart: one sector per lane) is the only load of
+// m[row * n + j]; the product's line loads only x[j], a broadcast.
+// launch: grid=16 block=256 args: n=4096
+__global__ void ru_dense_rows(const float* m, const float* x, float* y, int n) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < n) {
+        float sum = 0.0f;
+        for (int j = 0; j < n; ++j) {
+            if (m[row * n + j] != 0.0f)  // expect: CL101 warning, CL301 note
+                sum += m[row * n + j] * x[j];
+        }
+        y[row] = sum;
+    }
+}
+
+// A value stored and read back by the same thread: the read is the register's.
+// launch: grid=128 block=256
+__global__ void ru_store_then_load(float* a) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    a[2 * i] = a[2 * i] + 1.0f;  // expect: CL101 warning
+    float again = a[2 * i];
+    a[2 * i + 1] = again;  // expect: CL101 warning
+}
+
+// The same address read again after a barrier: other threads may have written it, so
+// the second load is issued.
+// launch: grid=128 block=256
+__global__ void ru_reload_after_barrier(const float* a, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float first = a[2 * i];  // expect: CL101 warning
+    __syncthreads();
+    float second = a[2 * i];  // expect: CL101 warning
+    out[i] = first + second;
+}
