@@ -20,9 +20,8 @@ from cudalint.dataflow.registers import (
 )
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
-from cudalint.dataflow.warps import (
-    AccessPattern, BranchPattern, Confidence, DataPattern, access_pattern, branch_pattern,
-)
+from cudalint.dataflow.divergence import BranchPattern, branch_pattern
+from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
 
 __all__ = [
     "Access", "AccessPattern", "Barrier", "BarrierScope", "BlockShape", "BuildContext", "Branch", "BranchPattern",
