@@ -14,10 +14,11 @@ import statistics
 import pytest
 
 from cudalint.dataflow import KernelFacts, MemorySpace
+from cudalint.dataflow.divergence import branch_pattern
 from cudalint.dataflow.interpret import AccessKind, trace_kernel
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import BlockShape
-from cudalint.dataflow.warps import access_pattern, branch_pattern
+from cudalint.dataflow.warps import access_pattern
 from test_gpu_records import FILES, all_launches, launches_of
 from test_rule_accuracy import PREDICATION_IDLE
 

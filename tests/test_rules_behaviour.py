@@ -69,18 +69,24 @@ def test_global_access_levels(snippets, body, expected):
         assert level == expected[0] and expected[1] in message
 
 
-@pytest.mark.parametrize("condition, expected", [
-    ("threadIdx.x % 2", "warning"),
-    ("threadIdx.x == 0", "note"),
-    ("threadIdx.x / 32 == 1", None),
-    ("i < n", None),
-    ("blockIdx.x == 0", None),
+@pytest.mark.parametrize("condition, body, expected", [
+    ("threadIdx.x % 2", "out[i] = 1.0f; out[i + 1] = 2.0f;", "warning"),
+    ("threadIdx.x == 0", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),  # a single lane's short store: cheap
+    ("threadIdx.x == 0", "for (int j = 0; j < n; ++j) out[j] += out[j + 1];", "warning"),
+    ("threadIdx.x % 2", "m = out[i];", "warning"),  # a load cannot become a select
+    ("threadIdx.x % 2", "m = m * 2.0f + 1.0f;", None),  # register-only: compiled to a select
+    ("threadIdx.x / 32 == 1", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
+    ("i < n", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
+    ("blockIdx.x == 0", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
+    ("out[i] > 0.5f", "out[i] = sqrtf(out[i]) * 2.0f; out[i + 1] = 2.0f;", "note"),
 ])
-def test_divergence_levels(snippets, condition, expected):
+def test_divergence_levels(snippets, condition, body, expected):
     source = f"""
         __global__ void k(float* out, int n) {{
             int i = blockIdx.x * blockDim.x + threadIdx.x;
-            if ({condition}) {{ out[i] = 1.0f; out[i + 1] = 2.0f; }}
+            float m = 1.0f;
+            if ({condition}) {{ {body} }}
+            out[i + 2] = m;
         }}
     """
     got = [f.level.value for f in snippets.findings(source, ["CL301"])]

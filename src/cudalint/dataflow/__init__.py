@@ -9,6 +9,7 @@ from functools import cached_property
 from cudalint import ir
 from cudalint.ptxas import KernelResources
 from cudalint.dataflow.cfg import ControlFlow
+from cudalint.dataflow.divergence import BranchPattern, Cost, Idiom, Workload, branch_pattern
 from cudalint.dataflow.interpret import (
     Access, Barrier, BarrierScope, Branch, Cut, KernelTrace, LoopRun, MemorySpace, trace_kernel,
 )
@@ -20,14 +21,13 @@ from cudalint.dataflow.registers import (
 )
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
-from cudalint.dataflow.warps import (
-    AccessPattern, BranchPattern, Confidence, DataPattern, access_pattern, branch_pattern,
-)
+from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
 
 __all__ = [
     "Access", "AccessPattern", "Barrier", "BarrierScope", "BlockShape", "BuildContext", "Branch", "BranchPattern",
-    "Confidence", "Cut", "DataPattern", "Facts", "Fp64Region", "KernelFacts", "KernelResources", "LaunchContext",
-    "LocalArray", "LoopRun", "MemorySpace", "Occupancy", "RegisterBudget", "RegisterEstimate", "Variance",
+    "Confidence", "Cost", "Cut", "DataPattern", "Facts", "Fp64Region", "Idiom", "KernelFacts", "KernelResources",
+    "LaunchContext", "LocalArray", "LoopRun", "MemorySpace", "Occupancy", "RegisterBudget", "RegisterEstimate",
+    "Variance",
 ]
 
 
@@ -54,6 +54,8 @@ class KernelFacts:
     build: BuildContext = field(default_factory=BuildContext)
     records: Mapping[str, ir.Record] = field(default_factory=dict)
     """The translation unit's struct layouts (which per-thread structs hold arrays)."""
+    helpers: Mapping[str, ir.Function] = field(default_factory=dict)
+    """The translation unit's device functions by declaration: the work a call runs."""
 
     @property
     def label(self) -> str:
@@ -98,8 +100,13 @@ class KernelFacts:
                 for access in self.trace.accesses]
 
     @cached_property
+    def workload(self) -> Workload:
+        """Instructions per thread of the kernel and its helpers, estimated from the IR."""
+        return Workload(self.function, self.helpers, self.trace.loops)
+
+    @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:
-        return [(branch, branch_pattern(branch, self.shape, self.bindings, self.trace.loops))
+        return [(branch, branch_pattern(branch, self.shape, self.bindings, self.trace.loops, self.workload))
                 for branch in self.trace.branches]
 
     @property
@@ -228,9 +235,13 @@ class Facts:
         if context is None:
             shape = block_shape(self.tu, function)
             return KernelFacts(function, shape, trace_kernel(self.tu, function, shape), build=self.build,
-                               records=self.tu.records)
+                               records=self.tu.records, helpers=self._helpers)
         return KernelFacts(function, context.shape, trace_kernel(self.tu, function, context.shape), context.bindings,
-                           self.build, self.tu.records)
+                           self.build, self.tu.records, self._helpers)
+
+    @cached_property
+    def _helpers(self) -> dict[str, ir.Function]:
+        return {f.decl: f for f in self.tu.device_functions() if f.body is not None}
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
         """The source a span covers, on one line and shortened, for messages."""

@@ -214,7 +214,7 @@ class UnrollModel:
         return "" if verdict is UnrollReason.UNROLLED else verdict.value
 
     def _body_cost(self, loop: ir.Stmt) -> int:
-        cost = sum(_expression_cost(expr) for expr in (loop.cond, loop.step) if expr is not None)
+        cost = sum(expression_cost(expr) for expr in (loop.cond, loop.step) if expr is not None)
         for child in loop.body:
             cost += self._statement_cost(child)
         return cost
@@ -225,14 +225,16 @@ class UnrollModel:
             trips = self.trip_count(run) if run is not None else None
             inner = self._body_cost(stmt)
             return inner * trips if trips is not None and self.verdict(run) is UnrollReason.UNROLLED else inner
-        cost = sum(_expression_cost(expr) for expr in stmt.expressions())
+        cost = sum(expression_cost(expr) for expr in stmt.expressions())
         for child in (*stmt.body, stmt.init, stmt.orelse):
             if child is not None:
                 cost += self._statement_cost(child)
         return cost
 
 
-def _expression_cost(expr: ir.Expr) -> int:
+def expression_cost(expr: ir.Expr) -> int:
+    """Operations ``expr`` compiles to, roughly: one per operator, access and member, the
+    math library's calls at their inlined size."""
     cost = 0
     for node in expr.walk():
         if node.kind is ir.ExprKind.CALL:

@@ -20,16 +20,28 @@ class BarrierInDivergentCode(FactRule):
     barriers (`__syncwarp()` with a full mask, `sync()` of a tile of 32 threads) are
     checked against conditions that differ between the lanes of a warp; barriers over
     some lanes only (a partial mask, a tile narrower than a warp, a coalesced group) are
-    meant for divergent code and stay quiet. It is an `error` when the lanes of one warp
-    split at the barrier (compute-sanitizer's synccheck reports these on the GPU), and a
-    `warning` when whole warps skip it or leave a loop at different trips: still
-    undefined by the CUDA programming model, but it passes at run time as long as the
-    threads that skip the barrier go on to exit. Threads that have returned no longer
-    take part in a barrier, so a barrier after a thread-dependent early `return` is fine
-    and stays quiet. Conditions on values every thread of the block reads alike are
+    meant for divergent code and stay quiet. Threads that have returned no longer take
+    part in a barrier, so a barrier after a thread-dependent early `return` is fine and
+    stays quiet. Conditions on values every thread of the block reads alike are
     uniform: a `__shared__` flag or work item read after a barrier, the block's record
     in global memory (`d_tiles[blockIdx.x].rows`), `__constant__` data, the result of
     `__syncthreads_or`.
+
+    Levels:
+    - `error`: the lanes of one warp split at the barrier (an `if` on `threadIdx.x % 2`
+      around it, a barrier in each arm). Undefined by the CUDA programming model, and
+      compute-sanitizer's synccheck reports it on the GPU ("Divergent thread(s) in
+      warp", about one error per offending thread in the measured corpus).
+    - `warning`: whole warps skip the barrier, or threads leave a loop holding it at
+      different trips, and the threads that skip it can still meet a barrier later (a
+      later `__syncthreads()`, or the same one on another trip of an enclosing loop):
+      barriers reached at different points let threads race past each other.
+    - `note`: as for a warning, but the threads that skip the barrier meet no barrier
+      again before they exit. Exited threads no longer hold a barrier up: measured
+      synccheck runs of such code (a barrier skipped by odd warps, a barrier in a loop
+      of `threadIdx.x % 4` trips, a tree-building loop whose threads leave one by one)
+      report 0 errors and the kernels finish. Still undefined by the CUDA rules, so worth
+      knowing, not a verdict.
 
     ## Why is this bad?
     Every thread of the block must reach the same barrier the same number of times.
@@ -83,18 +95,23 @@ class BarrierInDivergentCode(FactRule):
                 pattern = next(p for b, p in kernel.branches if b.stmt is decision)
                 is_loop = decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
                 splits_a_warp = pattern.variance >= Variance.THREAD and not is_loop
+                skippers_exit = not splits_a_warp and _skippers_exit(kernel, barrier)
                 condition = wording.code(facts.source_text(decision.cond.span) if decision.cond is not None else "",
                                          f"the {decision.kind.value} condition")
                 where = "a loop whose trip count" if is_loop else f"{condition}, which"
                 scope = "lanes of a warp" if barrier.scope is BarrierScope.WARP else "threads of the block"
                 call = wording.code(facts.source_text(barrier.expr.span) or barrier.name, "the barrier")
+                consequence = "threads that skip it leave the others waiting or racing"
+                if skippers_exit:
+                    consequence = ("threads that skip it exit without meeting another barrier, and exited threads no "
+                                   "longer hold a barrier up: it runs, though the CUDA rules leave it undefined")
+                level = Level.ERROR if splits_a_warp else Level.NOTE if skippers_exit else Level.WARNING
                 yield self.finding(
                     f"{call} is reached under {where} differs between {scope} "
-                    f"(line {decision.span.line}): threads that skip it leave the others waiting or racing; "
-                    "move the barrier out of the divergent code",
-                    barrier.expr.span, level=Level.ERROR if splits_a_warp else Level.WARNING,
-                    function=kernel.function.display_name,
-                    properties={"decisionLine": decision.span.line, "splitsAWarp": splits_a_warp},
+                    f"(line {decision.span.line}): {consequence}; move the barrier out of the divergent code",
+                    barrier.expr.span, level=level, function=kernel.function.display_name,
+                    properties={"decisionLine": decision.span.line, "splitsAWarp": splits_a_warp,
+                                "skippersExit": skippers_exit},
                 )
 
 
@@ -120,6 +137,46 @@ def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None
             continue  # Threads that returned do not wait at later barriers.
         return decision
     return None
+
+
+def _skippers_exit(kernel: KernelFacts, barrier: Barrier) -> bool:
+    """No barrier follows any thread-varying decision the barrier depends on, and none of
+    them sits in a loop: a thread that skips the barrier (or leaves the loop early) meets
+    no barrier again before it exits, and exited threads no longer hold a barrier up."""
+    if barrier.inlined_from or barrier.stmt is None:
+        return False
+    try:
+        decisions = kernel.control_flow.controlling(barrier.stmt)
+    except (KeyError, ValueError):
+        return False
+    varying = {id(b.stmt) for b, p in kernel.branches if not p.block_uniform}
+    others = [b.stmt for b in kernel.barriers if b is not barrier]
+    for decision in decisions:
+        if id(decision) not in varying:
+            continue
+        inside = {id(node) for node in decision.walk()}
+        end = (decision.span.end_line, decision.span.end_column)
+        if any(other is None or (id(other) not in inside and (other.span.line, other.span.column) >= end)
+               for other in others):
+            return False
+        if any(id(loop) != id(decision) and loop.kind in _LOOPS for loop in _enclosing(kernel.function.body, decision)):
+            return False
+    return True
+
+
+def _enclosing(root: ir.Stmt, target: ir.Stmt) -> list[ir.Stmt]:
+    """The statements from ``root`` down to ``target``, both included (empty when absent)."""
+    if root is target:
+        return [root]
+    for child in (root.init, *root.body, root.orelse):
+        if child is not None:
+            path = _enclosing(child, target)
+            if path:
+                return [root, *path]
+    return []
+
+
+_LOOPS = (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
 
 
 def _all_agree(pattern) -> bool:

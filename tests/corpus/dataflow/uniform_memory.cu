@@ -165,7 +165,8 @@ __global__ void df_vote_then_sync(float* out, const float* in) {
 // A value shared per warp only: lane 0 of each warp publishes its warp's count in
 // s_count[warp]; after the barrier the lanes of a warp agree (no CL301), but warps
 // differ, so a block barrier under `s_count[warp] > 0` is skipped by whole warps:
-// undefined behaviour that passes at run time (synccheck: 0 errors), a CL302 warning.
+// undefined behaviour that passes at run time (synccheck: 0 errors): the warps that skip
+// it exit without meeting another barrier, a CL302 note.
 // launch: grid=64 block=256
 // measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=30.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void df_warp_shared_value(float* out, const float* in) {
@@ -182,7 +183,7 @@ __global__ void df_warp_shared_value(float* out, const float* in) {
     __syncthreads();
     if (s_count[warp] > 0) {
         s[t] = v;
-        __syncthreads();  // expect: CL302 warning
+        __syncthreads();  // expect: CL302 note
         v = s[(t + 32) % 256];
     }
     out[i] = v;

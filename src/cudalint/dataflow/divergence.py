@@ -1,0 +1,425 @@
+"""How a branch splits the lanes of a warp, and what the split costs as the hardware counts it.
+
+A warp runs one instruction stream. Where its lanes disagree on a condition, the lanes
+that do not take a path idle while it runs: the cost is idle lane slots, which Nsight
+Compute shows as predicated-on thread instructions below 32 per warp instruction.
+
+* The split comes from evaluating the condition in each lane of the block's warps (the
+  block's shape decides: ``threadIdx.y % 2`` splits a 16x16 block's warps, not a 32x8
+  block's), under each sampled value of the parameters and loop trips.
+* nvcc predicates a short body without loops instead of branching around it: every warp
+  that reaches it issues the body, with the lanes that do not take it switched off, even
+  where the whole warp agrees. A longer body is branched around, and only warps whose
+  lanes disagree pay. A body that only assigns register values compiles to selects and
+  costs nothing.
+* The cost of a branch is the lane slots it leaves idle (idle lanes times the
+  instructions of what it guards, times the trips of the loops around it) as a share of
+  the lane slots its function issues. Instructions are estimated from the IR: operators,
+  memory accesses, math calls at their inlined size, helpers at their own size, loops at
+  their trip count (``DEFAULT_TRIPS`` where it is known only at run time).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+from cudalint import ir
+from cudalint.dataflow.interpret import Branch, LoopRun
+from cudalint.dataflow.registers import expression_cost
+from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
+from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators, refine_variance, value_dependent
+from cudalint.dataflow.warps import MAX_WARPS_EXAMINED, active_lanes, first_running_warp, loop_trips
+
+WARP_SIZE = 32
+DEFAULT_TRIPS = 8
+"""Trips assumed for a loop whose trip count is known only at run time."""
+PREDICATED_BODY = 6
+"""Operations up to which nvcc predicates an if's body (no loop, no call, no barrier)
+instead of branching around it: ``if (t & 1) { two FMAs }`` is predicated."""
+MAX_INLINED_DEPTH = 4
+_LOOPS = (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
+
+
+COSTLY_SHARE = 0.005
+"""Idle lane slots, as a share of the function's, from which a split is worth fixing: the
+cost Nsight Compute's per-line counters make plain (below it, a single-lane store or a
+stride loop's last trip, the split is measurable but cheap)."""
+
+
+class Cost(enum.Enum):
+    """What a branch's split costs, as far as the source can tell."""
+
+    COSTLY = "costly"
+    """The lanes of a warp disagree whatever the run-time values, and the idle lanes cost
+    at least ``COSTLY_SHARE`` of the function's lane slots."""
+    POSSIBLE = "possible"
+    """Whether lanes disagree depends on data or on sizes known at run time; if they did,
+    the idle lanes would cost at least ``COSTLY_SHARE``."""
+    CHEAP = "cheap"
+    """Lanes may disagree, but the idle lanes cost less than ``COSTLY_SHARE``, or the
+    branch is an idiom that costs next to nothing (selects, bounds guards, a single lane's
+    short store, a stride loop's last trip)."""
+    NONE = "none"
+    """Every lane of each warp decides the same way."""
+
+
+class Idiom(enum.Enum):
+    """What a branch is for, where its shape says so."""
+
+    SELECT = "select"
+    """Every path only assigns register values: compiled to selects, no lane waits."""
+    SINGLE_LANE = "single lane"
+    """One lane of the warp takes it (``if (threadIdx.x == 0)``)."""
+    BOUNDS_GUARD = "bounds guard"
+    """A thread index against a limit known at run time: only the warp holding the limit splits."""
+    STRIDE_LOOP = "stride loop"
+    """A loop whose lanes walk together (``i += blockDim.x * gridDim.x``): only the last trip splits."""
+    REDUCTION_TAIL = "reduction tail"
+    """``if (t < s)`` with ``s`` halving each trip: the tree reduction's shrinking active set."""
+
+
+@dataclass(frozen=True)
+class BranchPattern:
+    variance: Variance
+    taken_lanes: int | None
+    """Lanes of the first warp that take the branch, when it can be computed."""
+    active_lanes: int
+    bounds_guard: bool
+    """A comparison of a thread index against a uniform limit: only the last warp splits."""
+    block_uniform: bool
+    """Every thread of the block decides the same way (what a block barrier needs)."""
+    idiom: Idiom | None = None
+    idle_share: float | None = None
+    """Lane slots the branch leaves idle, as a share of those its function issues; None
+    where the lanes' decisions depend on data."""
+    potential_share: float = 0.0
+    """The same if half the lanes took each path: what a data-dependent split could cost."""
+    guarded_work: float = 0.0
+    """Instructions per thread the branch guards, per execution (one trip, for a loop)."""
+    size_dependent: bool = False
+    """The split depends on a value known only at run time (a size, a loaded bound): the
+    sampled values may split warps the real ones leave whole, or the reverse."""
+
+    @property
+    def splits(self) -> bool:
+        """Lanes of one warp may decide differently."""
+        if self.variance < Variance.THREAD:
+            return False
+        if self.variance is Variance.DATA or self.taken_lanes is None or self.idle_share:
+            return True
+        return self.taken_lanes not in (0, self.active_lanes)
+
+    @property
+    def cost(self) -> Cost:
+        if not self.splits:
+            return Cost.NONE
+        if self.idiom in _CHEAP_IDIOMS or (self.idiom is Idiom.SINGLE_LANE and self.guarded_work <= PREDICATED_BODY):
+            return Cost.CHEAP
+        if self.idle_share is None or self.size_dependent:
+            worst = max(self.idle_share or 0.0, self.potential_share)
+            return Cost.POSSIBLE if worst >= COSTLY_SHARE else Cost.CHEAP
+        return Cost.COSTLY if self.idle_share >= COSTLY_SHARE else Cost.CHEAP
+
+
+_CHEAP_IDIOMS = frozenset((Idiom.SELECT, Idiom.BOUNDS_GUARD, Idiom.STRIDE_LOOP))
+
+
+class Workload:
+    """Instructions per thread, estimated from the IR, for the functions an entry point runs."""
+
+    def __init__(self, function: ir.Function, helpers: Mapping[str, ir.Function], loops: Mapping[Atom, LoopRun]):
+        self.function = function
+        self.helpers = helpers
+        self.trips = {id(run.stmt): run.trips for run in loops.values()}
+        self._weights: dict[int, float] = {}
+
+    def statement(self, stmt: ir.Stmt | None, depth: int = 0) -> float:
+        """Instructions one execution of ``stmt`` issues."""
+        if stmt is None:
+            return 0.0
+        key = id(stmt)
+        if key not in self._weights:
+            own = sum(self.expression(expr, depth) for expr in stmt.expressions())
+            nested = sum(self.statement(child, depth) for child in (stmt.init, *stmt.body, stmt.orelse))
+            self._weights[key] = (own + nested) * self.trips_of(stmt) if stmt.kind in _LOOPS else own + nested
+        return self._weights[key]
+
+    def trips_of(self, loop: ir.Stmt) -> int:
+        trips = self.trips.get(id(loop))
+        return DEFAULT_TRIPS if trips is None else max(trips, 1)
+
+    def expression(self, expr: ir.Expr, depth: int = 0) -> float:
+        cost = float(expression_cost(expr))
+        if depth < MAX_INLINED_DEPTH:
+            for node in expr.walk():
+                callee = self.helpers.get(node.decl or "") if node.kind is ir.ExprKind.CALL else None
+                if callee is not None and callee.body is not None and callee.kind.runs_on_device:
+                    cost += self.statement(callee.body, depth + 1)
+        return cost
+
+    @cached_property
+    def _places(self) -> dict[int, tuple[ir.Function, tuple[ir.Stmt, ...], ir.Stmt | None]]:
+        """Each statement's function, the loops around it there, and its parent statement."""
+        places: dict[int, tuple[ir.Function, tuple[ir.Stmt, ...], ir.Stmt | None]] = {}
+        for function in (self.function, *self.helpers.values()):
+            if function.body is None:
+                continue
+            pending: list[tuple[ir.Stmt, tuple[ir.Stmt, ...], ir.Stmt | None]] = [(function.body, (), None)]
+            while pending:
+                stmt, loops, parent = pending.pop()
+                places.setdefault(id(stmt), (function, loops, parent))
+                inner = (*loops, stmt) if stmt.kind in _LOOPS else loops
+                pending.extend((child, inner, stmt) for child in (stmt.init, *stmt.body, stmt.orelse)
+                               if child is not None)
+        return places
+
+    def remainder(self, stmt: ir.Stmt) -> float:
+        """Instructions per thread that follow ``stmt`` where a thread leaving at it no longer
+        runs: the rest of its function after a ``return``, the rest of the loop's trip after
+        a ``continue`` or ``break``."""
+        leaves_loop = any(s.kind in (ir.StmtKind.CONTINUE, ir.StmtKind.BREAK) for s in stmt.walk())
+        total = 0.0
+        current = stmt
+        while True:
+            _, _, parent = self._places.get(id(current), (None, (), None))
+            if parent is None or (leaves_loop and parent.kind in _LOOPS):
+                return total
+            if parent.kind is ir.StmtKind.COMPOUND:
+                later = parent.body[next(i for i, child in enumerate(parent.body) if child is current) + 1:]
+                total += sum(self.statement(child) for child in later)
+            current = parent
+
+    def share(self, stmt: ir.Stmt, per_execution: float) -> float:
+        """``per_execution`` instructions per thread at ``stmt``, as a share of its function's
+        work: times the trips of the loops around it in that function."""
+        function, loops, _ = self._places.get(id(stmt), (self.function, (), None))
+        total = self.statement(function.body)
+        if total <= 0:
+            return 0.0
+        repeats = 1
+        for loop in loops:
+            repeats *= self.trips_of(loop)
+        return min(1.0, per_execution * repeats / total)
+
+
+def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None = None,
+                   loops: Mapping[Atom, LoopRun] | None = None, workload: Workload | None = None) -> BranchPattern:
+    condition = branch.condition
+    variance = refine_variance(condition, shape, loop_trips(loops))
+    # Over the loop iterations (and parameter values) tried, keep the one that splits the
+    # warp most evenly: a reduction's `t < stride` diverges only in its last iterations.
+    best = None
+    for evaluator in _evaluators(branch, shape, bindings, loops):
+        warp, active = first_running_warp(branch.guards, evaluator)
+        values = evaluator.lanes(condition, warp)
+        taken = None if None in values else sum(1 for v, on in zip(values, active) if on and v)
+        count = sum(active)
+        split = min(taken, count - taken) if taken is not None else -1
+        if best is None or split > best[0]:
+            best = (split, taken, count, evaluator)
+    _, taken, count, evaluator = best
+    stmt = branch.stmt
+    loop = stmt.kind in _LOOPS
+    bounds = _is_bounds_guard(condition, loop)
+    pattern = BranchPattern(variance, taken, count, bounds, _block_uniform(condition, variance, evaluator))
+    if workload is None:
+        return pattern
+    guarded = _guarded_work(stmt, workload)
+    splits = None if variance is Variance.DATA else _splits(branch, shape, bindings, loops)
+    idle = None if splits is None else _idle_slots(stmt, splits, workload)
+    per_trip = workload.trips_of(stmt) if loop else 1
+    share = None if idle is None else workload.share(stmt, idle * per_trip / WARP_SIZE)
+    return BranchPattern(
+        variance, taken, count, bounds, pattern.block_uniform,
+        idiom=_idiom(branch, splits, bounds, loops),
+        idle_share=share,
+        potential_share=workload.share(stmt, guarded * per_trip / 2),
+        guarded_work=guarded,
+        size_dependent=value_dependent(condition),
+    )
+
+
+def _evaluators(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None,
+                loops: Mapping[Atom, LoopRun] | None) -> list[LaneEvaluator]:
+    return evaluators(shape, branch.condition, *(g.condition for g in branch.guards), bindings=bindings,
+                      trips=loop_trips(loops))
+
+
+def _examined_warps(shape: BlockShape) -> list[int]:
+    """The block's warps, or ``MAX_WARPS_EXAMINED`` of them spread over a large block."""
+    count = shape.warps()
+    if count <= MAX_WARPS_EXAMINED:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (MAX_WARPS_EXAMINED - 1)) for i in range(MAX_WARPS_EXAMINED)})
+
+
+def _splits(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None,
+            loops: Mapping[Atom, LoopRun] | None) -> list[list[int]] | None:
+    """For each sampled set of values and each examined warp that reaches the branch: the
+    condition's value in each of its running lanes. None where a lane's value is unknown."""
+    samples = []
+    for evaluator in _evaluators(branch, shape, bindings, loops):
+        for warp in _examined_warps(shape):
+            running = active_lanes(branch.guards, evaluator, warp)
+            if not any(running):
+                continue
+            values = evaluator.lanes(branch.condition, warp)
+            if None in values:
+                return None
+            samples.append([v for v, on in zip(values, running) if on])
+    return samples
+
+
+def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> float:
+    """Idle lane slots per warp execution of ``stmt`` (per trip, for a loop), the mean
+    over ``samples``: the lanes that do not take a path, times its instructions."""
+    if not samples:
+        return 0.0
+    total = 0.0
+    if stmt.kind in _LOOPS:
+        body = sum(workload.statement(child) for child in stmt.body)
+        for lanes in samples:
+            taken = sum(1 for v in lanes if v)
+            total += (len(lanes) - taken) * body if taken else 0.0
+        return total / len(samples)
+    if stmt.kind is ir.StmtKind.SWITCH:
+        cases = max(1, sum(1 for s in stmt.walk() if s.kind in (ir.StmtKind.CASE, ir.StmtKind.DEFAULT)))
+        per_case = sum(workload.statement(child) for child in stmt.body) / cases
+        for lanes in samples:
+            groups = {v: lanes.count(v) for v in set(lanes)}
+            total += sum(len(lanes) - n for n in groups.values()) * per_case if len(groups) > 1 else 0.0
+        return total / len(samples)
+    paths = [(True, stmt.body[0] if stmt.body else None), (False, stmt.orelse)]
+    # `if (c) return;` (or continue, break): the lanes that leave idle through what follows.
+    leaving = workload.remainder(stmt) if ends_in_exit(stmt) else 0.0
+    for lanes in samples:
+        if leaving:
+            taking = sum(1 for v in lanes if v)
+            total += taking * leaving if 0 < taking < len(lanes) else 0.0
+        for holds, path in paths:
+            if path is None or _selects_only(path):
+                continue
+            taking = sum(1 for v in lanes if bool(v) == holds)
+            if taking == len(lanes) or (taking == 0 and not _predicated(path, workload)):
+                continue  # The whole warp agrees: it runs the path, or branches around it.
+            total += (len(lanes) - taking) * workload.statement(path)
+    return total / len(samples)
+
+
+def _guarded_work(stmt: ir.Stmt, workload: Workload) -> float:
+    paths = [*stmt.body, *((stmt.orelse,) if stmt.orelse is not None else ())]
+    if stmt.kind is ir.StmtKind.IF:
+        paths = [path for path in paths if not _selects_only(path)]
+    leaving = workload.remainder(stmt) if ends_in_exit(stmt) else 0.0
+    return sum(workload.statement(path) for path in paths) + leaving
+
+
+def ends_in_exit(stmt: ir.Stmt) -> bool:
+    """An if without an else whose path ends in ``return``, ``continue`` or ``break``."""
+    if stmt.kind is not ir.StmtKind.IF or stmt.orelse is not None or not stmt.body:
+        return False
+    path = stmt.body[0]
+    last = path.body[-1] if path.kind is ir.StmtKind.COMPOUND and path.body else path
+    return last.kind in (ir.StmtKind.RETURN, ir.StmtKind.CONTINUE, ir.StmtKind.BREAK)
+
+
+def _predicated(path: ir.Stmt, workload: Workload) -> bool:
+    """nvcc predicates a short path without loops or calls instead of branching around it."""
+    if workload.statement(path) > PREDICATED_BODY:
+        return False
+    return not any(s.kind in (*_LOOPS, ir.StmtKind.ASM, ir.StmtKind.RETURN) for s in path.walk()) and not any(
+        node.kind is ir.ExprKind.CALL and node.decl in workload.helpers
+        for s in path.walk() for expr in s.expressions() for node in expr.walk())
+
+
+def selects_only(stmt: ir.Stmt) -> bool:
+    """An if whose every path only assigns register values computed without memory or
+    calls: nvcc computes both and selects, so no lane waits for another."""
+    if stmt.kind is not ir.StmtKind.IF:
+        return False
+    paths = [path for path in (*stmt.body, stmt.orelse) if path is not None]
+    return bool(paths) and all(_selects_only(path) for path in paths)
+
+
+def _selects_only(path: ir.Stmt) -> bool:
+    statements = [s for s in path.walk() if s.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL)]
+    if not statements:
+        return True
+    for statement in statements:
+        if statement.kind is not ir.StmtKind.EXPR or statement.expr is None:
+            return False
+        expr = statement.expr
+        if expr.kind is not ir.ExprKind.ASSIGN or expr.children[0].kind is not ir.ExprKind.DECL_REF:
+            return False
+        if any(node.kind in (ir.ExprKind.CALL, ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER) or
+               (node.kind is ir.ExprKind.UNARY and node.op == "*") for node in expr.walk()):
+            return False
+    return True
+
+
+def _idiom(branch: Branch, samples: list[list[int]] | None, bounds: bool,
+           loops: Mapping[Atom, LoopRun] | None) -> Idiom | None:
+    stmt = branch.stmt
+    if selects_only(stmt):
+        return Idiom.SELECT
+    if bounds:
+        return Idiom.STRIDE_LOOP if stmt.kind in _LOOPS else Idiom.BOUNDS_GUARD
+    if samples and stmt.kind is ir.StmtKind.IF and max(sum(1 for v in lanes if v) for lanes in samples) == 1:
+        return Idiom.SINGLE_LANE
+    if stmt.kind is ir.StmtKind.IF and _halving_limit(branch.condition, loops):
+        return Idiom.REDUCTION_TAIL
+    return None
+
+
+def _halving_limit(condition: Sym, loops: Mapping[Atom, LoopRun] | None) -> bool:
+    """``t < s`` where ``s`` follows a loop whose variable halves or doubles each trip."""
+    geometric = {atom for atom, run in (loops or {}).items() if run.geometric}
+    for atom in condition.atoms():
+        if atom.kind is AtomKind.OPERATION and atom.name in ("<", ">", "<=", ">=") and len(atom.args) == 2:
+            left, right = atom.args
+            limit = right if left.variance is Variance.THREAD else left
+            if Variance.THREAD in (left.variance, right.variance) and geometric & set(_all_atoms([limit])):
+                return True
+    return False
+
+
+def _all_atoms(values: Iterable[Sym]) -> set[Atom]:
+    found: set[Atom] = set()
+    for value in values:
+        for atom in value.atoms():
+            found.add(atom)
+            found |= _all_atoms(atom.args)
+    return found
+
+
+def _block_uniform(condition: Sym, variance: Variance, evaluator: LaneEvaluator) -> bool:
+    if variance is Variance.UNIFORM:
+        return True
+    if variance is not Variance.WARP_UNIFORM or value_dependent(condition):
+        return False
+    outcomes = set()
+    for warp in range(evaluator.shape.warps()):
+        outcomes.update(bool(v) for v in evaluator.lanes(condition, warp) if v is not None)
+    return len(outcomes) <= 1
+
+
+def _is_bounds_guard(condition: Sym, loop: bool = False) -> bool:
+    """A thread index compared against a limit known only at run time: only the warp that
+    holds the limit splits. In a loop the lanes walk together (``j = start + lane; j < end;
+    j += 32``) the limit may be one per warp: only each warp's last trip splits."""
+    if len(condition.terms) != 1 or condition.terms[0][1] != 1 or len(condition.terms[0][0]) != 1:
+        return False
+    atom = condition.terms[0][0][0]
+    if atom.kind is not AtomKind.OPERATION or atom.name not in ("<", ">", "<=", ">=", "&&"):
+        return False
+    if atom.name == "&&":
+        return all(_is_bounds_guard(argument, loop) for argument in atom.args)
+    left, right = atom.args
+    limits = {Variance.UNIFORM, Variance.WARP_UNIFORM} if loop else {Variance.UNIFORM}
+    if Variance.THREAD not in (left.variance, right.variance):
+        return False
+    limit = right if left.variance is Variance.THREAD else left
+    return limit.variance in limits and value_dependent(limit)
