@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cudalint.frontend.flags import FrontendConfigError, parse_arch
-from cudalint.rules import CATALOG, REGISTRY
+from cudalint.rules import CATALOG, IMPLEMENTED
 
 CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 
@@ -18,7 +18,7 @@ _STRING_KEYS = ("cuda-path", "arch", "compile-commands")
 KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas", "time-limit",
               "project-includes")
 DEFAULT_TIME_LIMIT = 10.0
-"""Seconds of analysis one translation unit may take after its parse."""
+"""Processor seconds of analysis one translation unit may take after its parse."""
 
 
 class ConfigError(Exception):
@@ -43,7 +43,7 @@ class Config:
     ptxas: bool = False
     """Compile each file with nvcc for exact register figures."""
     time_limit: float | None = DEFAULT_TIME_LIMIT
-    """Seconds of analysis one translation unit may take after its parse; None: no limit."""
+    """Processor seconds of analysis one translation unit may take after its parse; None: no limit."""
     project_includes: bool = True
     """Look inside the project for headers the include path misses."""
 
@@ -185,10 +185,10 @@ def enabled_rules(
     ``select`` starts afresh, so ``--select`` on the command line means exactly what
     it says, while ``--ignore`` and ``--extend-select`` adjust the configured set.
     """
-    base = set(REGISTRY if inherited is None else inherited) if select is None else set()
+    base = set(IMPLEMENTED if inherited is None else inherited) if select is None else set()
     chosen = (select or []) + extend_select
     enabled = []
-    for code in REGISTRY:
+    for code in IMPLEMENTED:
         selected = _match_length(code, chosen)
         ignored = _match_length(code, ignore)
         if selected > ignored or (ignored < 0 and code in base):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from cudalint import ir
 from cudalint.config import selector_matches
 from cudalint.diagnostics import Finding
-from cudalint.rules import REGISTRY
+from cudalint.rules import IMPLEMENTED
 
 # The lookahead keeps a misspelt directive (`ignore-nextline[...]`) from silently
 # acting as a blanket `ignore` on the wrong line.
@@ -144,7 +144,7 @@ def unused_suppressions(
         where = (suppression.line, suppression.column)
         if not suppression.selectors:
             # A bare NOLINT also serves clang-tidy, so only cudalint's own comment is judged.
-            everything_ran = all(code in enabled for code in REGISTRY)
+            everything_ran = all(code in enabled for code in IMPLEMENTED)
             if suppression.style == "cudalint" and not suppression.blanket_used and everything_ran:
                 unused.append(UnusedSuppression(*where, None, suppression.style, suppression.scope))
             continue
@@ -152,7 +152,7 @@ def unused_suppressions(
             if selector.used or not selector.explicit:
                 continue
             targets = [code for code in known if selector.matches(code, known[code], suppression.style == "nolint")]
-            implemented = [code for code in targets if code in REGISTRY]
+            implemented = [code for code in targets if code in IMPLEMENTED]
             if targets and not (implemented and all(code in enabled for code in implemented)):
                 continue
             unused.append(UnusedSuppression(*where, selector.text, suppression.style, suppression.scope, unknown=not targets))

@@ -76,7 +76,7 @@ class UnitResult:
     internal_error: bool = False
     timed_out: bool = False
     seconds: float = 0.0
-    """Wall time of the parse and the analysis."""
+    """Processor time of the parse and the analysis."""
 
     @property
     def covered(self) -> set[str]:

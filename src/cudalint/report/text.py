@@ -11,7 +11,8 @@ from collections import Counter
 from cudalint.diagnostics import Finding, Level
 from cudalint.engine import RunResult
 from cudalint.report import ReportOptions, display_path, source_line, notice_line, rule_counts
-from cudalint.rules import CATALOG, REGISTRY
+from cudalint import rules
+from cudalint.rules import CATALOG
 
 _STYLES = {"bold": "1", "red": "31", "yellow": "33", "cyan": "36", "blue": "34", "dim": "2", "green": "32"}
 _LEVEL_STYLE = {Level.ERROR: "red", Level.WARNING: "yellow", Level.NOTE: "cyan"}
@@ -88,7 +89,7 @@ def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict
     if finding.fix is not None:
         edits = ", ".join(f"`{e.replacement}`" for e in finding.fix.edits)
         out.append(f"{pad} {paint('= fix', 'green')}: {finding.fix.description}: {edits}")
-    rule = REGISTRY.get(finding.code)
+    rule = rules.REGISTRY.get(finding.code)
     if rule is not None:
         out.append(f"{pad} {paint('= help', 'blue')}: {rule.doc.summary} (cudalint rule {finding.code})")
     out.append("")
