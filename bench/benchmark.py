@@ -3,7 +3,9 @@
 Measures a tree (PATH; without one, a synthetic tree of realistic kernels: the test
 corpus, each file copied under several names, plus files that include cub and
 cooperative_groups when a toolkit is present). The tree's source files are first copied
-to a scratch directory, so that the one-changed-file runs can edit a copy. In one go:
+to a scratch directory, so that the one-changed-file runs can edit a copy. Each
+repetition (``--repeat``, default 3) takes, back to back so that they share whatever else
+loads the machine:
 
   (a) libclang parsing every translation unit cudalint parses, single process, with
       cudalint's arguments and without precompiled headers
@@ -14,7 +16,12 @@ to a scratch directory, so that the one-changed-file runs can edit a copy. In on
   (f) peak resident memory of any one process during (b)-(e)
   (g) the files that end `analysis incomplete`, by reason
 
-    python bench/benchmark.py [PATH] [--files 150] [--headers toolkit|embedded|auto] [--keep DIR]
+Ratios are taken within each repetition and their median is reported, with the load
+average before and after: on a shared machine, wall times vary with the load, processor
+times much less. The slowest files are listed by processor time.
+
+    python bench/benchmark.py [PATH] [--repeat 3] [--files 150] [--headers toolkit|embedded|auto] [--keep DIR]
+    python bench/realtree.py /tmp/realtree && python bench/benchmark.py /tmp/realtree   (a real tree)
 """
 
 from __future__ import annotations
@@ -154,11 +161,22 @@ def child_run(tree: str, headers: str, jobs: int, cache: str) -> None:
                "notices": [(n.path, n.kind.value, n.message) for n in result.notices]}, sys.stdout)
 
 
+BYTECODE = Path(tempfile.gettempdir()) / "cudalint-bench-bytecode"
+
+
+def child_environment() -> dict[str, str]:
+    """The measured runs' environment: not interactive, and with compiled bytecode kept (in
+    a scratch directory) even where the environment turns it off, as an installed cudalint
+    has it: otherwise every start-up would compile cudalint's modules again."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    return {**environment, "CI": "1", "PYTHONPYCACHEPREFIX": str(BYTECODE)}
+
+
 def engine_run(tree: Path, headers: str, jobs: int, cache: Path) -> tuple[Measured, dict]:
     command = [sys.executable, __file__, "--child", str(tree), "--headers", headers, "--jobs", str(jobs),
                "--cache", str(cache)]
     started, cpu = time.perf_counter(), _children_cpu()
-    completed = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "CI": "1"})
+    completed = subprocess.run(command, capture_output=True, text=True, env=child_environment())
     measured = Measured(time.perf_counter() - started, _children_cpu() - cpu)
     if completed.returncode != 0:
         raise SystemExit(f"cudalint failed: {completed.stderr.strip()}")
@@ -170,7 +188,7 @@ def command_line(paths: list[str], headers: str, cache: Path, cwd: Path) -> Meas
                "--cache-dir", str(cache), "--exit-zero"]
     started, cpu = time.perf_counter(), _children_cpu()
     completed = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=cwd,
-                               env={**os.environ, "CI": "1"})
+                               env=child_environment())
     measured = Measured(time.perf_counter() - started, _children_cpu() - cpu)
     if completed.returncode not in (0, 1):
         raise SystemExit(f"cudalint failed: {completed.stderr.strip()}")
@@ -196,12 +214,42 @@ def incomplete_reasons(notices: list) -> Counter:
     return reasons
 
 
+def describe(tree: Path) -> str:
+    """Files, lines and directories of the measured tree's sources."""
+    files = [Path(directory, name) for directory, _, names in os.walk(tree) for name in names
+             if name.endswith(SOURCE_SUFFIXES)]
+    lines = sum(path.read_bytes().count(b"\n") for path in files)
+    directories = len({path.parent for path in files})
+    return f"{len(files)} source files ({lines} lines) in {directories} directories"
+
+
+@dataclass
+class Round:
+    """One repetition of the cold runs, taken back to back so that they share the load."""
+
+    bare: Measured
+    cold_one: Measured
+    cold_all: Measured
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", nargs="?", type=Path, help="a tree to measure (default: a synthetic one)")
     parser.add_argument("--files", type=int, default=150, help="size of the synthetic tree")
     parser.add_argument("--headers", choices=("toolkit", "embedded", "auto"), default="auto")
     parser.add_argument("--keep", type=Path, help="build the tree here and keep it")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="repetitions of the measurements; the medians are reported (default 3)")
     parser.add_argument("--slowest", type=int, default=5, help="how many of the slowest files to list")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
@@ -216,43 +264,61 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="cudalint-bench-"))
     tree = options.keep or workdir / "tree"
     cores = os.cpu_count() or 1
+    load_before = _load()
+    rounds: list[Round] = []
+    warm, one_cold, one_warm = [], [], []
     try:
         if options.path is not None:
             copy_tree(options.path.resolve(), tree)
         else:
             build_tree(tree, options.files, heavy=mode == "toolkit")
             (tree / "cudalint.toml").write_text("", encoding="utf-8")
-        bare, unit_count = bare_parse(tree, mode)
-        cold_one, report = engine_run(tree, mode, 1, workdir / "cache-one")
-        cold_all, _ = engine_run(tree, mode, cores, workdir / "cache-all")
-        warm = command_line([str(tree)], mode, workdir / "cache-all", tree)
-        changed = _median_unit(report["seconds"])
-        with open(changed, "a", encoding="utf-8") as handle:
-            handle.write("\n// edited\n")
-        one_cold = command_line([changed], mode, workdir / "cache-all", tree)
-        one_warm = command_line([changed], mode, workdir / "cache-all", tree)
+        changed = None
+        for repetition in range(max(1, options.repeat)):
+            caches = workdir / f"caches-{repetition}"
+            bare, unit_count = bare_parse(tree, mode)
+            cold_one, report = engine_run(tree, mode, 1, caches / "one")
+            cold_all, _ = engine_run(tree, mode, cores, caches / "all")
+            rounds.append(Round(bare, cold_one, cold_all))
+            warm.append(command_line([str(tree)], mode, caches / "all", tree))
+            changed = changed or _median_unit(report["seconds"])
+            with open(changed, "a", encoding="utf-8") as handle:
+                handle.write(f"\n// edited {repetition}\n")
+            one_cold.append(command_line([changed], mode, caches / "all", tree))
+            one_warm.append(command_line([changed], mode, caches / "all", tree))
+            shutil.rmtree(caches, ignore_errors=True)
         peak_mib = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
                        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024
+        description = describe(tree)
     finally:
         if options.keep is None:
             shutil.rmtree(workdir, ignore_errors=True)
     seconds = report["seconds"]
     slowest = sorted(seconds.items(), key=lambda item: -item[1])[: options.slowest]
     name = options.path or f"synthetic tree of {options.files}"
-    print(f"{name}: {report['files']} files reported, {unit_count} translation units, {mode} headers, {cores} cores, "
-          f"load average {os.getloadavg()[0]:.1f}")
-    print("                                      wall          cpu     wall/bare  cpu/bare")
-    rows = [("(a) bare libclang parse, 1 process", bare, ""),
-            ("(b) cudalint cold, --jobs 1", cold_one, "(target <= 1.3)"),
-            ("(c) cudalint cold, all cores", cold_all, "(target <= 0.6)"),
+    print(f"{name}: {description}; {report['files']} files reported, {unit_count} translation units; "
+          f"{mode} headers; {cores} cores")
+    print(f"load average (1, 5, 15 min): {load_before} before, {_load()} after; {len(rounds)} repetitions, medians")
+    print("                                      wall          cpu     wall/bare  cpu/bare   per repetition (wall/bare)")
+    rows = [("(a) bare libclang parse, 1 process", [r.bare for r in rounds], ""),
+            ("(b) cudalint cold, --jobs 1", [r.cold_one for r in rounds], "(target <= 1.3)"),
+            ("(c) cudalint cold, all cores", [r.cold_all for r in rounds], "(target <= 0.6)"),
             ("(d) cudalint warm re-run", warm, "(target <= 2 s)"),
             ("(e) one changed file, cold", one_cold, "(target <= 1 s in toolkit mode)"),
             ("    the same file, warm", one_warm, "(target <= 0.3 s)")]
     for label, measured, target in rows:
-        ratios = f"{measured.wall / bare.wall:8.2f}  {measured.cpu / bare.cpu:8.2f}" if label[1] in "bc" else " " * 18
-        print(f"{label:36s} {measured.wall:8.2f} s  {measured.cpu:8.2f} s  {ratios}   {target}")
+        wall, cpu = median([m.wall for m in measured]), median([m.cpu for m in measured])
+        text = f"{label:36s} {wall:8.2f} s  {cpu:8.2f} s  "
+        if label[1] in "bc":
+            wall_ratios = [m.wall / r.bare.wall for m, r in zip(measured, rounds)]
+            cpu_ratios = [m.cpu / r.bare.cpu for m, r in zip(measured, rounds)]
+            each = " ".join(f"{ratio:.2f}" for ratio in wall_ratios)
+            text += f"{median(wall_ratios):8.2f}  {median(cpu_ratios):8.2f}   {target} [{each}]"
+        else:
+            text += " " * 18 + f"   {target}"
+        print(text)
     print(f"(f) peak memory of one process       {peak_mib:8.0f} MiB            (target <= 1536 MiB)")
-    print(f"    slowest files in (b), parse and analysis (target <= 10 s each):")
+    print(f"    slowest files in the last (b), processor seconds of parse and analysis (target <= 10 s each):")
     for path, elapsed in slowest:
         print(f"      {elapsed:6.2f} s  {os.path.relpath(path, tree)}")
     reasons = incomplete_reasons(report["notices"])

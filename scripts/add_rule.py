@@ -30,8 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 _CODE = re.compile(r"CL\d{3}")
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-_TABLE = re.compile(r"^RULES = _table\(\n(?P<rows>(?:    RuleCode\(.*\),\n)+)\)", re.MULTILINE)
-_RULE_IMPORT = re.compile(r"^from cudalint\.rules\.cl\d{3}_\w+ import \w+\n", re.MULTILINE)
+_TABLE = re.compile(r"^RULES = _table\(\n(?P<rows>(?:    RuleCode\(.*\n(?:             .*\n)?)+)\)", re.MULTILINE)
+_ROW = re.compile(r"    RuleCode\(.*\n(?:             .*\n)?")
 
 RULE_MODULE = '''\
 from __future__ import annotations
@@ -124,18 +124,13 @@ def class_name(name: str) -> str:
 
 
 def register(init_text: str, code: str, name: str, module: str, cls: str) -> str:
-    """``rules/__init__.py`` with the rule imported and its row in the table, both in code order."""
-    imports = _RULE_IMPORT.findall(init_text)
-    if not imports or not _TABLE.search(init_text):
-        raise SystemExit("rules/__init__.py has no rule imports or no `RULES = _table(` block to extend")
-    new_import = f"from cudalint.rules.{module} import {cls}\n"
-    block_start = init_text.index(imports[0])
-    block_end = init_text.index(imports[-1]) + len(imports[-1])
-    text = init_text[:block_start] + "".join(sorted([*imports, new_import])) + init_text[block_end:]
-    table = _TABLE.search(text)
-    rows = table.group("rows").splitlines(keepends=True)
-    rows.append(f'    RuleCode("{code}", "{name}", Status.PREVIEW, {cls}),\n')
-    return text[:table.start("rows")] + "".join(sorted(rows)) + text[table.end("rows"):]
+    """``rules/__init__.py`` with the rule's row in the table, in code order."""
+    table = _TABLE.search(init_text)
+    if table is None:
+        raise SystemExit("rules/__init__.py has no `RULES = _table(` block to extend")
+    rows = _ROW.findall(table.group("rows"))
+    rows.append(f'    RuleCode("{code}", "{name}", Status.PREVIEW, "{module}:{cls}"),\n')
+    return init_text[:table.start("rows")] + "".join(sorted(rows)) + init_text[table.end("rows"):]
 
 
 def _check_new(root: Path, code: str, name: str, category: str) -> None:

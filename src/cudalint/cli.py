@@ -113,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="Compile each file with nvcc for ptxas's exact registers, stack and spills "
                             "(configuration `ptxas`).")
     check.add_argument("--time-limit", type=_seconds,
-                       help="Seconds of analysis a file may take after its parse; 0: no limit (configuration "
+                       help="Processor seconds of analysis a file may take after its parse; 0: no limit (configuration "
                             "`time-limit`, default 10).")
     check.add_argument("--project-includes", action=argparse.BooleanOptionalAction,
                        help="Look inside the project for headers the include path misses (configuration "

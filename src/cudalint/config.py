@@ -19,7 +19,7 @@ _STRING_KEYS = ("cuda-path", "arch", "compile-commands")
 KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas", "time-limit",
               "project-includes", "min-level")
 DEFAULT_TIME_LIMIT = 10.0
-"""Seconds of analysis one translation unit may take after its parse."""
+"""Processor seconds of analysis one translation unit may take after its parse."""
 
 
 class ConfigError(Exception):
@@ -44,7 +44,7 @@ class Config:
     ptxas: bool = False
     """Compile each file with nvcc for exact register figures."""
     time_limit: float | None = DEFAULT_TIME_LIMIT
-    """Seconds of analysis one translation unit may take after its parse; None: no limit."""
+    """Processor seconds of analysis one translation unit may take after its parse; None: no limit."""
     project_includes: bool = True
     """Look inside the project for headers the include path misses."""
     min_level: Level = Level.WARNING

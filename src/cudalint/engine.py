@@ -15,15 +15,21 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cudalint import __version__, frontend, ir, ptxas
+from typing import TYPE_CHECKING
+
+from cudalint import __version__, frontend, ir
 from cudalint.cache import ResultCache
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
-from cudalint.dataflow import BuildContext, Facts
 from cudalint.diagnostics import Finding, Level, Notice, NoticeKind
 from cudalint.rules import RuleKind, of_kind
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
 from cudalint.units import RECOVERED_CODE, FileReport, Unit, UnitResult
 from cudalint import units as planning
+
+if TYPE_CHECKING:
+    # The analysis itself is imported where a unit is analyzed (in the workers): a run whose
+    # results all come from the cache does without it.
+    from cudalint.dataflow import BuildContext, Facts
 
 CUDA_SUFFIXES = frontend.CUDA_SUFFIXES
 __all__ = ["RECOVERED_CODE", "FileResult", "RunResult", "RunSettings", "analyze_file", "check", "discover", "run"]
@@ -43,7 +49,7 @@ class RunSettings:
     nvcc: str | None = None
     """Compile each file with this nvcc for ptxas's exact register figures (``--ptxas``)."""
     time_limit: float | None = DEFAULT_TIME_LIMIT
-    """Seconds one translation unit may take after its parse; None or 0: no limit."""
+    """Processor seconds one translation unit may take after its parse; None or 0: no limit."""
     project_includes: bool = True
     """Look for headers the search path misses inside the project."""
 
@@ -66,7 +72,7 @@ class RunResult:
     files: list[FileResult]
     header_mode: str | None = None
     unit_seconds: dict[str, float] = field(default_factory=dict)
-    """Seconds each translation unit analyzed in this run took, parse included (cached ones are absent)."""
+    """Processor seconds each translation unit analyzed in this run took, parse included (cached ones are absent)."""
     hidden: dict[Level, int] = field(default_factory=dict)
     """Findings left out of the report for being below the minimum level, by level."""
 
@@ -150,9 +156,13 @@ def _activity(frame) -> str:
 
 
 class _Deadline:
-    """Interrupts the code run under it, after ``seconds``, with ``TimeLimitReached``.
+    """Interrupts the code run under it, after ``seconds`` of this process's processor time,
+    with ``TimeLimitReached``.
 
-    libclang's own work is not interrupted; Python code is, between any two of its steps.
+    Processor time, not wall time: a file's outcome must not depend on what else the
+    machine runs (a loaded CI runner or laptop would otherwise cut files short at random,
+    and the cache would keep that). libclang's own work is not interrupted; Python code
+    is, between any two of its steps.
     The interruption repeats until it takes: an exception raised where C code discards
     errors (some hash computations, a finalizer) would otherwise be lost. Once the code
     under it is left, the deadline raises nothing more."""
@@ -169,16 +179,16 @@ class _Deadline:
 
     def __enter__(self) -> _Deadline:
         if self.seconds:
-            self._previous = signal.signal(signal.SIGALRM, self._expire)
+            self._previous = signal.signal(signal.SIGPROF, self._expire)
             self.active = True
-            signal.setitimer(signal.ITIMER_REAL, self.seconds, self.repeat_seconds)
+            signal.setitimer(signal.ITIMER_PROF, self.seconds, self.repeat_seconds)
         return self
 
     def __exit__(self, *exc) -> None:
         if self.active:
             self.active = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._previous)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, self._previous)
 
     def _expire(self, signum, frame) -> None:
         if self.active:
@@ -189,9 +199,9 @@ class _Deadline:
 def analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: RunSettings,
                  project: frontend.ProjectFiles | None = None) -> UnitResult:
     """Parse ``unit.main`` once and analyze every project file's code it holds."""
-    started = time.monotonic()
+    started = time.process_time()
     result = _analyze_unit(unit, environment, settings, project)
-    result.seconds = time.monotonic() - started
+    result.seconds = time.process_time() - started
     return result
 
 
@@ -206,7 +216,9 @@ def _analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: 
         return result
     except Exception as exc:  # noqa: BLE001 - one broken file must not end the run
         return _internal_error(result, exc)
-    started = time.monotonic()
+    from cudalint.dataflow import Facts
+
+    started = time.process_time()
     deadline = _Deadline(settings.time_limit)
     try:
         with deadline:
@@ -217,13 +229,13 @@ def _analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: 
             result.files = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
             result.notices.extend(_budget_notices(facts, result.files))
     except TimeLimitReached as stop:
-        return _timed_out(result, parsed, settings, stop, time.monotonic() - started)
+        return _timed_out(result, parsed, settings, stop, time.process_time() - started)
     except frontend.SourceError as exc:
         result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
     except Exception as exc:  # noqa: BLE001
         if deadline.stopped is not None:
             # ctypes reports an exception raised while it converted an argument as its own.
-            return _timed_out(result, parsed, settings, deadline.stopped, time.monotonic() - started)
+            return _timed_out(result, parsed, settings, deadline.stopped, time.process_time() - started)
         return _internal_error(result, exc)
     return result
 
@@ -272,6 +284,9 @@ def build_context(path: str, environment: frontend.ParseEnvironment, settings: R
                   result: UnitResult) -> BuildContext:
     """How the project builds ``path``; with ``settings.nvcc``, also what ptxas makes of it
     (a failed compilation is noted and the source-level estimates stand)."""
+    from cudalint import ptxas
+    from cudalint.dataflow import BuildContext
+
     flags = environment.flags_for(os.path.abspath(path))
     arch = flags.arch or (frontend.flags.parse_arch(settings.config.arch) if settings.config.arch else None) \
         or environment.default_arch
@@ -305,6 +320,8 @@ def finalize(path: str, reports: list[FileReport], settings: RunSettings) -> lis
 
 def check(tu: ir.TranslationUnit, settings: RunSettings, build: BuildContext | None = None) -> list[Finding]:
     """The findings of ``tu``'s own file."""
+    from cudalint.dataflow import Facts
+
     facts = Facts(tu, build=build)
     reports = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
     return finalize(tu.path, [reports[tu.path]], settings)
@@ -549,6 +566,10 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
     if pending:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
+
+        from cudalint import rules
+
+        rules.implemented()  # imported once here, the forked workers inherit the rules (and the analysis)
 
         crashed: list[Unit] = []
         jobs = max(1, min(context.settings.jobs, len(pending)))

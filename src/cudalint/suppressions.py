@@ -153,7 +153,7 @@ def unused_suppressions(suppressions: list[Suppression], enabled: list[str]) -> 
                 continue
             targets = [code for code, row in RULES.items()
                        if selector.matches(code, row.name, suppression.style == "nolint")]
-            runnable = [code for code in targets if RULES[code].rule is not None]
+            runnable = [code for code in targets if RULES[code].location is not None]
             if targets and not (runnable and all(code in enabled for code in runnable)):
                 continue
             unused.append(UnusedSuppression(*where, selector.text, suppression.style, suppression.scope,

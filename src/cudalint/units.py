@@ -76,7 +76,7 @@ class UnitResult:
     internal_error: bool = False
     timed_out: bool = False
     seconds: float = 0.0
-    """Wall time of the parse and the analysis."""
+    """Processor time of the parse and the analysis."""
 
     @property
     def covered(self) -> set[str]:
@@ -92,7 +92,6 @@ def plan(files: list[str], named: set[str], graph: frontend.IncludeGraph, compil
     file only an outside file includes (one the compile database lists in ``compiled``,
     one beside a named file), that file; a named file nothing includes, alone. A header
     nothing includes has no unit: no build compiles it."""
-    scope = set(files)
 
     def translation_unit(path: str) -> bool:
         return path.endswith(frontend.CUDA_SUFFIXES) or path in named or path in compiled

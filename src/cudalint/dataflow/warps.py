@@ -24,6 +24,7 @@ import enum
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from cudalint import ir
 from cudalint.dataflow.interpret import Access, Guard, LoopRun, MemorySpace
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import WARP_SIZE, BlockShape, LaneEvaluator, LoopTrips, evaluators

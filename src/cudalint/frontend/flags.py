@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import importlib.util
 import json
 import os
 import re
@@ -10,7 +11,6 @@ import shlex
 import shutil
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import metadata, resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,19 +82,22 @@ class ParseEnvironment:
 
 @cache
 def resource_dir() -> str:
-    """clang 18's resource directory, shipped by the clang-tidy wheel."""
-    try:
-        dist = metadata.distribution("clang-tidy")
-    except metadata.PackageNotFoundError as exc:
-        raise FrontendConfigError("the clang-tidy wheel (clang resource headers) is not installed") from exc
-    for entry in dist.files or ():
-        if entry.name == "__clang_cuda_runtime_wrapper.h":
-            return str(Path(dist.locate_file(entry)).parent.parent)
+    """clang 18's resource directory, shipped by the clang-tidy wheel (found through its
+    package rather than its installed metadata, whose import costs every run a tenth of
+    its start-up)."""
+    spec = importlib.util.find_spec("clang_tidy")
+    if spec is None or not spec.submodule_search_locations:
+        raise FrontendConfigError("the clang-tidy wheel (clang resource headers) is not installed")
+    for package in spec.submodule_search_locations:
+        wrappers = sorted(glob.glob(os.path.join(package, "data", "lib", "clang", "*", "include",
+                                                 "__clang_cuda_runtime_wrapper.h")))
+        if wrappers:
+            return str(Path(wrappers[-1]).parent.parent)
     raise FrontendConfigError("clang resource headers not found in the clang-tidy wheel")
 
 
 def _package_dir(name: str) -> str:
-    return str(resources.files("cudalint.frontend").joinpath(name))
+    return str(Path(__file__).resolve().parent / name)
 
 
 def shim_dir() -> str:
@@ -152,8 +155,9 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
     # The version check would reject older --arch values the toolkit no longer builds for;
     # we only parse, so any architecture clang knows is fine.
     # Generated code nests brackets deeper than clang's default limit of 256 allows.
+    # nvcc accepts the `register` storage class in C++17 code, which clang makes an error.
     common = ["-x", "cuda", "--cuda-device-only", "--no-cuda-version-check", "-resource-dir", res,
-              "-Wno-unknown-cuda-version", "-ferror-limit=0", "-fbracket-depth=1024"]
+              "-Wno-unknown-cuda-version", "-Wno-register", "-ferror-limit=0", "-fbracket-depth=1024"]
     if cuda_path:
         header_mode = HeaderMode.TOOLKIT
         base = [

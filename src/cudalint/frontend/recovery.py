@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 
 from cudalint import ir
 
-LEGACY_HEADER = str(resources.files("cudalint.frontend").joinpath("compat", "legacy_api.h"))
+LEGACY_HEADER = str(Path(__file__).resolve().parent / "compat" / "legacy_api.h")
 UNKNOWNS_HEADER = str(Path(LEGACY_HEADER).parent / "undeclared_names.h")
 """Where the declarations of unknown names are said to be; the file exists only in memory."""
 

@@ -8,23 +8,18 @@ taken out stays here as ``REMOVED``, with no class.
 A rule's kind (``RuleKind``, from the base class it derives from) says what it reads:
 ``FACTS`` rules read one translation unit's dataflow facts; ``SUPPRESSIONS`` rules read a
 file's suppression comments once every other rule's findings were matched against them.
+
+A row names its rule's module, imported on first use: the rules import the dataflow
+analysis, which a run whose results all come from the cache never needs.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from enum import Enum
 
 from cudalint.rules.base import FactRule, Rule, RuleDefinitionError, RuleKind, SuppressionRule
-from cudalint.rules.cl001_unused_suppression import UnusedSuppression
-from cudalint.rules.cl101_uncoalesced_global_access import UncoalescedGlobalAccess
-from cudalint.rules.cl102_array_of_structs_access import ArrayOfStructsAccess
-from cudalint.rules.cl201_shared_bank_conflict import SharedBankConflict
-from cudalint.rules.cl301_divergent_branch import DivergentBranch
-from cudalint.rules.cl302_barrier_in_divergent_code import BarrierInDivergentCode
-from cudalint.rules.cl401_implicit_fp64 import ImplicitFp64
-from cudalint.rules.cl501_register_spill_risk import RegisterSpillRisk
-from cudalint.rules.cl502_local_array_dynamic_index import LocalArrayDynamicIndex
 
 
 class Status(Enum):
@@ -41,12 +36,17 @@ class RuleCode:
     code: str
     name: str
     status: Status
-    rule: type[Rule] | None
-    """The implementing class; None exactly when the rule was removed."""
+    location: str | None
+    """``module:Class`` of the implementing class, under ``cudalint.rules``; None exactly when the rule was removed."""
+
+    @property
+    def rule(self) -> type[Rule] | None:
+        """The implementing class, imported on first use."""
+        return _load(self) if self.location is not None else None
 
     @property
     def kind(self) -> RuleKind | None:
-        return self.rule.kind if self.rule is not None else None
+        return self.rule.kind if self.location is not None else None
 
     def selected_by(self, selector: str) -> bool:
         """Whether ``selector`` (``ALL``, a code or a prefix of one) turns this rule on."""
@@ -57,36 +57,51 @@ class RuleCode:
         return selector == "ALL" or self.code.startswith(selector)
 
 
+_LOADED: dict[str, type[Rule]] = {}
+
+
+def _load(row: RuleCode) -> type[Rule]:
+    """``row``'s class, checked against the row's code and name."""
+    rule = _LOADED.get(row.location)
+    if rule is None:
+        module, name = row.location.split(":")
+        rule = _LOADED[row.location] = getattr(importlib.import_module(f"cudalint.rules.{module}"), name)
+    if (rule.code, rule.name) != (row.code, row.name):
+        raise RuleDefinitionError(f"{rule.__name__} is {rule.code} {rule.name!r}; the table says "
+                                  f"{row.code} {row.name!r}")
+    return rule
+
+
 def _table(*rows: RuleCode) -> dict[str, RuleCode]:
     table: dict[str, RuleCode] = {}
     for row in rows:
         if row.code in table:
             raise RuleDefinitionError(f"{row.code} is in the rule table twice")
-        if (row.rule is None) != (row.status is Status.REMOVED):
+        if (row.location is None) != (row.status is Status.REMOVED):
             raise RuleDefinitionError(f"{row.code}: a rule has a class unless it was removed")
-        if row.rule is not None and (row.rule.code, row.rule.name) != (row.code, row.name):
-            raise RuleDefinitionError(
-                f"{row.rule.__name__} is {row.rule.code} {row.rule.name!r}; the table says {row.code} {row.name!r}")
         table[row.code] = row
     return dict(sorted(table.items()))
 
 
 RULES = _table(
-    RuleCode("CL001", "unused-suppression", Status.STABLE, UnusedSuppression),
-    RuleCode("CL101", "uncoalesced-global-access", Status.STABLE, UncoalescedGlobalAccess),
-    RuleCode("CL102", "array-of-structs-access", Status.STABLE, ArrayOfStructsAccess),
-    RuleCode("CL201", "shared-bank-conflict", Status.STABLE, SharedBankConflict),
-    RuleCode("CL301", "divergent-branch", Status.STABLE, DivergentBranch),
-    RuleCode("CL302", "barrier-in-divergent-code", Status.STABLE, BarrierInDivergentCode),
-    RuleCode("CL401", "implicit-fp64", Status.STABLE, ImplicitFp64),
-    RuleCode("CL501", "register-spill-risk", Status.STABLE, RegisterSpillRisk),
-    RuleCode("CL502", "local-array-dynamic-index", Status.STABLE, LocalArrayDynamicIndex),
+    RuleCode("CL001", "unused-suppression", Status.STABLE, "cl001_unused_suppression:UnusedSuppression"),
+    RuleCode("CL101", "uncoalesced-global-access", Status.STABLE,
+             "cl101_uncoalesced_global_access:UncoalescedGlobalAccess"),
+    RuleCode("CL102", "array-of-structs-access", Status.STABLE, "cl102_array_of_structs_access:ArrayOfStructsAccess"),
+    RuleCode("CL201", "shared-bank-conflict", Status.STABLE, "cl201_shared_bank_conflict:SharedBankConflict"),
+    RuleCode("CL301", "divergent-branch", Status.STABLE, "cl301_divergent_branch:DivergentBranch"),
+    RuleCode("CL302", "barrier-in-divergent-code", Status.STABLE,
+             "cl302_barrier_in_divergent_code:BarrierInDivergentCode"),
+    RuleCode("CL401", "implicit-fp64", Status.STABLE, "cl401_implicit_fp64:ImplicitFp64"),
+    RuleCode("CL501", "register-spill-risk", Status.STABLE, "cl501_register_spill_risk:RegisterSpillRisk"),
+    RuleCode("CL502", "local-array-dynamic-index", Status.STABLE,
+             "cl502_local_array_dynamic_index:LocalArrayDynamicIndex"),
 )
 
 
 def implemented() -> dict[str, type[Rule]]:
     """Code -> class of every rule that can run (stable and preview), in code order."""
-    return {code: row.rule for code, row in RULES.items() if row.rule is not None}
+    return {code: row.rule for code, row in RULES.items() if row.location is not None}
 
 
 def rule_name(code: str) -> str:
