@@ -112,10 +112,20 @@ class ArrayOfStructsAccess(FactRule):
             f"global {access.kind.value} of a whole `{name}` ({record.size} bytes{used}) in each lane: its "
             f"{record.align}-byte alignment lets nvcc move it only {pattern.piece_bytes} bytes at a time, each piece "
             f"a request with {apart}: {pattern.sectors} sectors per request for {pattern.ideal_sectors} sectors of "
-            f"data{kernel_context(kernel, access)}; keep each field in its own array (structure of arrays), or align "
-            f"the struct (`__align__(16)`) and pad it to 16 bytes",
+            f"data{kernel_context(kernel, access)}; keep each field in its own array (structure of arrays), "
+            f"{_wider_pieces(record)}",
             access.span, function=kernel.function.display_name,
             properties={"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
                         "struct": name, "structBytes": record.size, "pieceBytes": pattern.piece_bytes,
                         "fieldsRead": fields},
         )
+
+
+def _wider_pieces(record: ir.Record) -> str:
+    """The other remedy: an alignment that lets nvcc move wider pieces, when one exists."""
+    widest = min(16, 1 << max(record.size - 1, 0).bit_length())
+    if record.align >= widest:
+        return "or copy the structs through shared memory with consecutive lanes on consecutive words"
+    padded_size = -(-record.size // widest) * widest
+    padded = f", padded to {padded_size} bytes" if padded_size != record.size else ""
+    return f"or align it (`__align__({widest})`{padded}) so that nvcc moves it {widest} bytes at a time"

@@ -83,7 +83,7 @@ struct __align__(16) GrPair {
 // launch: grid=128 block=256
 __global__ void gr_pair_copy(const GrPair* in, GrPair* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i];  // expect: CL102 warning
+    out[i] = in[i];  // expect: CL102 warning, CL102 warning
 }
 
 // A 16-byte aligned 16-byte struct (float4) copied whole: one 128-bit access, ideal.

@@ -26,7 +26,7 @@ __global__ void ru_dense_rows(const float* m, const float* x, float* y, int n) {
 // launch: grid=128 block=256
 __global__ void ru_store_then_load(float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    a[2 * i] = a[2 * i] + 1.0f;  // expect: CL101 warning
+    a[2 * i] = a[2 * i] + 1.0f;  // expect: CL101 warning, CL101 warning
     float again = a[2 * i];
     a[2 * i + 1] = again;  // expect: CL101 warning
 }
