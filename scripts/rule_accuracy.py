@@ -197,7 +197,7 @@ def line_evaluation() -> dict[str, dict[str, source_lines.Tally]]:
     harness = _harness()
     totals = {label: {name: source_lines.Tally() for name in source_lines.CLASSES}
               for label in source_lines.LEVEL_SETS}
-    for path in sorted(CORPUS.glob("*.cu")) + sorted(BARRIERS.glob("*.cu")):
+    for path in sorted((ROOT / "tests" / "corpus").rglob("*.cu")):
         sidecar = harness.read_sidecar(path)
         if sidecar is None:
             continue

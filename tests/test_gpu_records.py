@@ -462,6 +462,8 @@ SYNCCHECK_ERRORS = {  # True: errors reported (about one per offending thread), 
     "bar_ok_outside_branch": False,
     "bar_ok_guarded_work": False,
     "bar_ok_uniform_loop": False,
+    "bar_bad_data_loop_then_exit": False,
+    "bar_bad_warp_branch_then_barrier": True,
 }
 
 

@@ -25,7 +25,7 @@
 // BAD: the barrier sits in a branch on threadIdx.x % 2: odd lanes of every warp reach
 // it, even lanes do not. Measured: errors at the barrier, no hang in the plain run.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=8112 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=3744 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_lane_branch(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -41,7 +41,7 @@ __global__ void bar_bad_lane_branch(float* out, const float* a) {
 // BAD: a thread-varying early return (odd lanes leave) before the barrier. Measured:
 // 0 errors, no hang (the exited lanes are not waited for).
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_lane_return(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -56,7 +56,7 @@ __global__ void bar_bad_lane_return(float* out, const float* a) {
 // multiple of the block (n = 16384 - 48): the last block's tail threads leave early.
 // Measured: 0 errors, no hang.
 // launch: grid=64 block=256 bytes=1048576 args: n=16336
-// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_tail_return(float* out, const float* a, int n) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -71,7 +71,7 @@ __global__ void bar_bad_tail_return(float* out, const float* a, int n) {
 // lanes reach it 0 to 3 times. Measured: 0 errors, no hang (unexplained here: no SASS
 // of this driver was kept).
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_thread_trip_loop(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -87,7 +87,7 @@ __global__ void bar_bad_thread_trip_loop(float* out, const float* a) {
 // BAD: warp-uniform but not block-uniform: odd warps ((threadIdx.x >> 5) & 1) reach the
 // barrier, even warps do not. Measured: 0 errors, no hang (synccheck checks warps only).
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_warp_branch(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -104,7 +104,7 @@ __global__ void bar_bad_warp_branch(float* out, const float* a) {
 // thread reaches a barrier once, but not the same __syncthreads() call. Measured:
 // errors, all at the if arm's barrier (odd lanes), none at the else arm's; no hang.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=8144 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=3424 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_both_arms(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -122,7 +122,7 @@ __global__ void bar_bad_both_arms(float* out, const float* a) {
 
 // OK: the early return is block-uniform (blockIdx.x >= nblocks): whole blocks leave.
 // launch: grid=64 block=256 bytes=1048576 args: nblocks=32
-// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_ok_block_return(float* out, const float* a, int nblocks) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -135,7 +135,7 @@ __global__ void bar_ok_block_return(float* out, const float* a, int nblocks) {
 
 // OK: the divergent branch only writes shared memory; the barrier is after it.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_ok_outside_branch(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -150,7 +150,7 @@ __global__ void bar_ok_outside_branch(float* out, const float* a) {
 
 // OK: the tail fix: a guard flag around the work, the barrier reached by all threads.
 // launch: grid=64 block=256 bytes=1048576 args: n=16336
-// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_ok_guarded_work(float* out, const float* a, int n) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -165,7 +165,7 @@ __global__ void bar_ok_guarded_work(float* out, const float* a, int n) {
 
 // OK: a barrier in a loop whose trip count is a kernel argument (uniform).
 // launch: grid=64 block=256 bytes=1048576 args: reps=4
-// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_ok_uniform_loop(float* out, const float* a, int reps) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -184,6 +184,7 @@ __global__ void bar_ok_uniform_loop(float* out, const float* a, int reps) {
 // a bounds guard; the threads that leave the loop exit and meet no other barrier.
 // Expected: 0 errors, as for the thread-dependent trip count above (a CL302 note).
 // launch: grid=64 block=256 bytes=1048576 args: n=16336
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_data_loop_then_exit(int* list, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
@@ -200,6 +201,7 @@ __global__ void bar_bad_data_loop_then_exit(int* list, int n) {
 // BAD: odd warps skip a barrier that the even warps reach, and every thread meets the
 // barrier after it: the two groups pass different barriers together.
 // launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=7392 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_warp_branch_then_barrier(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;

@@ -8,6 +8,7 @@
 
 // A conditional accumulation: the body assigns a register only, compiled to a select.
 // launch: grid=128 block=256 args: n=32768 limit=0
+// measured: gld_sectors_per_request=4.88 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=24.85 gld_requests_per_warp=16.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_select_accumulate(float* out, const float* a, int n, float limit) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float sum = 0.0f;
@@ -20,6 +21,7 @@ __global__ void dv_select_accumulate(float* out, const float* a, int n, float li
 
 // A grid-stride loop over n elements: only the last round of the last warp splits.
 // launch: grid=64 block=256 args: n=1000000
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=31.89 gld_requests_per_warp=61.04 gst_requests_per_warp=61.04 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_grid_stride(float* out, const float* a, int n) {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
         out[i] = a[i] * 2.0f + 1.0f;
@@ -29,6 +31,7 @@ __global__ void dv_grid_stride(float* out, const float* a, int n) {
 // A tree reduction whose kernel is mostly the reduction: `t < s` halves the active
 // lanes each trip, and the predicated `s[t] += s[t + s]` idles the others.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=1.00 shld_wavefronts_per_request=0.19 shst_wavefronts_per_request=0.28 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=20.08 gld_requests_per_warp=1.00 gst_requests_per_warp=0.12 shld_requests_per_warp=16.12 shst_requests_per_warp=9.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_tree_reduction(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -43,6 +46,7 @@ __global__ void dv_tree_reduction(float* out, const float* a) {
 
 // One lane runs a loop: the other 31 lanes idle for every instruction of it.
 // launch: grid=128 block=256 args: reps=64
+// measured: gld_sectors_per_request=1.05 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=1024 pred_on_ratio=2.11 gld_requests_per_warp=65.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_single_lane_loop(float* out, const float* a, int reps) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i];
@@ -58,6 +62,7 @@ __global__ void dv_single_lane_loop(float* out, const float* a, int reps) {
 
 // A quarter of the lanes run a substantial body (`threadIdx.x % 4` split).
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=1024 pred_on_ratio=16.30 gld_requests_per_warp=2.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_quarter_lanes(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i];
@@ -73,6 +78,7 @@ __global__ void dv_quarter_lanes(float* out, const float* a) {
 // predicated in every warp (real programs measured this at 1.6% of their lane slots).
 #define RADIUS 3
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=4.20 gst_sectors_per_request=5.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=0.42 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=28.76 gld_requests_per_warp=1.25 gst_requests_per_warp=1.00 shld_requests_per_warp=7.00 shst_requests_per_warp=3.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_halo_tile(float* out, const float* in) {
     __shared__ float tile[256 + 2 * RADIUS];
     int g = blockIdx.x * blockDim.x + threadIdx.x + RADIUS;
@@ -90,6 +96,7 @@ __global__ void dv_halo_tile(float* out, const float* in) {
 
 // A data-dependent walk: whether lanes disagree depends on the list.
 // launch: grid=128 block=256 bytes=1048576
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_list_walk(int* out, const int* next) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     int node = next[i];
@@ -103,6 +110,7 @@ __global__ void dv_list_walk(int* out, const int* next) {
 
 // Half the lanes leave early: the others run the rest of the kernel alone.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=17.73 gld_requests_per_warp=2.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_early_return(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (threadIdx.x & 1) return;  // expect: CL301 warning

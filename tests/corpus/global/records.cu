@@ -17,6 +17,7 @@ struct GrBody {
 // A 40-byte body (4-byte aligned) read and written whole: LDG.E/STG.E of 4 bytes, lanes
 // 40 bytes apart = 32 sectors for 4 sectors of data (8x).
 // launch: grid=64 block=256 args: n=16384
+// measured: gld_sectors_per_request=32.00 gst_sectors_per_request=32.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=30.72 gld_requests_per_warp=6.00 gst_requests_per_warp=3.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void gr_body_copy(GrBody* bodies, float dt, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -30,6 +31,7 @@ __global__ void gr_body_copy(GrBody* bodies, float dt, int n) {
 // The same struct read at an index every lane shares (the inner loop of an n-body step):
 // one address per request, a broadcast.
 // launch: grid=64 block=256 args: n=64
+// measured: gld_sectors_per_request=1.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=31.37 gld_requests_per_warp=128.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void gr_body_broadcast(const GrBody* bodies, float* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float sum = 0.0f;
@@ -47,6 +49,7 @@ struct GrComplex {
 // An 8-byte complex number, 4-byte aligned: two LDG.E of 4 bytes, lanes 8 bytes apart
 // = 8 sectors for 4 (2x).
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=2.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void gr_complex_norm(const GrComplex* z, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     GrComplex v = z[i];  // expect: CL102 warning
@@ -59,6 +62,7 @@ struct __align__(8) GrComplexAligned {
 
 // The same with 8-byte alignment: one LDG.E.64 per lane, 8 sectors for 8 (ideal).
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void gr_complex_aligned_norm(const GrComplexAligned* z, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     GrComplexAligned v = z[i];
@@ -68,6 +72,7 @@ __global__ void gr_complex_aligned_norm(const GrComplexAligned* z, float* out) {
 // float3 (12 bytes, 4-byte aligned): three LDG.E, lanes 12 bytes apart = 12 sectors
 // for 4 (3x).
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=12.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=3.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void gr_float3_length(const float3* v, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float3 p = v[i];  // expect: CL102 warning
@@ -81,6 +86,7 @@ struct __align__(16) GrPair {
 // A 32-byte, 16-byte aligned struct copied whole: two 128-bit accesses per lane, lanes
 // 32 bytes apart = 32 sectors for 16 (2x) each.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=32.00 gst_sectors_per_request=32.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=2.00 gst_requests_per_warp=2.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void gr_pair_copy(const GrPair* in, GrPair* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = in[i];  // expect: CL102 warning, CL102 warning
@@ -88,6 +94,7 @@ __global__ void gr_pair_copy(const GrPair* in, GrPair* out) {
 
 // A 16-byte aligned 16-byte struct (float4) copied whole: one 128-bit access, ideal.
 // launch: grid=128 block=256
+// measured: gld_sectors_per_request=16.00 gst_sectors_per_request=16.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void gr_float4_copy(const float4* in, float4* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = in[i];
