@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{name}: {description}; {report['files']} files reported, {unit_count} translation units; "
           f"{mode} headers; {cores} cores")
     print(f"load average (1, 5, 15 min): {load_before} before, {_load()} after; {len(rounds)} repetitions, medians")
-    print("                                      wall          cpu     wall/bare  cpu/bare   per repetition (wall/bare)")
+    print(" " * 38 + "wall          cpu     wall/bare  cpu/bare   per repetition (wall/bare)")
     rows = [("(a) bare libclang parse, 1 process", [r.bare for r in rounds], ""),
             ("(b) cudalint cold, --jobs 1", [r.cold_one for r in rounds], "(target <= 1.3)"),
             ("(c) cudalint cold, all cores", [r.cold_all for r in rounds], "(target <= 0.6)"),

@@ -170,8 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     files = list(hec_files.values()) + list(poly_files.values())
     lines = sum(data.count(b"\n") for data in files)
     units = sum(1 for path in [*hec_files, *poly_files] if path.endswith(".cu"))
-    print(f"{options.directory}: HeCBench {hecbench.commit[:7]} ({len(kept)} CUDA programs, {len(held_out)} held out of all) "
-          f"and PolyBench-ACC {polybench.commit[:7]} CUDA: {len(files)} files ({units} .cu), {lines} lines")
+    print(f"{options.directory}: HeCBench {hecbench.commit[:7]} ({len(kept)} CUDA programs; {len(held_out)} of all "
+          f"held out) and PolyBench-ACC {polybench.commit[:7]} CUDA: {len(files)} files ({units} .cu), {lines} lines")
     return 0
 
 
