@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
             text += " " * 18 + f"   {target}"
         print(text)
     print(f"(f) peak memory of one process       {peak_mib:8.0f} MiB            (target <= 1536 MiB)")
-    print(f"    slowest files in the last (b), processor seconds of parse and analysis (target <= 10 s each):")
+    print("    slowest files in the last (b), processor seconds of parse and analysis (target <= 10 s each):")
     for path, elapsed in slowest:
         print(f"      {elapsed:6.2f} s  {os.path.relpath(path, tree)}")
     reasons = incomplete_reasons(report["notices"])
