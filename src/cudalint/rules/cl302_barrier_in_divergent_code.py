@@ -28,14 +28,19 @@ class BarrierInDivergentCode(FactRule):
     `__syncthreads_or`.
 
     Levels:
-    - `error`: the lanes of one warp split at the barrier (an `if` on `threadIdx.x % 2`
-      around it, a barrier in each arm). Undefined by the CUDA programming model, and
-      compute-sanitizer's synccheck reports it on the GPU ("Divergent thread(s) in
-      warp", about one error per offending thread in the measured corpus).
-    - `warning`: whole warps skip the barrier, or threads leave a loop holding it at
-      different trips, and the threads that skip it can still meet a barrier later (a
-      later `__syncthreads()`, or the same one on another trip of an enclosing loop):
-      barriers reached at different points let threads race past each other.
+    - `error`: certain from thread indices alone: the lanes of one warp split at the
+      barrier (an `if` on `threadIdx.x % 2` around it, a barrier in each arm), or whole
+      warps of the launched block shape skip it and then meet another barrier (an `if` on
+      `(threadIdx.x / 32) % 2` around it, a `__syncthreads()` after). Undefined by the CUDA
+      programming model, and compute-sanitizer's synccheck reports both on the GPU
+      ("Divergent thread(s) in warp", or barriers passed by different threads together;
+      about one error per offending thread in the measured corpus).
+    - `warning`: the same where it is not certain (the condition depends on data or on a
+      size known only at run time, often uniform in practice, or the block shape is
+      assumed), and threads that leave a loop holding the barrier at different trips,
+      when the threads that skip it can still meet a barrier later (a later
+      `__syncthreads()`, or the same one on another trip of an enclosing loop): barriers
+      reached at different points let threads race past each other.
     - `note`: as for a warning, but the threads that skip the barrier meet no barrier
       again before they exit. Exited threads no longer hold a barrier up: measured
       synccheck runs of such code (a barrier skipped by odd warps, a barrier in a loop
@@ -105,7 +110,7 @@ class BarrierInDivergentCode(FactRule):
                 if skippers_exit:
                     consequence = ("threads that skip it exit without meeting another barrier, and exited threads no "
                                    "longer hold a barrier up: it runs, though the CUDA rules leave it undefined")
-                level = Level.ERROR if splits_a_warp else Level.NOTE if skippers_exit else Level.WARNING
+                level = _level(kernel, pattern, is_loop, splits_a_warp, skippers_exit)
                 yield self.finding(
                     f"{call} is reached under {where} differs between {scope} "
                     f"(line {decision.span.line}): {consequence}; move the barrier out of the divergent code",
@@ -113,6 +118,18 @@ class BarrierInDivergentCode(FactRule):
                     properties={"decisionLine": decision.span.line, "splitsAWarp": splits_a_warp,
                                 "skippersExit": skippers_exit},
                 )
+
+
+def _level(kernel: KernelFacts, pattern, is_loop: bool, splits_a_warp: bool, skippers_exit: bool) -> Level:
+    """An error only where the split is certain: it follows from thread indices alone (not
+    from data or a run-time size) and, for whole warps, from the block shape of a launch."""
+    if skippers_exit:
+        return Level.NOTE
+    certain = pattern.variance is not Variance.DATA and not pattern.size_dependent
+    if splits_a_warp:
+        return Level.ERROR if certain else Level.WARNING
+    whole_warps = pattern.variance is Variance.WARP_UNIFORM and not is_loop and not kernel.shape.assumed
+    return Level.ERROR if certain and whole_warps else Level.WARNING
 
 
 def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None:
