@@ -23,6 +23,7 @@ from cudalint.dataflow.threads import BlockShape
 from cudalint.dataflow.warps import (
     AccessPattern, BranchPattern, Confidence, DataPattern, access_pattern, branch_pattern,
 )
+from cudalint.dataflow.banks import shared_access_pattern
 
 __all__ = [
     "Access", "AccessPattern", "Barrier", "BarrierScope", "BlockShape", "BuildContext", "Branch", "BranchPattern",
@@ -94,8 +95,7 @@ class KernelFacts:
 
     @cached_property
     def accesses(self) -> list[tuple[Access, AccessPattern]]:
-        return [(access, access_pattern(access, self.shape, self.bindings, self.trace.loops))
-                for access in self.trace.accesses]
+        return [(access, self.pattern_with(access, {})) for access in self.trace.accesses]
 
     @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:
@@ -142,7 +142,8 @@ class KernelFacts:
 
     def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:
         """The access's cost with some parameter values fixed."""
-        return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
+        cost = shared_access_pattern if access.space is MemorySpace.SHARED else access_pattern
+        return cost(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
 
     @cached_property
     def control_flow(self) -> ControlFlow:

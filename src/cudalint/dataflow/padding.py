@@ -8,16 +8,16 @@ of a 16x16 block reads two columns of 16 rows, where ``[16][17]`` (a padding mea
 banks) still puts two lanes on one bank and ``[16][18]`` does not. So the padding is
 searched, not assumed: each lane's address is mapped back to its row and column in the
 declared layout, laid out again with each candidate padding, smallest first, and costed
-like the access itself (``warps.shared_wavefronts``).
+like the access itself (``banks.request_wavefronts``), over every warp of the block.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, block_requests, request_wavefronts
 from cudalint.dataflow.interpret import Access
 from cudalint.dataflow.threads import BlockShape, evaluators
-from cudalint.dataflow.warps import BANK_BYTES, BANKS, first_running_warp, shared_wavefronts
 
 PADDING_PERIOD_BYTES = BANKS * BANK_BYTES
 """Padding by a whole bank cycle maps every address to the same bank as no padding."""
@@ -25,11 +25,11 @@ PADDING_PERIOD_BYTES = BANKS * BANK_BYTES
 
 def conflict_free_padding(access: Access, siblings: Iterable[Access], shape: BlockShape, row_bytes: int,
                           element_bytes: int, bindings: Mapping[str, int] | None = None) -> int | None:
-    """Elements to add to each row of the array ``access`` reads so that it needs no more
-    wavefronts than its phases, for every value of the unknowns tried, and the accesses
-    to the array together (``siblings``, the access among them) need fewer wavefronts
-    than now. None when the addresses are not known or no padding short of a bank cycle
-    does both."""
+    """Elements to add to each row of the array ``access`` reads so that none of its warps'
+    requests takes more wavefronts than its conflict-free minimum, for every value of the
+    unknowns tried, and the accesses to the array together (``siblings``, the access
+    among them) need fewer wavefronts than now. None when the addresses are not known or
+    no padding short of a bank cycle does both."""
     requests = _requests(access, shape, bindings)
     if not requests or row_bytes <= 0 or element_bytes <= 0:
         return None
@@ -40,34 +40,33 @@ def conflict_free_padding(access: Access, siblings: Iterable[Access], shape: Blo
     before = sum(_cost(requests_, size_, row_bytes, row_bytes) for requests_, size_ in everything)
     for padding in range(1, PADDING_PERIOD_BYTES // element_bytes):
         padded_row = row_bytes + padding * element_bytes
-        if any(wavefronts > phases for wavefronts, phases in
-               (shared_wavefronts(_laid_out(addresses, row_bytes, padded_row), size) for addresses in requests)):
+        if any(cost.taken > cost.ideal for cost in
+               (request_wavefronts(_laid_out(request, row_bytes, padded_row), size) for request in requests)):
             continue
         if sum(_cost(requests_, size_, row_bytes, padded_row) for requests_, size_ in everything) < before:
             return padding
     return None
 
 
-def _requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None) -> list[list[int]]:
-    """The active lanes' byte offsets for each value of the unknowns tried; empty when unknown."""
+def _requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None) -> list[Request]:
+    """Every warp's request for each value of the unknowns tried; empty when unknown."""
     if not access.size:
         return []
-    offset = access.location.offset
-    requests = []
-    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings):
-        warp, active = first_running_warp(access.guards, evaluator)
-        addresses = [address for address, on in zip(evaluator.lanes(offset, warp), active) if on]
-        if None in addresses:
+    requests: list[Request] = []
+    for evaluator in evaluators(shape, access.location.offset, *(guard.condition for guard in access.guards),
+                                bindings=bindings):
+        block = block_requests(access, access.location.offset, evaluator)
+        if block is None:
             return []
-        if addresses:
-            requests.append(addresses)
+        requests += block
     return requests
 
 
-def _cost(requests: list[list[int]], size: int, row_bytes: int, padded_row: int) -> int:
-    """The most wavefronts any of the requests needs with rows ``padded_row`` bytes apart."""
-    return max(shared_wavefronts(_laid_out(addresses, row_bytes, padded_row), size)[0] for addresses in requests)
+def _cost(requests: list[Request], size: int, row_bytes: int, padded_row: int) -> int:
+    """The wavefronts the requests take with rows ``padded_row`` bytes apart."""
+    return sum(request_wavefronts(_laid_out(request, row_bytes, padded_row), size).taken for request in requests)
 
 
-def _laid_out(addresses: list[int], row_bytes: int, padded_row: int) -> list[int]:
-    return [row * padded_row + column for row, column in (divmod(address, row_bytes) for address in addresses)]
+def _laid_out(request: Request, row_bytes: int, padded_row: int) -> Request:
+    return [None if address is None else (address // row_bytes) * padded_row + address % row_bytes
+            for address in request]

@@ -5,7 +5,7 @@ import re
 from cudalint import ir
 from cudalint.dataflow import Access, Confidence, Facts, KernelFacts, MemorySpace
 from cudalint.dataflow.padding import conflict_free_padding
-from cudalint.dataflow.warps import BANK_BYTES, BANKS
+from cudalint.dataflow.banks import BANK_BYTES, BANKS
 from cudalint.diagnostics import Edit, Fix, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -75,7 +75,7 @@ class SharedBankConflict(FactRule):
                 if access.space is not MemorySpace.SHARED or pattern.single_lane:
                     continue
                 degree = pattern.conflict_degree
-                if degree is None or degree < 2:
+                if degree is None or degree < CONFLICT_RATIO:
                     continue
                 level = None
                 qualifier = ""
@@ -88,17 +88,33 @@ class SharedBankConflict(FactRule):
                         qualifier = (f" for some values of {', '.join(spelled)}" if spelled
                                      else " for some values computed at run time")
                     else:
-                        qualifier = " in the worst loop iteration"
+                        qualifier = " over the loop's trips"
                 declaration = declarations.get(access.location.base)
                 fix, advice = _padding_advice(facts.tu, kernel, access, declaration)
                 yield self.finding(
-                    f"{degree}-way bank conflict on shared {access.kind.value} "
+                    f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
-                    f"{pattern.wavefronts} wavefronts per request instead of {pattern.ideal_wavefronts}; {advice}",
+                    f"{_figure(pattern.wavefronts)} wavefronts per request instead of "
+                    f"{_figure(pattern.ideal_wavefronts)}{_averaged(kernel)}; {advice}",
                     access.span, level=level, fix=fix, function=kernel.function.display_name,
-                    properties={"conflictDegree": degree, "wavefrontsPerRequest": pattern.wavefronts,
+                    properties={"conflictDegree": round(degree, 2), "wavefrontsPerRequest": round(pattern.wavefronts, 2),
                                 "laneStrideBytes": str(pattern.lane_stride)},
                 )
+
+
+CONFLICT_RATIO = 1.95
+"""Wavefronts over the conflict-free minimum, averaged over the block's warps, from which
+a conflict is reported: a 2-way conflict in every warp, or nearly every warp (one warp of
+a large block spared still shows 1.97)."""
+
+
+def _figure(value: float) -> str:
+    """A per-request average as a reader expects it: whole numbers whole, others to 0.1."""
+    return str(round(value)) if abs(value - round(value)) < 0.05 else f"{value:.1f}"
+
+
+def _averaged(kernel: KernelFacts) -> str:
+    return " on average over the block's warps" if kernel.shape.warps() > 1 else ""
 
 
 def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[str, ir.VarDecl]:
