@@ -64,13 +64,13 @@ def _requests(block: tuple[int, int], element, size: int) -> list[list[int | Non
     return [[element(x, y) * size for x, y, _ in shape.lane_coordinates(warp)] for warp in range(shape.warps())]
 
 
-@pytest.mark.parametrize("line, size, block, element, wavefronts, ideal", MEASURED, ids=[str(row[0]) for row in MEASURED])
+@pytest.mark.parametrize("line, size, block, element, wavefronts, ideal", MEASURED, ids=[str(r[0]) for r in MEASURED])
 def test_model_reproduces_the_measured_wavefronts(line, size, block, element, wavefronts, ideal):
     cost = block_cost(_requests(block, element, size), size)
     assert (cost.per_request, cost.ideal_per_request) == (wavefronts, ideal)
 
 
-@pytest.mark.parametrize("line, size, block, element, wavefronts, ideal", MEASURED, ids=[str(row[0]) for row in MEASURED])
+@pytest.mark.parametrize("line, size, block, element, wavefronts, ideal", MEASURED, ids=[str(r[0]) for r in MEASURED])
 def test_table_is_what_the_probe_measured(line, size, block, element, wavefronts, ideal):
     sidecar = json.loads(PROBE.with_name(PROBE.name + ".lines.json").read_text())
     figures = dict(zip(sidecar["columns"], sidecar["lines"][str(line)]))

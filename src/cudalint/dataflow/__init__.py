@@ -23,7 +23,7 @@ from cudalint.dataflow.threads import BlockShape
 from cudalint.dataflow.warps import (
     AccessPattern, BranchPattern, Confidence, DataPattern, access_pattern, branch_pattern,
 )
-from cudalint.dataflow.banks import shared_access_pattern
+from cudalint.dataflow.banks import WideAccess, merged_accesses, shared_access_pattern
 
 __all__ = [
     "Access", "AccessPattern", "Barrier", "BarrierScope", "BlockShape", "BuildContext", "Branch", "BranchPattern",
@@ -142,8 +142,15 @@ class KernelFacts:
 
     def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:
         """The access's cost with some parameter values fixed."""
-        cost = shared_access_pattern if access.space is MemorySpace.SHARED else access_pattern
-        return cost(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
+        if access.space is MemorySpace.SHARED:
+            return shared_access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops,
+                                         self._merged_shared.get(id(access)))
+        return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
+
+    @cached_property
+    def _merged_shared(self) -> dict[int, WideAccess]:
+        """Shared accesses nvcc merges into wider instructions (see ``banks``)."""
+        return merged_accesses(self.trace.accesses, self.trace.barriers, self.shape, self.bindings)
 
     @cached_property
     def control_flow(self) -> ControlFlow:

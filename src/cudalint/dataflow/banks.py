@@ -21,6 +21,12 @@ warp; only the lane pairs differ. Column reads of a ``double [16][16]`` tile tak
 wavefronts (16 per half warp, the halves using different banks); ``float4`` lanes that
 share an address in groups of eight take two.
 
+nvcc merges loads (or stores) of neighbouring words of one array into one wider
+instruction when nothing between them forbids it and the widened word is aligned in
+every lane: ``s[2 * t]`` and ``s[2 * t + 1]`` of a float array become one 8-byte access
+of ``s[2 * t]``, which is conflict-free. ``merged_accesses`` finds those groups; each
+member is costed as the wide access.
+
 Nsight Compute sums wavefronts over every warp that runs the instruction, on every trip:
 so does ``block_cost``, over the warps of one block and the loop trips tried, and the
 ratio of the sums is the conflict a line shows (a conflict only in some warps, or in some
@@ -29,17 +35,24 @@ trips of a loop, shows diluted).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from cudalint.dataflow.interpret import Access, LoopRun
-from cudalint.dataflow.symbolic import Atom, AtomKind, Sym
+from cudalint import ir
+from cudalint.dataflow.interpret import Access, AccessKind, Barrier, LoopRun, MemorySpace
+from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators
 from cudalint.dataflow.warps import AccessPattern, Confidence, access_pattern, active_lanes, lane_relevant, loop_trips
 
 BANKS = 32
 BANK_BYTES = 4
 WAVEFRONT_BYTES = BANKS * BANK_BYTES
+WIDEST_WORD = 16
+"""Bytes one lane moves in the widest shared-memory instruction (LDS.128 / STS.128)."""
+# Warps whose addresses prove a widened word aligned: the first few, as in the rest of
+# the block the same lanes only move by whole rows.
+ALIGNMENT_WARPS = 4
 
 Request = Sequence[int | None]
 """The byte offset each lane of a warp asks for, None for lanes that do not run."""
@@ -96,13 +109,22 @@ def _lanes_per_phase(request: Request, size: int) -> int:
 
 def request_wavefronts(request: Request, size: int) -> Wavefronts:
     """The wavefronts one warp request of ``size``-byte words takes, and its conflict-free minimum."""
-    size = max(size, 1)
-    running = [(lane, address) for lane, address in enumerate(request) if address is not None]
+    running = [address for address in request if address is not None]
     if not running:
         return Wavefronts()
+    # Moving every lane by whole words only renames the banks: warps that differ by such a
+    # move (rows of a tile, warps of a block) share one evaluation.
+    shift = min(running) // BANK_BYTES * BANK_BYTES
+    return _request_wavefronts(tuple(None if a is None else a - shift for a in request), max(size, 1))
+
+
+@functools.lru_cache(maxsize=4096)
+def _request_wavefronts(request: tuple[int | None, ...], size: int) -> Wavefronts:
     lanes_per_phase = _lanes_per_phase(request, size)
     phases: dict[int, dict[int, set[int]]] = {}
-    for lane, address in running:
+    for lane, address in enumerate(request):
+        if address is None:
+            continue
         banks = phases.setdefault(lane // lanes_per_phase, {})
         for word in range(address // BANK_BYTES, (address + size - 1) // BANK_BYTES + 1):
             banks.setdefault(word % BANKS, set()).add(word)
@@ -111,20 +133,45 @@ def request_wavefronts(request: Request, size: int) -> Wavefronts:
     return Wavefronts(taken, ideal, 1)
 
 
+# Warps of a block costed for one access: all of most blocks. Larger blocks repeat the
+# patterns of their first warps (rows of a tile, planes of a cube), so the first ones
+# that run the access stand for the rest.
+MAX_WARPS_COSTED = 16
+
+
 def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> list[Request] | None:
-    """The request of every warp of the block that runs ``access`` under ``evaluator``'s
-    values; None when a running lane's address is not known."""
-    requests = []
+    """The requests of the block's warps that run ``access`` under ``evaluator``'s values
+    (the first ``MAX_WARPS_COSTED`` of them); None when a running lane's address is not known."""
+    requests: list[Request] = []
     for warp in range(evaluator.shape.warps()):
+        if len(requests) == MAX_WARPS_COSTED:
+            break
         running = active_lanes(access.guards, evaluator, warp)
         if not any(running):
             continue
         addresses = evaluator.lanes(offset, warp)
-        request = [address if on else None for address, on in zip(addresses, running)]
         if any(on and address is None for address, on in zip(addresses, running)):
             return None
-        requests.append(request)
+        requests.append([address if on else None for address, on in zip(addresses, running)])
     return requests
+
+
+def access_requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
+                    loops: Mapping[Atom, LoopRun] | None = None,
+                    offset: Sym | None = None) -> list[list[Request]] | None:
+    """The block's requests of ``access`` (at ``offset`` when given) for each set of values
+    tried (loop trips, runtime values); None when a running lane's address is not known."""
+    offset = access.location.offset if offset is None else offset
+    # Conditions on parameters or loaded data let every lane through (``active_lanes``):
+    # only those made of indices and loop trips need values tried.
+    conditions = [guard.condition for guard in access.guards if _decidable(guard.condition)]
+    rounds = []
+    for evaluator in evaluators(shape, offset, *conditions, bindings=bindings or {}, trips=loop_trips(loops)):
+        requests = block_requests(access, offset, evaluator)
+        if requests is None:
+            return None
+        rounds.append(requests)
+    return rounds
 
 
 def block_cost(requests: list[Request], size: int) -> Wavefronts:
@@ -132,6 +179,100 @@ def block_cost(requests: list[Request], size: int) -> Wavefronts:
     for request in requests:
         total += request_wavefronts(request, size)
     return total
+
+
+@dataclass(frozen=True)
+class WideAccess:
+    """The single instruction nvcc makes of several accesses to neighbouring words."""
+
+    offset: Sym
+    """Byte offset of its first word in the array."""
+    size: int
+    """Bytes per lane."""
+
+
+def merged_accesses(accesses: Sequence[Access], barriers: Sequence[Barrier], shape: BlockShape,
+                    bindings: Mapping[str, int] | None = None) -> dict[int, WideAccess]:
+    """The wide access each merged shared access belongs to, by ``id`` of the access.
+
+    Accesses merge when they load (or store) words of one array, of one size, the same
+    number of bytes apart in every lane, under the same conditions and loops, with no
+    barrier between them in the source and no access of the other kind to the array
+    between them in the trace; a run of 2 or 4 neighbouring words merges when its first
+    word is aligned to the run's size in every lane, so nvcc can prove the wide word
+    aligned."""
+    groups: dict[tuple, list[int]] = {}
+    for index, access in enumerate(accesses):
+        if access.space is MemorySpace.SHARED and access.size and access.size < WIDEST_WORD:
+            key = (access.location.base, access.kind, access.size, _conditions(access),
+                   tuple(id(loop) for loop in access.loops))
+            groups.setdefault(key, []).append(index)
+    merged: dict[int, WideAccess] = {}
+    for members in groups.values():
+        for run in _neighbour_runs([accesses[index] for index in members]):
+            merged.update(_aligned_merges(run, accesses, barriers, shape, bindings))
+    return merged
+
+
+def _conditions(access: Access) -> tuple:
+    return tuple((guard.condition, guard.holds, id(guard.decision)) for guard in access.guards)
+
+
+def _neighbour_runs(members: list[Access]) -> list[dict[int, Access]]:
+    """The members as runs of words a constant distance apart: byte distance from the
+    run's first-seen member to each member."""
+    runs: list[tuple[Access, dict[int, Access]]] = []
+    for access in members:
+        for anchor, run in runs:
+            distance = (access.location.offset - anchor.location.offset).constant
+            if distance is not None and abs(distance) < WIDEST_WORD and distance not in run:
+                run[distance] = access
+                break
+        else:
+            runs.append((access, {0: access}))
+    return [run for _, run in runs if len(run) > 1]
+
+
+def _aligned_merges(run: dict[int, Access], accesses: Sequence[Access], barriers: Sequence[Barrier],
+                    shape: BlockShape, bindings: Mapping[str, int] | None) -> dict[int, WideAccess]:
+    merged: dict[int, WideAccess] = {}
+    size = next(iter(run.values())).size or 0
+    for words in (4, 2):
+        width = words * size
+        if width > WIDEST_WORD:
+            continue
+        for start in sorted(run):
+            members = [run.get(start + k * size) for k in range(words)]
+            if any(m is None or id(m) in merged for m in members):
+                continue
+            first = members[0].location.offset
+            if _aligned(first, width, shape, bindings) and _adjacent(members, accesses, barriers):
+                merged.update({id(m): WideAccess(first, width) for m in members})
+    return merged
+
+
+def _aligned(offset: Sym, width: int, shape: BlockShape, bindings: Mapping[str, int] | None) -> bool:
+    for evaluator in evaluators(shape, offset, bindings=bindings):
+        for warp in range(min(shape.warps(), ALIGNMENT_WARPS)):
+            if any(address is None or address % width for address in evaluator.lanes(offset, warp)):
+                return False
+    return True
+
+
+def _adjacent(members: list[Access], accesses: Sequence[Access], barriers: Sequence[Barrier]) -> bool:
+    """Nothing between the members stops nvcc from issuing them as one instruction."""
+    positions = sorted(next(i for i, a in enumerate(accesses) if a is m) for m in members)
+    base, kind = members[0].location.base, members[0].kind
+    other = AccessKind.STORE if kind is AccessKind.LOAD else AccessKind.LOAD
+    if any(a.location.base == base and a.kind is other for a in accesses[positions[0]:positions[-1]]):
+        return False
+    places = sorted(_place(m.span) for m in members)
+    return not any(places[0] < _place(barrier.expr.span) < places[-1] for barrier in barriers
+                   if barrier.expr.span.file == members[0].span.file)
+
+
+def _place(span: ir.Span) -> tuple[str, int, int]:
+    return span.file, span.line, span.column
 
 
 def _sampled(values: Sequence[Sym], bindings: Mapping[str, int]) -> tuple[str, ...]:
@@ -142,38 +283,75 @@ def _sampled(values: Sequence[Sym], bindings: Mapping[str, int]) -> tuple[str, .
     return tuple(sorted(names))
 
 
+_DECIDABLE = {AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM,
+              AtomKind.ITERATION, AtomKind.OPERATION}
+
+
+def _decidable(condition: Sym) -> bool:
+    return all(atom.kind in _DECIDABLE for atom in condition.atoms())
+
+
+def _one_lane_chosen(access: Access, shape: BlockShape) -> bool:
+    """Runs in one lane at most: under ``lane == value`` where each lane's side differs and
+    the value is the same for the whole warp (``if (threadIdx.x == best[blockIdx.x])``),
+    whatever the value turns out to be."""
+    for guard in access.guards:
+        parts = guard.condition.terms
+        if not guard.holds or len(parts) != 1 or parts[0][1] != 1 or len(parts[0][0]) != 1:
+            continue
+        atom = parts[0][0][0]
+        if atom.kind is not AtomKind.OPERATION or atom.name != "==":
+            continue
+        sides = sorted(atom.args, key=lambda side: side.variance)
+        if sides[0].variance > Variance.WARP_UNIFORM or sides[1].variance is not Variance.THREAD:
+            continue
+        lanes = LaneEvaluator(shape).lanes(sides[1])
+        if None not in lanes and len(set(lanes)) == len(lanes):
+            return True
+    return False
+
+
+def _lanes_chosen_by_data(access: Access) -> tuple[str, ...]:
+    """When data read per lane decides which lanes run the access (``if (edges & bit)``),
+    the lanes that collide may not run at all: the cost depends on the data."""
+    if any(guard.condition.variance is Variance.DATA for guard in access.guards):
+        return ("the data that decides which lanes run it",)
+    return ()
+
+
 def _loops_named(values: Sequence[Sym]) -> tuple[str, ...]:
     return tuple(sorted({f"the loop at line {atom.name.removeprefix('L')}" for value in values
                          for atom in value.atoms() if atom.kind is AtomKind.ITERATION}))
 
 
 def shared_access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
-                          loops: Mapping[Atom, LoopRun] | None = None) -> AccessPattern:
+                          loops: Mapping[Atom, LoopRun] | None = None,
+                          wide: WideAccess | None = None) -> AccessPattern:
     """``access_pattern`` with the wavefronts of a shared access: per request, averaged over
     the block's warps and, when only loop trips change the addresses, over the trips
-    tried; when uniform unknowns (a runtime stride) change them, the worst value tried."""
+    tried; when uniform unknowns (a runtime stride) change them, the worst value tried.
+    ``wide``: the instruction nvcc merged the access into, which is what runs."""
     pattern = access_pattern(access, shape, bindings, loops)
-    size = access.size or 0
-    offset = lane_relevant(access.location.offset)
-    conditions = [guard.condition for guard in access.guards]
-    bound = bindings or {}
-    costs = []
-    for evaluator in evaluators(shape, offset, *conditions, bindings=bound, trips=loop_trips(loops)):
-        requests = block_requests(access, offset, evaluator)
-        if requests is None or size <= 0:
-            return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
-        if requests:
-            costs.append(block_cost(requests, size))
+    if _one_lane_chosen(access, shape):
+        pattern = replace(pattern, active_lanes=1)
+    size = wide.size if wide else access.size or 0
+    offset = lane_relevant(wide.offset if wide else access.location.offset)
+    rounds = access_requests(access, shape, bindings, loops, offset)
+    if rounds is None or size <= 0:
+        return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
+    costs = [block_cost(requests, size) for requests in rounds if requests]
     if not costs:
         return pattern
-    unknowns = _sampled([offset, *conditions], bound)
+    conditions = [guard.condition for guard in access.guards if _decidable(guard.condition)]
+    chosen_by_data = _lanes_chosen_by_data(access)
+    unknowns = _sampled([offset, *conditions], bindings or {}) + chosen_by_data
     if unknowns:
         cost = max(costs, key=lambda c: c.ratio)
     else:
         cost = Wavefronts()
         for each in costs:
             cost += each
-    exact = all(c.ratio == costs[0].ratio for c in costs)
+    exact = not chosen_by_data and all(c.ratio == costs[0].ratio for c in costs)
     return replace(pattern, confidence=Confidence.EXACT if exact else Confidence.SYMBOLIC,
                    wavefronts=cost.per_request, ideal_wavefronts=cost.ideal_per_request,
                    depends_on=() if exact else unknowns + _loops_named([offset, *conditions]))
