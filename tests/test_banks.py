@@ -86,6 +86,14 @@ def test_lanes_that_do_not_run_leave_their_phase_empty():
     assert request_wavefronts([None] * 32, 8) == Wavefronts()
 
 
+def test_widened_phases_that_run_are_one_wavefront_each():
+    # 16-byte words, lanes 0-7 reading one address and lanes 16-23 another, a row of 128
+    # bytes further (one bank group): two half-warp phases, two wavefronts, and the H100
+    # counts them as the ideal (a real program's LDS.128 of this shape measured 1x).
+    request = [0 if lane < 8 else 128 if 16 <= lane < 24 else None for lane in range(32)]
+    assert request_wavefronts(request, 16) == Wavefronts(2, 2, 1)
+
+
 def test_a_conflict_in_some_warps_is_averaged_over_the_block():
     # Warp 0 reads a column of a [32][32] float tile (32-way), warp 1 a row (conflict-free).
     column = [4 * 32 * lane for lane in range(32)]

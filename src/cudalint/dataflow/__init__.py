@@ -15,8 +15,8 @@ from cudalint.dataflow.interpret import (
 from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
-    LocalArray, Occupancy, RegisterBudget, RegisterEstimate, UnrollModel, estimate_registers, local_arrays,
-    math_library_stack, occupancy, register_budget,
+    LocalArray, Occupancy, RegisterBudget, RegisterEstimate, UnrollModel, UnrollReason, estimate_registers,
+    local_arrays, math_library_stack, occupancy, register_budget,
 )
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
@@ -144,8 +144,12 @@ class KernelFacts:
         """The access's cost with some parameter values fixed."""
         if access.space is MemorySpace.SHARED:
             return shared_access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops,
-                                         self._merged_shared.get(id(access)))
+                                         self._merged_shared.get(id(access)), self._unrolled_trips)
         return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
+
+    def _unrolled_trips(self, run: LoopRun) -> int | None:
+        """Trips of a loop the compiler unrolls fully; None for a loop it keeps rolled."""
+        return self.unroll_model.trip_count(run) if self.unroll_model.verdict(run) is UnrollReason.UNROLLED else None
 
     @cached_property
     def _merged_shared(self) -> dict[int, WideAccess]:

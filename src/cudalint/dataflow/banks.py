@@ -11,7 +11,8 @@ half a warp for 16-byte words).
 
 The conflict-free figure (Nsight Compute's "ideal" wavefronts) is the wavefronts the
 request's data would fill: ``ceil(units * size / 128)``, where the units are the running
-lanes and a neighbouring pair that asks for one address counts once.
+lanes and a neighbouring pair that asks for one address counts once; with widened
+phases, at least one per phase that runs.
 
 Every figure of the probe bench/realcode/probes/shared_widths.cu (H100, per source line)
 follows from this, and nothing simpler fits them all: ``double s[t / 2]`` takes one
@@ -25,7 +26,9 @@ nvcc merges loads (or stores) of neighbouring words of one array into one wider
 instruction when nothing between them forbids it and the widened word is aligned in
 every lane: ``s[2 * t]`` and ``s[2 * t + 1]`` of a float array become one 8-byte access
 of ``s[2 * t]``, which is conflict-free. ``merged_accesses`` finds those groups; each
-member is costed as the wide access.
+member is costed as the wide access. The same holds across the trips of a loop nvcc
+unrolls: ``s[row][k]`` for ``k = 0 .. 15`` becomes eight 16-byte loads of floats' pairs
+of doubles (``LDS.128``), each covering two trips.
 
 Nsight Compute sums wavefronts over every warp that runs the instruction, on every trip:
 so does ``block_cost``, over the warps of one block and the loop trips tried, and the
@@ -36,7 +39,7 @@ trips of a loop, shows diluted).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from cudalint import ir
@@ -130,6 +133,8 @@ def _request_wavefronts(request: tuple[int | None, ...], size: int) -> Wavefront
             banks.setdefault(word % BANKS, set()).add(word)
     taken = sum(max(len(words) for words in banks.values()) for banks in phases.values())
     ideal = max(1, -(-_units(request) * size // WAVEFRONT_BYTES))
+    if size > BANK_BYTES and _pairs_share_addresses(request):
+        ideal = max(ideal, len(phases))  # Each widened phase that runs is a wavefront even then.
     return Wavefronts(taken, ideal, 1)
 
 
@@ -156,17 +161,61 @@ def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> lis
     return requests
 
 
+@dataclass(frozen=True)
+class UnrolledTrips:
+    """Trips of an unrolled loop whose accesses to neighbouring words nvcc merges."""
+
+    counter: Atom
+    trips: int
+    words: int
+    """Trips (words) per merged access."""
+
+
+def unrolled_trips(access: Access, offset: Sym, shape: BlockShape, loops: Mapping[Atom, LoopRun] | None,
+                   unrolled: Callable[[LoopRun], int | None]) -> UnrolledTrips | None:
+    """When the only loop ``offset`` moves with is unrolled (``unrolled`` gives its trips,
+    None for a rolled loop), advances one word per trip and starts aligned in every lane,
+    the trips nvcc merges into one access of 2 or 4 words (at most 16 bytes)."""
+    counters = {atom for atom in offset.atoms() if atom.kind is AtomKind.ITERATION}
+    size = access.size or 0
+    if len(counters) != 1 or not size or _sampled([offset], {}):
+        return None
+    counter = counters.pop()
+    run = (loops or {}).get(counter)
+    trips = unrolled(run) if run is not None else None
+    if not trips or offset.coefficient_of(counter).constant != size \
+            or counter in (offset - offset.coefficient_of(counter) * Sym.atom(counter)).atoms():
+        return None
+    for words in (4, 2):
+        if words * size <= WIDEST_WORD and trips % words == 0 \
+                and _aligned_at(offset, words * size, shape, {counter: 0}):
+            return UnrolledTrips(counter, trips, words)
+    return None
+
+
+def _aligned_at(offset: Sym, width: int, shape: BlockShape, iterations: Mapping[Atom, int]) -> bool:
+    evaluator = LaneEvaluator(shape, iterations=iterations)
+    return all(address is not None and address % width == 0
+               for warp in range(min(shape.warps(), ALIGNMENT_WARPS)) for address in evaluator.lanes(offset, warp))
+
+
 def access_requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
-                    loops: Mapping[Atom, LoopRun] | None = None,
-                    offset: Sym | None = None) -> list[list[Request]] | None:
+                    loops: Mapping[Atom, LoopRun] | None = None, offset: Sym | None = None,
+                    merged_trips: UnrolledTrips | None = None) -> list[list[Request]] | None:
     """The block's requests of ``access`` (at ``offset`` when given) for each set of values
-    tried (loop trips, runtime values); None when a running lane's address is not known."""
+    tried (loop trips, runtime values), or for the first trip of each merged group of
+    ``merged_trips``; None when a running lane's address is not known."""
     offset = access.location.offset if offset is None else offset
     # Conditions on parameters or loaded data let every lane through (``active_lanes``):
     # only those made of indices and loop trips need values tried.
     conditions = [guard.condition for guard in access.guards if _decidable(guard.condition)]
+    if merged_trips is None:
+        tried = evaluators(shape, offset, *conditions, bindings=bindings or {}, trips=loop_trips(loops))
+    else:
+        tried = [LaneEvaluator(shape, bindings=bindings, iterations={merged_trips.counter: trip})
+                 for trip in range(0, merged_trips.trips, merged_trips.words)]
     rounds = []
-    for evaluator in evaluators(shape, offset, *conditions, bindings=bindings or {}, trips=loop_trips(loops)):
+    for evaluator in tried:
         requests = block_requests(access, offset, evaluator)
         if requests is None:
             return None
@@ -325,18 +374,22 @@ def _loops_named(values: Sequence[Sym]) -> tuple[str, ...]:
 
 
 def shared_access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
-                          loops: Mapping[Atom, LoopRun] | None = None,
-                          wide: WideAccess | None = None) -> AccessPattern:
+                          loops: Mapping[Atom, LoopRun] | None = None, wide: WideAccess | None = None,
+                          unrolled: Callable[[LoopRun], int | None] | None = None) -> AccessPattern:
     """``access_pattern`` with the wavefronts of a shared access: per request, averaged over
     the block's warps and, when only loop trips change the addresses, over the trips
     tried; when uniform unknowns (a runtime stride) change them, the worst value tried.
-    ``wide``: the instruction nvcc merged the access into, which is what runs."""
+    ``wide``: the instruction nvcc merged the access into, which is what runs;
+    ``unrolled``: the trips of a loop nvcc unrolls (None for a rolled one)."""
     pattern = access_pattern(access, shape, bindings, loops)
     if _one_lane_chosen(access, shape):
         pattern = replace(pattern, active_lanes=1)
     size = wide.size if wide else access.size or 0
     offset = lane_relevant(wide.offset if wide else access.location.offset)
-    rounds = access_requests(access, shape, bindings, loops, offset)
+    merged_trips = None if wide or unrolled is None else unrolled_trips(access, offset, shape, loops, unrolled)
+    if merged_trips is not None:
+        size *= merged_trips.words
+    rounds = access_requests(access, shape, bindings, loops, offset, merged_trips)
     if rounds is None or size <= 0:
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
     costs = [block_cost(requests, size) for requests in rounds if requests]

@@ -44,7 +44,8 @@ class SharedBankConflict(FactRule):
     sum still doubles. Loads or stores of neighbouring words that nvcc merges into one
     wider instruction (`s[2 * t]` and `s[2 * t + 1]` with nothing between them, the
     first word aligned for the wide one) are costed as that instruction: an 8-byte
-    contiguous access, conflict-free. Every figure of the probe
+    contiguous access, conflict-free; so are the trips of a loop nvcc unrolls that walk
+    a row word by word (two doubles or four floats per 16-byte load). Every figure of the probe
     bench/realcode/probes/shared_widths.cu, measured on an H100, follows from this.
 
     A warning is a cost the hardware shows on that line (Nsight Compute's shared
