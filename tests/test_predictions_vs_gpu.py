@@ -18,7 +18,6 @@ from cudalint.dataflow.divergence import branch_pattern
 from cudalint.dataflow.interpret import AccessKind, trace_kernel
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import BlockShape
-from cudalint.dataflow.warps import access_pattern
 from test_gpu_records import FILES, all_launches, launches_of
 from test_rule_accuracy import PREDICATION_IDLE
 
@@ -74,7 +73,7 @@ def predicted(kernel: KernelFacts, bindings: dict[str, int], metric: str) -> flo
     for access in kernel.trace.accesses:
         if access.space is not space or access.kind is not kind:
             continue
-        pattern = access_pattern(access, kernel.shape, bindings)
+        pattern = kernel.pattern_with(access, bindings)
         values.append(pattern.sectors if measure == "sectors" else pattern.wavefronts)
     if not values or None in values:
         return None

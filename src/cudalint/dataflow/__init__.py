@@ -16,12 +16,13 @@ from cudalint.dataflow.interpret import (
 from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
-    LocalArray, Occupancy, RegisterBudget, RegisterEstimate, UnrollModel, estimate_registers, local_arrays,
-    math_library_stack, occupancy, register_budget,
+    LocalArray, Occupancy, RegisterBudget, RegisterEstimate, UnrollModel, UnrollReason, estimate_registers,
+    local_arrays, math_library_stack, occupancy, register_budget,
 )
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.threads import BlockShape
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
+from cudalint.dataflow.banks import WideAccess, merged_accesses, shared_access_pattern
 
 __all__ = [
     "Access", "AccessPattern", "Barrier", "BarrierScope", "BlockShape", "BuildContext", "Branch", "BranchPattern",
@@ -96,8 +97,7 @@ class KernelFacts:
 
     @cached_property
     def accesses(self) -> list[tuple[Access, AccessPattern]]:
-        return [(access, access_pattern(access, self.shape, self.bindings, self.trace.loops))
-                for access in self.trace.accesses]
+        return [(access, self.pattern_with(access, {})) for access in self.trace.accesses]
 
     @cached_property
     def workload(self) -> Workload:
@@ -149,7 +149,19 @@ class KernelFacts:
 
     def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:
         """The access's cost with some parameter values fixed."""
+        if access.space is MemorySpace.SHARED:
+            return shared_access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops,
+                                         self._merged_shared.get(id(access)), self._unrolled_trips)
         return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
+
+    def _unrolled_trips(self, run: LoopRun) -> int | None:
+        """Trips of a loop the compiler unrolls fully; None for a loop it keeps rolled."""
+        return self.unroll_model.trip_count(run) if self.unroll_model.verdict(run) is UnrollReason.UNROLLED else None
+
+    @cached_property
+    def _merged_shared(self) -> dict[int, WideAccess]:
+        """Shared accesses nvcc merges into wider instructions (see ``banks``)."""
+        return merged_accesses(self.trace.accesses, self.trace.barriers, self.shape, self.bindings)
 
     @cached_property
     def control_flow(self) -> ControlFlow:

@@ -1101,8 +1101,17 @@ class Interpreter:
         return self._computed(op or "op", left, right)
 
     def _conditional(self, expr: ir.Expr) -> Value:
-        condition, then, otherwise = (self._expr(c) for c in expr.children)
-        return _select(self._int(condition), then, otherwise)
+        condition = self._int(self._expr(expr.children[0]))
+        # Only the lanes that choose an arm run its memory accesses (nvcc predicates them).
+        then, otherwise = (self._guarded(arm, condition, holds) for arm, holds in zip(expr.children[1:], (True, False)))
+        return _select(condition, then, otherwise)
+
+    def _guarded(self, expr: ir.Expr, condition: Sym, holds: bool) -> Value:
+        self.guards.append(Guard(condition, holds))
+        try:
+            return self._expr(expr)
+        finally:
+            self.guards.pop()
 
     def _assign(self, expr: ir.Expr) -> Value:
         target, source = expr.children

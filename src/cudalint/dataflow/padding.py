@@ -8,66 +8,76 @@ of a 16x16 block reads two columns of 16 rows, where ``[16][17]`` (a padding mea
 banks) still puts two lanes on one bank and ``[16][18]`` does not. So the padding is
 searched, not assumed: each lane's address is mapped back to its row and column in the
 declared layout, laid out again with each candidate padding, smallest first, and costed
-like the access itself (``warps.shared_wavefronts``).
+like the access itself (``banks.request_wavefronts``), over every warp of the block.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from cudalint.dataflow.interpret import Access
-from cudalint.dataflow.threads import BlockShape, evaluators
-from cudalint.dataflow.warps import BANK_BYTES, BANKS, first_running_warp, shared_wavefronts
+from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_requests, request_wavefronts
+from cudalint.dataflow.interpret import Access, LoopRun
+from cudalint.dataflow.symbolic import Atom
+from cudalint.dataflow.threads import BlockShape
 
 PADDING_PERIOD_BYTES = BANKS * BANK_BYTES
 """Padding by a whole bank cycle maps every address to the same bank as no padding."""
 
 
-def conflict_free_padding(access: Access, siblings: Iterable[Access], shape: BlockShape, row_bytes: int,
-                          element_bytes: int, bindings: Mapping[str, int] | None = None) -> int | None:
-    """Elements to add to each row of the array ``access`` reads so that it needs no more
-    wavefronts than its phases, for every value of the unknowns tried, and the accesses
-    to the array together (``siblings``, the access among them) need fewer wavefronts
-    than now. None when the addresses are not known or no padding short of a bank cycle
-    does both."""
-    requests = _requests(access, shape, bindings)
+class TileRequests:
+    """The requests of a kernel's shared accesses, each computed once: the padding search
+    of every finding on a tile costs all of the tile's accesses."""
+
+    def __init__(self, shape: BlockShape, bindings: Mapping[str, int] | None = None,
+                 loops: Mapping[Atom, LoopRun] | None = None):
+        self.shape = shape
+        self.bindings = bindings
+        self.loops = loops
+        self._found: dict[int, Counter[tuple[int | None, ...]]] = {}
+        self._kept: list[Access] = []  # Keeps the ids above from being reused.
+
+    def of(self, access: Access) -> Counter[tuple[int | None, ...]]:
+        """Each distinct warp request of ``access`` over the values tried, with how often it
+        comes; empty when an address is not known."""
+        if id(access) not in self._found:
+            rounds = access_requests(access, self.shape, self.bindings, self.loops) if access.size else None
+            self._found[id(access)] = Counter(tuple(r) for requests in rounds or () for r in requests)
+            self._kept.append(access)
+        return self._found[id(access)]
+
+
+def conflict_free_padding(access: Access, siblings: Iterable[Access], requests_of: TileRequests, row_bytes: int,
+                          element_bytes: int) -> int | None:
+    """Elements to add to each row of the array ``access`` reads so that none of its warps'
+    requests takes more wavefronts than its conflict-free minimum, for every value of the
+    unknowns tried, and the accesses to the array together (``siblings``, the access
+    among them) need fewer wavefronts than now. None when the addresses are not known or
+    no padding short of a bank cycle does both."""
+    requests = requests_of.of(access)
     if not requests or row_bytes <= 0 or element_bytes <= 0:
         return None
     size = access.size or 0
-    others = [(requests_, sibling.size or 0) for sibling in siblings
-              if sibling is not access and (requests_ := _requests(sibling, shape, bindings))]
+    others = [(found, sibling.size or 0) for sibling in siblings
+              if sibling is not access and (found := requests_of.of(sibling))]
     everything = [(requests, size), *others]
-    before = sum(_cost(requests_, size_, row_bytes, row_bytes) for requests_, size_ in everything)
+    before = sum(_cost(found, size_, row_bytes, row_bytes) for found, size_ in everything)
     for padding in range(1, PADDING_PERIOD_BYTES // element_bytes):
         padded_row = row_bytes + padding * element_bytes
-        if any(wavefronts > phases for wavefronts, phases in
-               (shared_wavefronts(_laid_out(addresses, row_bytes, padded_row), size) for addresses in requests)):
+        if any(cost.taken > cost.ideal for cost in
+               (request_wavefronts(_laid_out(request, row_bytes, padded_row), size) for request in requests)):
             continue
-        if sum(_cost(requests_, size_, row_bytes, padded_row) for requests_, size_ in everything) < before:
+        if sum(_cost(found, size_, row_bytes, padded_row) for found, size_ in everything) < before:
             return padding
     return None
 
 
-def _requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None) -> list[list[int]]:
-    """The active lanes' byte offsets for each value of the unknowns tried; empty when unknown."""
-    if not access.size:
-        return []
-    offset = access.location.offset
-    requests = []
-    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings):
-        warp, active = first_running_warp(access.guards, evaluator)
-        addresses = [address for address, on in zip(evaluator.lanes(offset, warp), active, strict=True) if on]
-        if None in addresses:
-            return []
-        if addresses:
-            requests.append(addresses)
-    return requests
+def _cost(requests: Counter[tuple[int | None, ...]], size: int, row_bytes: int, padded_row: int) -> int:
+    """The wavefronts the requests take with rows ``padded_row`` bytes apart."""
+    return sum(count * request_wavefronts(_laid_out(request, row_bytes, padded_row), size).taken
+               for request, count in requests.items())
 
 
-def _cost(requests: list[list[int]], size: int, row_bytes: int, padded_row: int) -> int:
-    """The most wavefronts any of the requests needs with rows ``padded_row`` bytes apart."""
-    return max(shared_wavefronts(_laid_out(addresses, row_bytes, padded_row), size)[0] for addresses in requests)
-
-
-def _laid_out(addresses: list[int], row_bytes: int, padded_row: int) -> list[int]:
-    return [row * padded_row + column for row, column in (divmod(address, row_bytes) for address in addresses)]
+def _laid_out(request: Request, row_bytes: int, padded_row: int) -> Request:
+    return [None if address is None else (address // row_bytes) * padded_row + address % row_bytes
+            for address in request]

@@ -69,6 +69,11 @@ def _local_initializers(function: ir.Function | None) -> dict[str, ir.Expr]:
     return {decl: init for decl, init in found.items() if decl not in reassigned}
 
 
+def _constants(tu: ir.TranslationUnit) -> dict[str, ir.Expr]:
+    """File-scope constants (``constexpr unsigned X(4);``), which a launch's ``dim3`` may name."""
+    return {var.decl: var.init for var in tu.globals if var.type.is_const and var.init is not None}
+
+
 def _uses_y_or_z(function: ir.Function) -> bool:
     if function.body is None:
         return False
@@ -88,7 +93,7 @@ def block_shape(tu: ir.TranslationUnit, kernel: ir.Function) -> BlockShape:
     for launch in tu.launches:
         if launch.kernel != kernel.decl:
             continue
-        dims = _dimensions(launch.block, _local_initializers(functions.get(launch.caller or "")))
+        dims = _dimensions(launch.block, {**_constants(tu), **_local_initializers(functions.get(launch.caller or ""))})
         if dims is None:
             return ASSUMED_SHAPE
         shapes.add(dims)

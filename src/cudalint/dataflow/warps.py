@@ -1,9 +1,7 @@
 """What one warp's execution of an access or a branch costs, from the per-lane values.
 
 Global memory moves 32-byte sectors: a request costs the number of distinct sectors
-its active lanes touch. Shared memory has 32 banks of 4-byte words: a request takes
-one wavefront per distinct word in its busiest bank (equal addresses broadcast), and
-8- and 16-byte accesses are split into half- and quarter-warp phases.
+its active lanes touch. Shared-memory wavefronts are costed in ``banks``.
 
 A term of an address that is the same for every lane of the warp and made of values
 known only at run time (a box's offset or a row pointer read from memory, a parameter's
@@ -25,15 +23,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow.interpret import Access, Guard, LoopRun, MemorySpace
+from cudalint.dataflow.interpret import Access, Guard, LoopRun
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import WARP_SIZE, BlockShape, LaneEvaluator, LoopTrips, evaluators
+from cudalint.dataflow.threads import BlockShape, LaneEvaluator, LoopTrips, evaluators
 
 SECTOR_BYTES = 32
 MAX_TRANSFER_BYTES = 16
 """The widest load or store of one lane (LDG.E.128)."""
-BANKS = 32
-BANK_BYTES = 4
 
 
 class Confidence(enum.Enum):
@@ -68,9 +64,10 @@ class AccessPattern:
     """The fewest sectors over the values tried (equal to ``sectors`` when exact)."""
     lane_stride: Sym | None
     """Bytes between the addresses of consecutive lanes (threadIdx.x + 1), when affine."""
-    wavefronts: int | None = None
-    """Shared memory: wavefronts per request (bank conflicts serialize into extra ones)."""
-    ideal_wavefronts: int | None = None
+    wavefronts: float | None = None
+    """Shared memory: wavefronts per request, averaged over the block's warps (bank
+    conflicts serialize into extra ones)."""
+    ideal_wavefronts: float | None = None
     depends_on: tuple[str, ...] = ()
     """The uniform unknowns (parameters, template constants) the cost depends on."""
     data_pattern: DataPattern | None = None
@@ -92,11 +89,11 @@ class AccessPattern:
         return min(1.0, self.ideal_sectors / self.sectors)
 
     @property
-    def conflict_degree(self) -> int | None:
+    def conflict_degree(self) -> float | None:
         """n-way bank conflict: wavefronts over the conflict-free minimum."""
         if self.wavefronts is None or not self.ideal_wavefronts:
             return None
-        return -(-self.wavefronts // self.ideal_wavefronts)
+        return round(self.wavefronts / self.ideal_wavefronts, 2)
 
 
 _DECIDABLE = {AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM,
@@ -193,22 +190,6 @@ def transfer_bytes(type_: ir.CType, size: int) -> int:
     return min(size, type_.align, MAX_TRANSFER_BYTES)
 
 
-def shared_wavefronts(addresses: list[int], size: int) -> tuple[int, int]:
-    """Shared-memory wavefronts for one request, and the conflict-free minimum."""
-    lanes_per_phase = WARP_SIZE if size <= BANK_BYTES else WARP_SIZE * BANK_BYTES // size
-    total = 0
-    phases = 0
-    for start in range(0, len(addresses), lanes_per_phase):
-        phase = addresses[start:start + lanes_per_phase]
-        words_by_bank: dict[int, set[int]] = {}
-        for address in phase:
-            for word in range(address // BANK_BYTES, (address + max(size, 1) - 1) // BANK_BYTES + 1):
-                words_by_bank.setdefault(word % BANKS, set()).add(word)
-        total += max((len(words) for words in words_by_bank.values()), default=1)
-        phases += 1
-    return total, max(phases, 1)
-
-
 def _depends_on(offset: Sym) -> tuple[str, ...]:
     """What the cost depends on, as a reader of the source would name it."""
     names = set()
@@ -298,10 +279,7 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
         if None in chosen or size <= 0:
             results.append(None)
             continue
-        if access.space is MemorySpace.SHARED:
-            results.append(_sectors(chosen, size) + shared_wavefronts(chosen, size))
-        else:
-            results.append(_piece_sectors(chosen, size, piece) + (None, None))
+        results.append(_piece_sectors(chosen, size, piece) + (None, None))  # Shared: banks.shared_access_pattern.
     known = [r for r in results if r is not None]
     if not known or len(known) < len(results):
         return AccessPattern(Confidence.UNKNOWN, lanes_active, None, None, None, stride, depends_on=_depends_on(offset),

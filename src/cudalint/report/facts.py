@@ -35,7 +35,7 @@ def access_record(access: Access, pattern: AccessPattern, root: str, kernel: Ker
         "inlined_from": list(access.inlined_from),
     }
     if access.space is MemorySpace.SHARED:
-        record["wavefronts_per_request"] = pattern.wavefronts
+        record["wavefronts_per_request"] = None if pattern.wavefronts is None else round(pattern.wavefronts, 2)
         record["conflict_degree"] = pattern.conflict_degree
     else:
         record["sectors_per_request"] = pattern.sectors

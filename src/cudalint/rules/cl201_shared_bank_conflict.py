@@ -4,8 +4,8 @@ import re
 
 from cudalint import ir
 from cudalint.dataflow import Access, Confidence, Facts, KernelFacts, MemorySpace
-from cudalint.dataflow.padding import conflict_free_padding
-from cudalint.dataflow.warps import BANK_BYTES, BANKS
+from cudalint.dataflow.banks import BANK_BYTES, BANKS
+from cudalint.dataflow.padding import TileRequests, conflict_free_padding
 from cudalint.diagnostics import Edit, Fix, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -17,18 +17,49 @@ class SharedBankConflict(FactRule):
     """Lanes of a warp hit the same shared-memory bank at different addresses.
 
     ## What it does
-    Computes, for each shared-memory access, which of the 32 four-byte banks every lane
-    touches, and warns when a request needs more than one wavefront because lanes
-    collide in a bank: power-of-two strides (`s[2 * t]`, `s[32 * t]`), the column of a
-    `float[32][32]` tile (`tile[tx][ty]`), reduction loops whose stride doubles
-    (reported with the worst iteration), arrays of structs in shared memory. The message
-    states the n-way conflict; for a 2-D tile it offers the padding of the rows that
-    removes the conflict for the way this block's warps walk the tile, when one does
-    without costing the tile's other accesses more: `[32][33]` for a 32-wide warp reading
-    a column, `[16][18]` for a 16x16 block whose warps read two columns at once (where
-    `[16][17]`, a padding meant for 16 banks, still conflicts). Odd strides, padded tiles,
-    broadcasts, 1- and 2-byte types and contiguous 8-byte accesses are conflict-free and
-    stay quiet.
+    Computes, for each shared-memory access, the wavefronts every warp of the block
+    needs, the way Hopper serves the request, and warns when the block's requests take
+    at least twice the wavefronts their data needs (the conflict-free figure Nsight
+    Compute calls "ideal"): power-of-two strides (`s[2 * t]`, `s[32 * t]`), the column
+    of a `float[32][32]` tile (`tile[tx][ty]`), a loop whose counter walks the columns
+    of each thread's row, the planes of a 3-D tile a block's warps span, compare-exchange
+    and reduction loops whose distance doubles or halves, arrays of structs in shared
+    memory. The message states the n-way conflict and the wavefronts per request; for a
+    2-D tile it offers the padding of the rows that removes the conflict for the way this
+    block's warps walk the tile, when one does without costing the tile's other accesses
+    more: `[32][33]` for a 32-wide warp reading a column, `[16][18]` for a 16x16 block
+    whose warps read two columns at once (where `[16][17]`, a padding meant for 16
+    banks, still conflicts).
+
+    How it counts: 32 banks of 4-byte words; a wavefront delivers one word per bank, and lanes asking
+    for the same word share it. Words of up to 4 bytes are served a warp at a time,
+    8-byte words in half-warp phases and 16-byte words in quarter-warp phases, each
+    phase taking as many wavefronts as the most distinct words one bank holds for it;
+    when each pair of neighbouring lanes asks for one address, the phases are twice as
+    wide. So an 8x8 tile of doubles written by the lanes `x < 8` of a 16x16 block takes
+    two wavefronts for data that fits in one (a 2-way cost with no two lanes on a bank),
+    and `double s[t / 2]` takes one. The figures are summed over the block's warps, and
+    over the trips of a loop whose trips change the addresses, as Nsight Compute sums
+    them: a conflict in one warp of eight shows diluted, and is reported only when the
+    sum still doubles. Loads or stores of neighbouring words that nvcc merges into one
+    wider instruction (`s[2 * t]` and `s[2 * t + 1]` with nothing between them, the
+    first word aligned for the wide one) are costed as that instruction: an 8-byte
+    contiguous access, conflict-free; so are the trips of a loop nvcc unrolls that walk
+    a row word by word (two doubles or four floats per 16-byte load). Every figure of the probe
+    bench/realcode/probes/shared_widths.cu, measured on an H100, follows from this.
+
+    A warning is a cost the hardware shows on that line (Nsight Compute's shared
+    wavefronts at least twice its ideal); where that depends on what only the run
+    knows, the rule stays quiet or only notes:
+    - Odd strides, padded tiles, broadcasts, 1- and 2-byte types read contiguously and
+      contiguous 8- and 16-byte accesses: conflict-free.
+    - An access only one lane runs (`if (threadIdx.x == best)`): one lane cannot
+      conflict.
+    - Addresses made of data read at run time (a histogram's `s[bin]`): which banks the
+      lanes hit is the data's choice, not the code's; nothing is reported.
+    - A stride or tile size known only at run time that collides for some values, or an
+      access under a condition on data read per lane (only the lanes the data lets
+      through run it, and they may not collide): a note, not a warning.
 
     ## Why is this bad?
     An n-way conflict serializes the request into n wavefronts: shared-memory
@@ -71,11 +102,12 @@ class SharedBankConflict(FactRule):
     def check(self, facts: Facts):
         for kernel in facts.kernels:
             declarations = _shared_declarations(facts.tu, kernel.function)
+            requests = TileRequests(kernel.shape, kernel.bindings, kernel.trace.loops)
             for access, pattern in kernel.accesses:
                 if access.space is not MemorySpace.SHARED or pattern.single_lane:
                     continue
                 degree = pattern.conflict_degree
-                if degree is None or degree < 2:
+                if degree is None or degree < CONFLICT_RATIO:
                     continue
                 level = None
                 qualifier = ""
@@ -88,17 +120,36 @@ class SharedBankConflict(FactRule):
                         qualifier = (f" for some values of {', '.join(spelled)}" if spelled
                                      else " for some values computed at run time")
                     else:
-                        qualifier = " in the worst loop iteration"
+                        qualifier = " over the loop's trips"
                 declaration = declarations.get(access.location.base)
-                fix, advice = _padding_advice(facts.tu, kernel, access, declaration)
+                fix, advice = _padding_advice(facts.tu, kernel, access, declaration, requests)
                 yield self.finding(
-                    f"{degree}-way bank conflict on shared {access.kind.value} "
+                    f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
-                    f"{pattern.wavefronts} wavefronts per request instead of {pattern.ideal_wavefronts}; {advice}",
+                    f"{_per_request(pattern.wavefronts, pattern.ideal_wavefronts)}; {advice}",
                     access.span, level=level, fix=fix, function=kernel.function.display_name,
-                    properties={"conflictDegree": degree, "wavefrontsPerRequest": pattern.wavefronts,
+                    properties={"conflictDegree": round(degree, 2),
+                                "wavefrontsPerRequest": round(pattern.wavefronts, 2),
                                 "laneStrideBytes": str(pattern.lane_stride)},
                 )
+
+
+CONFLICT_RATIO = 1.95
+"""Wavefronts over the conflict-free minimum, averaged over the block's warps, from which
+a conflict is reported: a 2-way conflict in every warp, or nearly every warp (one warp of
+a large block spared still shows 1.97)."""
+
+
+def _figure(value: float) -> str:
+    """A per-request average as a reader expects it: whole numbers whole, others to 0.1."""
+    return str(round(value)) if abs(value - round(value)) < 0.05 else f"{value:.1f}"
+
+
+def _per_request(wavefronts: float, ideal: float) -> str:
+    """The figures, said to be averages when the block's warps (or a loop's trips) differ."""
+    text = f"{_figure(wavefronts)} wavefronts per request instead of {_figure(ideal)}"
+    whole = all(abs(value - round(value)) < 0.05 for value in (wavefronts, ideal))
+    return text if whole else f"on average {text}"
 
 
 def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[str, ir.VarDecl]:
@@ -113,7 +164,7 @@ def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[
 
 
 def _padding_advice(tu: ir.TranslationUnit, kernel: KernelFacts, access: Access,
-                    var: ir.VarDecl | None) -> tuple[Fix | None, str]:
+                    var: ir.VarDecl | None, requests: TileRequests) -> tuple[Fix | None, str]:
     """The advice, and the fix when there is one: the padding of a 2-D tile's rows that
     makes this access conflict-free and the tile's accesses cheaper together. The
     padding is searched for the way this block's warps walk the tile, so a row padded
@@ -124,7 +175,7 @@ def _padding_advice(tu: ir.TranslationUnit, kernel: KernelFacts, access: Access,
         return None, "use an odd stride or swap the indices"
     siblings = [other for other, _ in kernel.accesses
                 if other.space is MemorySpace.SHARED and other.location.base == access.location.base]
-    padding = conflict_free_padding(access, siblings, kernel.shape, element.size, element.pointee.size, kernel.bindings)
+    padding = conflict_free_padding(access, siblings, requests, element.size, element.pointee.size)
     if padding is None:
         return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"
     fix = _padding_fix(tu, var, padding)

@@ -1,0 +1,410 @@
+"""Shared-memory banks: the wavefronts a warp's request takes, as Hopper serves it.
+
+Shared memory has 32 banks of 4-byte words; one wavefront delivers at most one word from
+each bank, and lanes that ask for the same word share it (a broadcast). The lanes of a
+request are served in phases: the whole warp for words of up to 4 bytes, half warps
+(lanes 0-15, 16-31) for 8-byte words, quarter warps for 16-byte words. A phase takes as
+many wavefronts as the most distinct words any one bank must deliver in it; a phase
+with no running lane takes none. When each pair of neighbouring lanes (2k, 2k+1) asks
+for at most one address, the phases are twice as wide (a whole warp for 8-byte words,
+half a warp for 16-byte words).
+
+The conflict-free figure (Nsight Compute's "ideal" wavefronts) is the wavefronts the
+request's data would fill: ``ceil(units * size / 128)``, where the units are the running
+lanes and a neighbouring pair that asks for one address counts once; with widened
+phases, at least one per phase that runs.
+
+Every figure of the probe bench/realcode/probes/shared_widths.cu (H100, per source line)
+follows from this, and nothing simpler fits them all: ``double s[t / 2]`` takes one
+wavefront but ``double s[8][8]`` read as ``s[ty % 8][tx % 8]`` by a 16x16 block takes two,
+although both warps ask for the same 128 bytes, in the same banks, eight doubles per half
+warp; only the lane pairs differ. Column reads of a ``double [16][16]`` tile take 32
+wavefronts (16 per half warp, the halves using different banks); ``float4`` lanes that
+share an address in groups of eight take two.
+
+nvcc merges loads (or stores) of neighbouring words of one array into one wider
+instruction when nothing between them forbids it and the widened word is aligned in
+every lane: ``s[2 * t]`` and ``s[2 * t + 1]`` of a float array become one 8-byte access
+of ``s[2 * t]``, which is conflict-free. ``merged_accesses`` finds those groups; each
+member is costed as the wide access. The same holds across the trips of a loop nvcc
+unrolls: ``s[row][k]`` for ``k = 0 .. 15`` becomes eight 16-byte loads of floats' pairs
+of doubles (``LDS.128``), each covering two trips.
+
+Nsight Compute sums wavefronts over every warp that runs the instruction, on every trip:
+so does ``block_cost``, over the warps of one block and the loop trips tried, and the
+ratio of the sums is the conflict a line shows (a conflict only in some warps, or in some
+trips of a loop, shows diluted).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from cudalint import ir
+from cudalint.dataflow.interpret import Access, AccessKind, Barrier, LoopRun, MemorySpace
+from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
+from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators
+from cudalint.dataflow.warps import AccessPattern, Confidence, access_pattern, active_lanes, lane_relevant, loop_trips
+
+BANKS = 32
+BANK_BYTES = 4
+WAVEFRONT_BYTES = BANKS * BANK_BYTES
+WIDEST_WORD = 16
+"""Bytes one lane moves in the widest shared-memory instruction (LDS.128 / STS.128)."""
+# Warps whose addresses prove a widened word aligned: the first few, as in the rest of
+# the block the same lanes only move by whole rows.
+ALIGNMENT_WARPS = 4
+
+Request = Sequence[int | None]
+"""The byte offset each lane of a warp asks for, None for lanes that do not run."""
+
+
+@dataclass(frozen=True)
+class Wavefronts:
+    """Wavefronts taken and the conflict-free minimum, over one or more warp requests."""
+
+    taken: int = 0
+    ideal: int = 0
+    requests: int = 0
+
+    def __add__(self, other: Wavefronts) -> Wavefronts:
+        return Wavefronts(self.taken + other.taken, self.ideal + other.ideal, self.requests + other.requests)
+
+    @property
+    def ratio(self) -> float:
+        """Wavefronts per conflict-free wavefront: the n of an n-way conflict, on average."""
+        return self.taken / self.ideal if self.ideal else 1.0
+
+    @property
+    def per_request(self) -> float:
+        return self.taken / self.requests if self.requests else 0.0
+
+    @property
+    def ideal_per_request(self) -> float:
+        return self.ideal / self.requests if self.requests else 0.0
+
+
+def _pairs_share_addresses(request: Request) -> bool:
+    """Each pair of neighbouring lanes asks for at most one address."""
+    for first in range(0, len(request) - 1, 2):
+        low, high = request[first], request[first + 1]
+        if low is not None and high is not None and low != high:
+            return False
+    return True
+
+
+def _units(request: Request) -> int:
+    """Running lanes, a neighbouring pair asking for one address counted once."""
+    units = 0
+    for first in range(0, len(request), 2):
+        units += len({address for address in request[first:first + 2] if address is not None})
+    return units
+
+
+def _lanes_per_phase(request: Request, size: int) -> int:
+    if size <= BANK_BYTES:
+        return len(request) or 1
+    lanes = max(1, WAVEFRONT_BYTES // size)
+    return lanes * 2 if _pairs_share_addresses(request) else lanes
+
+
+def request_wavefronts(request: Request, size: int) -> Wavefronts:
+    """The wavefronts one warp request of ``size``-byte words takes, and its conflict-free minimum."""
+    running = [address for address in request if address is not None]
+    if not running:
+        return Wavefronts()
+    # Moving every lane by whole words only renames the banks: warps that differ by such a
+    # move (rows of a tile, warps of a block) share one evaluation.
+    shift = min(running) // BANK_BYTES * BANK_BYTES
+    return _request_wavefronts(tuple(None if a is None else a - shift for a in request), max(size, 1))
+
+
+@functools.lru_cache(maxsize=4096)
+def _request_wavefronts(request: tuple[int | None, ...], size: int) -> Wavefronts:
+    lanes_per_phase = _lanes_per_phase(request, size)
+    phases: dict[int, dict[int, set[int]]] = {}
+    for lane, address in enumerate(request):
+        if address is None:
+            continue
+        banks = phases.setdefault(lane // lanes_per_phase, {})
+        for word in range(address // BANK_BYTES, (address + size - 1) // BANK_BYTES + 1):
+            banks.setdefault(word % BANKS, set()).add(word)
+    taken = sum(max(len(words) for words in banks.values()) for banks in phases.values())
+    ideal = max(1, -(-_units(request) * size // WAVEFRONT_BYTES))
+    if size > BANK_BYTES and _pairs_share_addresses(request):
+        ideal = max(ideal, len(phases))  # Each widened phase that runs is a wavefront even then.
+    return Wavefronts(taken, ideal, 1)
+
+
+# Warps of a block costed for one access: all of most blocks. Larger blocks repeat the
+# patterns of their first warps (rows of a tile, planes of a cube), so the first ones
+# that run the access stand for the rest.
+MAX_WARPS_COSTED = 16
+
+
+def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> list[Request] | None:
+    """The requests of the block's warps that run ``access`` under ``evaluator``'s values
+    (the first ``MAX_WARPS_COSTED`` of them); None when a running lane's address is not known."""
+    requests: list[Request] = []
+    for warp in range(evaluator.shape.warps()):
+        if len(requests) == MAX_WARPS_COSTED:
+            break
+        running = active_lanes(access.guards, evaluator, warp)
+        if not any(running):
+            continue
+        addresses = evaluator.lanes(offset, warp)
+        if any(on and address is None for address, on in zip(addresses, running)):
+            return None
+        requests.append([address if on else None for address, on in zip(addresses, running)])
+    return requests
+
+
+@dataclass(frozen=True)
+class UnrolledTrips:
+    """Trips of an unrolled loop whose accesses to neighbouring words nvcc merges."""
+
+    counter: Atom
+    trips: int
+    words: int
+    """Trips (words) per merged access."""
+
+
+def unrolled_trips(access: Access, offset: Sym, shape: BlockShape, loops: Mapping[Atom, LoopRun] | None,
+                   unrolled: Callable[[LoopRun], int | None]) -> UnrolledTrips | None:
+    """When the only loop ``offset`` moves with is unrolled (``unrolled`` gives its trips,
+    None for a rolled loop), advances one word per trip and starts aligned in every lane,
+    the trips nvcc merges into one access of 2 or 4 words (at most 16 bytes)."""
+    counters = {atom for atom in offset.atoms() if atom.kind is AtomKind.ITERATION}
+    size = access.size or 0
+    if len(counters) != 1 or not size or _sampled([offset], {}):
+        return None
+    counter = counters.pop()
+    run = (loops or {}).get(counter)
+    trips = unrolled(run) if run is not None else None
+    if not trips or offset.coefficient_of(counter).constant != size \
+            or counter in (offset - offset.coefficient_of(counter) * Sym.atom(counter)).atoms():
+        return None
+    for words in (4, 2):
+        if words * size <= WIDEST_WORD and trips % words == 0 \
+                and _aligned_at(offset, words * size, shape, {counter: 0}):
+            return UnrolledTrips(counter, trips, words)
+    return None
+
+
+def _aligned_at(offset: Sym, width: int, shape: BlockShape, iterations: Mapping[Atom, int]) -> bool:
+    evaluator = LaneEvaluator(shape, iterations=iterations)
+    return all(address is not None and address % width == 0
+               for warp in range(min(shape.warps(), ALIGNMENT_WARPS)) for address in evaluator.lanes(offset, warp))
+
+
+def access_requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
+                    loops: Mapping[Atom, LoopRun] | None = None, offset: Sym | None = None,
+                    merged_trips: UnrolledTrips | None = None) -> list[list[Request]] | None:
+    """The block's requests of ``access`` (at ``offset`` when given) for each set of values
+    tried (loop trips, runtime values), or for the first trip of each merged group of
+    ``merged_trips``; None when a running lane's address is not known."""
+    offset = access.location.offset if offset is None else offset
+    # Conditions on parameters or loaded data let every lane through (``active_lanes``):
+    # only those made of indices and loop trips need values tried.
+    conditions = [guard.condition for guard in access.guards if _decidable(guard.condition)]
+    if merged_trips is None:
+        tried = evaluators(shape, offset, *conditions, bindings=bindings or {}, trips=loop_trips(loops))
+    else:
+        tried = [LaneEvaluator(shape, bindings=bindings, iterations={merged_trips.counter: trip})
+                 for trip in range(0, merged_trips.trips, merged_trips.words)]
+    rounds = []
+    for evaluator in tried:
+        requests = block_requests(access, offset, evaluator)
+        if requests is None:
+            return None
+        rounds.append(requests)
+    return rounds
+
+
+def block_cost(requests: list[Request], size: int) -> Wavefronts:
+    total = Wavefronts()
+    for request in requests:
+        total += request_wavefronts(request, size)
+    return total
+
+
+@dataclass(frozen=True)
+class WideAccess:
+    """The single instruction nvcc makes of several accesses to neighbouring words."""
+
+    offset: Sym
+    """Byte offset of its first word in the array."""
+    size: int
+    """Bytes per lane."""
+
+
+def merged_accesses(accesses: Sequence[Access], barriers: Sequence[Barrier], shape: BlockShape,
+                    bindings: Mapping[str, int] | None = None) -> dict[int, WideAccess]:
+    """The wide access each merged shared access belongs to, by ``id`` of the access.
+
+    Accesses merge when they load (or store) words of one array, of one size, the same
+    number of bytes apart in every lane, under the same conditions and loops, with no
+    barrier between them in the source and no access of the other kind to the array
+    between them in the trace; a run of 2 or 4 neighbouring words merges when its first
+    word is aligned to the run's size in every lane, so nvcc can prove the wide word
+    aligned."""
+    groups: dict[tuple, list[int]] = {}
+    for index, access in enumerate(accesses):
+        if access.space is MemorySpace.SHARED and access.size and access.size < WIDEST_WORD:
+            key = (access.location.base, access.kind, access.size, _conditions(access),
+                   tuple(id(loop) for loop in access.loops))
+            groups.setdefault(key, []).append(index)
+    merged: dict[int, WideAccess] = {}
+    for members in groups.values():
+        for run in _neighbour_runs([accesses[index] for index in members]):
+            merged.update(_aligned_merges(run, accesses, barriers, shape, bindings))
+    return merged
+
+
+def _conditions(access: Access) -> tuple:
+    return tuple((guard.condition, guard.holds, id(guard.decision)) for guard in access.guards)
+
+
+def _neighbour_runs(members: list[Access]) -> list[dict[int, Access]]:
+    """The members as runs of words a constant distance apart: byte distance from the
+    run's first-seen member to each member."""
+    runs: list[tuple[Access, dict[int, Access]]] = []
+    for access in members:
+        for anchor, run in runs:
+            distance = (access.location.offset - anchor.location.offset).constant
+            if distance is not None and abs(distance) < WIDEST_WORD and distance not in run:
+                run[distance] = access
+                break
+        else:
+            runs.append((access, {0: access}))
+    return [run for _, run in runs if len(run) > 1]
+
+
+def _aligned_merges(run: dict[int, Access], accesses: Sequence[Access], barriers: Sequence[Barrier],
+                    shape: BlockShape, bindings: Mapping[str, int] | None) -> dict[int, WideAccess]:
+    merged: dict[int, WideAccess] = {}
+    size = next(iter(run.values())).size or 0
+    for words in (4, 2):
+        width = words * size
+        if width > WIDEST_WORD:
+            continue
+        for start in sorted(run):
+            members = [run.get(start + k * size) for k in range(words)]
+            if any(m is None or id(m) in merged for m in members):
+                continue
+            first = members[0].location.offset
+            if _aligned(first, width, shape, bindings) and _adjacent(members, accesses, barriers):
+                merged.update({id(m): WideAccess(first, width) for m in members})
+    return merged
+
+
+def _aligned(offset: Sym, width: int, shape: BlockShape, bindings: Mapping[str, int] | None) -> bool:
+    for evaluator in evaluators(shape, offset, bindings=bindings):
+        for warp in range(min(shape.warps(), ALIGNMENT_WARPS)):
+            if any(address is None or address % width for address in evaluator.lanes(offset, warp)):
+                return False
+    return True
+
+
+def _adjacent(members: list[Access], accesses: Sequence[Access], barriers: Sequence[Barrier]) -> bool:
+    """Nothing between the members stops nvcc from issuing them as one instruction."""
+    positions = sorted(next(i for i, a in enumerate(accesses) if a is m) for m in members)
+    base, kind = members[0].location.base, members[0].kind
+    other = AccessKind.STORE if kind is AccessKind.LOAD else AccessKind.LOAD
+    if any(a.location.base == base and a.kind is other for a in accesses[positions[0]:positions[-1]]):
+        return False
+    places = sorted(_place(m.span) for m in members)
+    return not any(places[0] < _place(barrier.expr.span) < places[-1] for barrier in barriers
+                   if barrier.expr.span.file == members[0].span.file)
+
+
+def _place(span: ir.Span) -> tuple[str, int, int]:
+    return span.file, span.line, span.column
+
+
+def _sampled(values: Sequence[Sym], bindings: Mapping[str, int]) -> tuple[str, ...]:
+    """The uniform unknowns (parameters not bound, values loaded at run time) in ``values``."""
+    names = {atom.name for value in values for atom in value.atoms()
+             if atom.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM)
+             or (atom.kind is AtomKind.PARAMETER and atom.name not in bindings)}
+    return tuple(sorted(names))
+
+
+_DECIDABLE = {AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM,
+              AtomKind.ITERATION, AtomKind.OPERATION}
+
+
+def _decidable(condition: Sym) -> bool:
+    return all(atom.kind in _DECIDABLE for atom in condition.atoms())
+
+
+def _one_lane_chosen(access: Access, shape: BlockShape) -> bool:
+    """Runs in one lane at most: under ``lane == value`` where each lane's side differs and
+    the value is the same for the whole warp (``if (threadIdx.x == best[blockIdx.x])``),
+    whatever the value turns out to be."""
+    for guard in access.guards:
+        parts = guard.condition.terms
+        if not guard.holds or len(parts) != 1 or parts[0][1] != 1 or len(parts[0][0]) != 1:
+            continue
+        atom = parts[0][0][0]
+        if atom.kind is not AtomKind.OPERATION or atom.name != "==":
+            continue
+        sides = sorted(atom.args, key=lambda side: side.variance)
+        if sides[0].variance > Variance.WARP_UNIFORM or sides[1].variance is not Variance.THREAD:
+            continue
+        lanes = LaneEvaluator(shape).lanes(sides[1])
+        if None not in lanes and len(set(lanes)) == len(lanes):
+            return True
+    return False
+
+
+def _lanes_chosen_by_data(access: Access) -> tuple[str, ...]:
+    """When data read per lane decides which lanes run the access (``if (edges & bit)``),
+    the lanes that collide may not run at all: the cost depends on the data."""
+    if any(guard.condition.variance is Variance.DATA for guard in access.guards):
+        return ("the data that decides which lanes run it",)
+    return ()
+
+
+def _loops_named(values: Sequence[Sym]) -> tuple[str, ...]:
+    return tuple(sorted({f"the loop at line {atom.name.removeprefix('L')}" for value in values
+                         for atom in value.atoms() if atom.kind is AtomKind.ITERATION}))
+
+
+def shared_access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
+                          loops: Mapping[Atom, LoopRun] | None = None, wide: WideAccess | None = None,
+                          unrolled: Callable[[LoopRun], int | None] | None = None) -> AccessPattern:
+    """``access_pattern`` with the wavefronts of a shared access: per request, averaged over
+    the block's warps and, when only loop trips change the addresses, over the trips
+    tried; when uniform unknowns (a runtime stride) change them, the worst value tried.
+    ``wide``: the instruction nvcc merged the access into, which is what runs;
+    ``unrolled``: the trips of a loop nvcc unrolls (None for a rolled one)."""
+    pattern = access_pattern(access, shape, bindings, loops)
+    if _one_lane_chosen(access, shape):
+        pattern = replace(pattern, active_lanes=1)
+    size = wide.size if wide else access.size or 0
+    offset = lane_relevant(wide.offset if wide else access.location.offset)
+    merged_trips = None if wide or unrolled is None else unrolled_trips(access, offset, shape, loops, unrolled)
+    if merged_trips is not None:
+        size *= merged_trips.words
+    rounds = access_requests(access, shape, bindings, loops, offset, merged_trips)
+    if rounds is None or size <= 0:
+        return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
+    costs = [block_cost(requests, size) for requests in rounds if requests]
+    if not costs:
+        return pattern
+    conditions = [guard.condition for guard in access.guards if _decidable(guard.condition)]
+    chosen_by_data = _lanes_chosen_by_data(access)
+    unknowns = _sampled([offset, *conditions], bindings or {}) + chosen_by_data
+    if unknowns:
+        cost = max(costs, key=lambda c: c.ratio)
+    else:
+        cost = Wavefronts()
+        for each in costs:
+            cost += each
+    exact = not chosen_by_data and all(c.ratio == costs[0].ratio for c in costs)
+    return replace(pattern, confidence=Confidence.EXACT if exact else Confidence.SYMBOLIC,
+                   wavefronts=cost.per_request, ideal_wavefronts=cost.ideal_per_request,
+                   depends_on=() if exact else unknowns + _loops_named([offset, *conditions]))

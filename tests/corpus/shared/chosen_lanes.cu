@@ -1,0 +1,61 @@
+// cudalint shared corpus: accesses that only some lanes run, chosen by a condition,
+// and addresses that come from data.
+// Only the lanes that choose an arm of `c ? a : b` run the loads in it; one lane cannot
+// conflict; data-dependent indices (a histogram's bins) hit whatever banks the data
+// says. Launch lines use scripts/measure_gpu.py's format (`--lines` measures per line).
+
+// The first 8 lanes read 32 words apart (8-way); the others take the constant arm.
+// launch: grid=8 block=128
+__global__ void cl_strided_arm(float* out, const float* in) {
+    __shared__ float s[1024];
+    int t = threadIdx.x;
+    for (int k = t; k < 1024; k += 128) s[k] = in[blockIdx.x * 1024 + k];
+    __syncthreads();
+    float v = (t % 32) < 8 ? s[32 * (t % 32) + t / 32] : 0.0f;  // expect: CL201 warning
+    out[blockIdx.x * 128 + t] = v;
+}
+
+// Lanes 0-3 of each warp read neighbouring pairs of words: merged into 8-byte loads,
+// four lanes, one wavefront.
+// launch: grid=8 block=128
+__global__ void cl_paired_arms(float* out, const float* in) {
+    __shared__ float x[256];
+    int t = threadIdx.x, lane = t % 32;
+    x[t] = in[blockIdx.x * 256 + t];
+    x[t + 128] = in[blockIdx.x * 256 + t + 128];
+    __syncthreads();
+    float mean = lane < 4 ? x[lane * 2] : 0.0f;
+    float m2 = lane < 4 ? x[lane * 2 + 1] : 0.0f;
+    out[blockIdx.x * 128 + t] = mean + m2;
+}
+
+// One thread, chosen at run time, copies its own row of 16 bytes: one lane, no conflict.
+// launch: grid=8 block=256 args: pick=5
+__global__ void cl_one_chosen_lane(unsigned char* out, const unsigned char* in, int pick) {
+    __shared__ unsigned char rows[16 * 256];
+    unsigned char* row = &rows[threadIdx.x * 16];
+    for (int i = 0; i < 16; i++) row[i] = in[(blockIdx.x * 16 + i) * 256 + threadIdx.x];  // expect: CL201 warning
+    __syncthreads();
+    if (pick == threadIdx.x) {  // expect: CL301 note
+        for (int i = 0; i < 16; i++) out[blockIdx.x * 16 + i] = row[i];
+    }
+}
+
+// A histogram in shared memory: the bins each lane updates are the data's.
+// launch: grid=8 block=256
+__global__ void cl_histogram(unsigned* out, const unsigned char* in) {
+    __shared__ unsigned bins[256];
+    int t = threadIdx.x;
+    bins[t] = 0;
+    __syncthreads();
+    atomicAdd(&bins[in[blockIdx.x * 256 + t]], 1u);
+    __syncthreads();
+    out[blockIdx.x * 256 + t] = bins[t];
+}
+
+void cl_launch_all(float* out, const float* in, unsigned char* bytes, const unsigned char* in_bytes, unsigned* counts) {
+    cl_strided_arm<<<8, 128>>>(out, in);
+    cl_paired_arms<<<8, 128>>>(out, in);
+    cl_one_chosen_lane<<<8, 256>>>(bytes, in_bytes, 5);
+    cl_histogram<<<8, 256>>>(counts, in_bytes);
+}
