@@ -7,6 +7,7 @@
 // 2-way. Launch lines use scripts/measure_gpu.py's format (`--lines` measures per line).
 
 // launch: grid=8 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=2.00 shst_wavefronts_per_request=2.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=2.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=1.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void mw_pair_stores_and_loads(float* out, const float* in) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -20,6 +21,7 @@ __global__ void mw_pair_stores_and_loads(float* out, const float* in) {
 
 // One statement, two neighbouring words, in dynamic shared memory.
 // launch: grid=8 block=128 shmem=1024
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=2.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=2.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=2.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void mw_pair_in_one_expression(float* out, const float* in) {
     extern __shared__ float dyn[];
     int t = threadIdx.x;
@@ -31,6 +33,7 @@ __global__ void mw_pair_in_one_expression(float* out, const float* in) {
 
 // The pair starts at an odd word: no 8-byte access can hold it.
 // launch: grid=8 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=2.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=64 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=30.57 gld_requests_per_warp=3.00 gst_requests_per_warp=1.00 shld_requests_per_warp=2.00 shst_requests_per_warp=3.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void mw_pair_misaligned(float* out, const float* in) {
     __shared__ float s[384];
     int t = threadIdx.x;
@@ -43,6 +46,7 @@ __global__ void mw_pair_misaligned(float* out, const float* in) {
 
 // Merged into 8-byte words two pairs apart: an 8-byte stride-2 access.
 // launch: grid=8 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=4.00 shst_wavefronts_per_request=1.00 bank_conflicts_ld=64 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=30.57 gld_requests_per_warp=4.00 gst_requests_per_warp=1.00 shld_requests_per_warp=1.00 shst_requests_per_warp=4.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void mw_pairs_two_apart(float* out, const float* in) {
     __shared__ float s[512];
     int t = threadIdx.x;
@@ -55,6 +59,7 @@ __global__ void mw_pairs_two_apart(float* out, const float* in) {
 
 // A barrier between the two stores keeps them apart: two 4-byte stride-2 stores.
 // launch: grid=8 block=128
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=2.00 bank_conflicts_ld=0 bank_conflicts_st=64 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=2.00 gst_requests_per_warp=1.00 shld_requests_per_warp=2.00 shst_requests_per_warp=2.00 (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void mw_pair_split_by_barrier(float* out, const float* in) {
     __shared__ float s[256];
     int t = threadIdx.x;
