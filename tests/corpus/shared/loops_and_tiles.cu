@@ -19,7 +19,7 @@ __global__ void lt_bitonic_sort(unsigned* data) {
     for (unsigned level = 1; level < SORT_THREADS; level <<= 1) {
         for (unsigned j = level; j > 0; j >>= 1) {
             unsigned pos = 2 * t - (t & (j - 1));
-            unsigned a = s[pos], b = s[pos + j];  // expect: CL201 warning
+            unsigned a = s[pos], b = s[pos + j];  // expect: CL201 warning, CL201 warning
             bool up = (t & level) == 0;
             bool swap = (a > b) == up;
             s[pos] = swap ? b : a;  // expect: CL201 warning
@@ -62,7 +62,7 @@ __global__ void lt_cube_planes(float* out, const float* in) {
     int i = blockIdx.x * 128 + (z * 4 + y) * 4 + x;
     cube[z][y][x] = in[i];  // expect: CL201 warning
     __syncthreads();
-    out[i] = cube[z][y][x] + cube[z][y][x + 1];  // expect: CL201 warning
+    out[i] = cube[z][y][x] + cube[z][y][x + 1];  // expect: CL201 warning, CL201 warning
 }
 
 // The same block over a [8][4][4] cube: planes 16 words apart fill the banks once.
