@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from cudalint import ir
 from cudalint.dataflow import Access, AccessPattern, Facts, KernelFacts
 from cudalint.diagnostics import Finding, Level
@@ -121,8 +123,15 @@ class ArrayOfStructsAccess(FactRule):
         )
 
 
+_THREE_WIDE = re.compile(r"(?:struct )?(?P<base>u?(?:char|short|int)|float)3")
+
+
 def _wider_pieces(record: ir.Record) -> str:
-    """The other remedy: an alignment that lets nvcc move wider pieces, when one exists."""
+    """The other remedy: an alignment that lets nvcc move wider pieces, when one exists (a
+    built-in three-wide vector cannot be realigned: its four-wide sibling is the remedy)."""
+    three_wide = _THREE_WIDE.fullmatch(record.name)
+    if three_wide:
+        return f"or store `{three_wide.group('base')}4` elements, which nvcc moves whole"
     widest = min(16, 1 << max(record.size - 1, 0).bit_length())
     if record.align >= widest:
         return "or copy the structs through shared memory with consecutive lanes on consecutive words"
