@@ -46,8 +46,9 @@ def measure(path: Path, environment, settings, repeat: int) -> tuple[float, floa
     parse, lower, analyze = [], [], []
     for _ in range(repeat):
         started = time.perf_counter()
-        tu = cindex.Index.create().parse(str(path), args=list(args), unsaved_files=[(str(path), text)],
-                                         options=frontend.PARSE_OPTIONS)
+        tu = cindex.Index.create().parse(
+            str(path), args=list(args), unsaved_files=[(str(path), text)], options=frontend.PARSE_OPTIONS
+        )
         parsed = time.perf_counter()
         unit = Lowering(tu, str(path), text, environment.header_mode).run()
         lowered = time.perf_counter()
@@ -74,14 +75,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"headers: {environment.header_mode.value}; best of {options.repeat} runs per file")
     print(f"{'file':<{width}}  {'parse ms':>9}  {'lower ms':>9}  {'analyze ms':>10}  {'analyze/parse':>13}")
     for path, parse, lower, analyze in rows:
-        print(f"{os.path.relpath(path, ROOT):<{width}}  {parse * 1e3:9.1f}  {lower * 1e3:9.1f}  {analyze * 1e3:10.1f}  {analyze / parse:13.1%}")
+        name = os.path.relpath(path, ROOT)
+        figures = f"{parse * 1e3:9.1f}  {lower * 1e3:9.1f}  {analyze * 1e3:10.1f}  {analyze / parse:13.1%}"
+        print(f"{name:<{width}}  {figures}")
     total_parse = sum(r[1] for r in rows)
     total_lower = sum(r[2] for r in rows)
     total_analyze = sum(r[3] for r in rows)
     ratios = [r[3] / r[1] for r in rows]
-    print(f"total: parse {total_parse:.3f} s, lower {total_lower:.3f} s ({total_lower / total_parse:.1%}), "
-          f"analyze {total_analyze:.3f} s ({total_analyze / total_parse:.1%}); "
-          f"per-file analyze/parse median {statistics.median(ratios):.1%}, max {max(ratios):.1%}")
+    print(
+        f"total: parse {total_parse:.3f} s, lower {total_lower:.3f} s ({total_lower / total_parse:.1%}), "
+        f"analyze {total_analyze:.3f} s ({total_analyze / total_parse:.1%}); "
+        f"per-file analyze/parse median {statistics.median(ratios):.1%}, max {max(ratios):.1%}"
+    )
     return 0
 
 

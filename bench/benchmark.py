@@ -157,8 +157,14 @@ def child_run(tree: str, headers: str, jobs: int, cache: str) -> None:
     settings = engine.default_settings(config, header_mode=headers)
     settings.jobs, settings.cache_dir = jobs, cache
     result = engine.run([tree], settings, [])
-    json.dump({"seconds": result.unit_seconds, "files": len(result.files),
-               "notices": [(n.path, n.kind.value, n.message) for n in result.notices]}, sys.stdout)
+    json.dump(
+        {
+            "seconds": result.unit_seconds,
+            "files": len(result.files),
+            "notices": [(n.path, n.kind.value, n.message) for n in result.notices],
+        },
+        sys.stdout,
+    )
 
 
 BYTECODE = Path(tempfile.gettempdir()) / "cudalint-bench-bytecode"
@@ -173,8 +179,18 @@ def child_environment() -> dict[str, str]:
 
 
 def engine_run(tree: Path, headers: str, jobs: int, cache: Path) -> tuple[Measured, dict]:
-    command = [sys.executable, __file__, "--child", str(tree), "--headers", headers, "--jobs", str(jobs),
-               "--cache", str(cache)]
+    command = [
+        sys.executable,
+        __file__,
+        "--child",
+        str(tree),
+        "--headers",
+        headers,
+        "--jobs",
+        str(jobs),
+        "--cache",
+        str(cache),
+    ]
     started, cpu = time.perf_counter(), _children_cpu()
     completed = subprocess.run(command, capture_output=True, text=True, env=child_environment())
     measured = Measured(time.perf_counter() - started, _children_cpu() - cpu)
@@ -184,11 +200,23 @@ def engine_run(tree: Path, headers: str, jobs: int, cache: Path) -> tuple[Measur
 
 
 def command_line(paths: list[str], headers: str, cache: Path, cwd: Path) -> Measured:
-    command = [sys.executable, "-m", "cudalint", *paths, "--format", "concise", "--headers", headers,
-               "--cache-dir", str(cache), "--exit-zero"]
+    command = [
+        sys.executable,
+        "-m",
+        "cudalint",
+        *paths,
+        "--format",
+        "concise",
+        "--headers",
+        headers,
+        "--cache-dir",
+        str(cache),
+        "--exit-zero",
+    ]
     started, cpu = time.perf_counter(), _children_cpu()
-    completed = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=cwd,
-                               env=child_environment())
+    completed = subprocess.run(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=cwd, env=child_environment()
+    )
     measured = Measured(time.perf_counter() - started, _children_cpu() - cpu)
     if completed.returncode not in (0, 1):
         raise SystemExit(f"cudalint failed: {completed.stderr.strip()}")
@@ -216,8 +244,12 @@ def incomplete_reasons(notices: list) -> Counter:
 
 def describe(tree: Path) -> str:
     """Files, lines and directories of the measured tree's sources."""
-    files = [Path(directory, name) for directory, _, names in os.walk(tree) for name in names
-             if name.endswith(SOURCE_SUFFIXES)]
+    files = [
+        Path(directory, name)
+        for directory, _, names in os.walk(tree)
+        for name in names
+        if name.endswith(SOURCE_SUFFIXES)
+    ]
     lines = sum(path.read_bytes().count(b"\n") for path in files)
     directories = len({path.parent for path in files})
     return f"{len(files)} source files ({lines} lines) in {directories} directories"
@@ -248,8 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=150, help="size of the synthetic tree")
     parser.add_argument("--headers", choices=("toolkit", "embedded", "auto"), default="auto")
     parser.add_argument("--keep", type=Path, help="build the tree here and keep it")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="repetitions of the measurements; the medians are reported (default 3)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="repetitions of the measurements; the medians are reported (default 3)"
+    )
     parser.add_argument("--slowest", type=int, default=5, help="how many of the slowest files to list")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
@@ -287,8 +320,13 @@ def main(argv: list[str] | None = None) -> int:
             one_cold.append(command_line([changed], mode, caches / "all", tree))
             one_warm.append(command_line([changed], mode, caches / "all", tree))
             shutil.rmtree(caches, ignore_errors=True)
-        peak_mib = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
-                       resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024
+        peak_mib = (
+            max(
+                resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+                resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            )
+            / 1024
+        )
         description = describe(tree)
     finally:
         if options.keep is None:
@@ -296,22 +334,26 @@ def main(argv: list[str] | None = None) -> int:
     seconds = report["seconds"]
     slowest = sorted(seconds.items(), key=lambda item: -item[1])[: options.slowest]
     name = options.path or f"synthetic tree of {options.files}"
-    print(f"{name}: {description}; {report['files']} files reported, {unit_count} translation units; "
-          f"{mode} headers; {cores} cores")
+    print(
+        f"{name}: {description}; {report['files']} files reported, {unit_count} translation units; "
+        f"{mode} headers; {cores} cores"
+    )
     print(f"load average (1, 5, 15 min): {load_before} before, {_load()} after; {len(rounds)} repetitions, medians")
     print(" " * 38 + "wall          cpu     wall/bare  cpu/bare   per repetition (wall/bare)")
-    rows = [("(a) bare libclang parse, 1 process", [r.bare for r in rounds], ""),
-            ("(b) cudalint cold, --jobs 1", [r.cold_one for r in rounds], "(target <= 1.3)"),
-            ("(c) cudalint cold, all cores", [r.cold_all for r in rounds], "(target <= 0.6)"),
-            ("(d) cudalint warm re-run", warm, "(target <= 2 s)"),
-            ("(e) one changed file, cold", one_cold, "(target <= 1 s in toolkit mode)"),
-            ("    the same file, warm", one_warm, "(target <= 0.3 s)")]
+    rows = [
+        ("(a) bare libclang parse, 1 process", [r.bare for r in rounds], ""),
+        ("(b) cudalint cold, --jobs 1", [r.cold_one for r in rounds], "(target <= 1.3)"),
+        ("(c) cudalint cold, all cores", [r.cold_all for r in rounds], "(target <= 0.6)"),
+        ("(d) cudalint warm re-run", warm, "(target <= 2 s)"),
+        ("(e) one changed file, cold", one_cold, "(target <= 1 s in toolkit mode)"),
+        ("    the same file, warm", one_warm, "(target <= 0.3 s)"),
+    ]
     for label, measured, target in rows:
         wall, cpu = median([m.wall for m in measured]), median([m.cpu for m in measured])
         text = f"{label:36s} {wall:8.2f} s  {cpu:8.2f} s  "
         if label[1] in "bc":
-            wall_ratios = [m.wall / r.bare.wall for m, r in zip(measured, rounds)]
-            cpu_ratios = [m.cpu / r.bare.cpu for m, r in zip(measured, rounds)]
+            wall_ratios = [m.wall / r.bare.wall for m, r in zip(measured, rounds, strict=False)]
+            cpu_ratios = [m.cpu / r.bare.cpu for m, r in zip(measured, rounds, strict=False)]
             each = " ".join(f"{ratio:.2f}" for ratio in wall_ratios)
             text += f"{median(wall_ratios):8.2f}  {median(cpu_ratios):8.2f}   {target} [{each}]"
         else:

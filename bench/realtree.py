@@ -51,8 +51,9 @@ class Blob:
 
 
 def tree_files(mirror: Path, commit: str, prefix: str) -> list[Blob]:
-    listing_ = subprocess.run(["git", "-C", str(mirror), "ls-tree", "-r", commit, prefix],
-                              capture_output=True, text=True, check=True).stdout
+    listing_ = subprocess.run(
+        ["git", "-C", str(mirror), "ls-tree", "-r", commit, prefix], capture_output=True, text=True, check=True
+    ).stdout
     blobs = []
     for line in listing_.splitlines():
         meta, path = line.split("\t", 1)
@@ -65,8 +66,9 @@ def tree_files(mirror: Path, commit: str, prefix: str) -> list[Blob]:
 def read_blobs(mirror: Path, blobs: list[Blob]) -> dict[str, bytes]:
     """The contents of the blobs the mirror holds (a partial mirror may lack some)."""
     request = "".join(f"{blob.object_id}\n" for blob in blobs).encode()
-    output = subprocess.run(["git", "-C", str(mirror), "cat-file", "--batch"], input=request,
-                            capture_output=True, check=True).stdout
+    output = subprocess.run(
+        ["git", "-C", str(mirror), "cat-file", "--batch"], input=request, capture_output=True, check=True
+    ).stdout
     contents: dict[str, bytes] = {}
     position = 0
     for blob in blobs:
@@ -76,7 +78,7 @@ def read_blobs(mirror: Path, blobs: list[Blob]) -> dict[str, bytes]:
         if header[-1] == b"missing":
             continue
         size = int(header[2])
-        contents[blob.path] = output[position:position + size]
+        contents[blob.path] = output[position : position + size]
         position += size + 1
     return contents
 
@@ -97,11 +99,15 @@ def readme_entries(readme: str) -> dict[str, str]:
 def hecbench_programs(mirror: Path, commit: str, count: int | None) -> tuple[list[str], list[str], dict[str, bytes]]:
     """The kept and held-out CUDA programs, and the source files of ``count`` kept ones
     spread over the list (all with None)."""
-    readme = subprocess.run(["git", "-C", str(mirror), "show", f"{commit}:README.md"],
-                            capture_output=True, text=True, check=True).stdout
+    readme = subprocess.run(
+        ["git", "-C", str(mirror), "show", f"{commit}:README.md"], capture_output=True, text=True, check=True
+    ).stdout
     entries = readme_entries(readme)
-    blobs = [blob for blob in tree_files(mirror, commit, "src/")
-             if re.match(r"src/[^/]+-cuda/", blob.path) and wanted(blob.path, CHECKED_FOR_ORIGIN)]
+    blobs = [
+        blob
+        for blob in tree_files(mirror, commit, "src/")
+        if re.match(r"src/[^/]+-cuda/", blob.path) and wanted(blob.path, CHECKED_FOR_ORIGIN)
+    ]
     contents = read_blobs(mirror, blobs)
     by_program: dict[str, list[str]] = {}
     for path in contents:
@@ -114,15 +120,19 @@ def hecbench_programs(mirror: Path, commit: str, count: int | None) -> tuple[lis
     if count is not None and count < len(kept):
         chosen = [kept[index * len(kept) // count] for index in range(count)]
         kept = sorted(_with_programs_they_use(chosen, set(kept), by_program, contents))
-    sources = {path: data for path, data in contents.items()
-               if path.split("/")[1] in set(kept) and wanted(path, SOURCE_SUFFIXES)}
+    sources = {
+        path: data
+        for path, data in contents.items()
+        if path.split("/")[1] in set(kept) and wanted(path, SOURCE_SUFFIXES)
+    }
     shared = tree_files(mirror, commit, "src/include/")
     sources.update(read_blobs(mirror, [blob for blob in shared if wanted(blob.path, SOURCE_SUFFIXES)]))
     return kept, held_out, sources
 
 
-def _with_programs_they_use(chosen: list[str], kept: set[str], by_program: dict[str, list[str]],
-                            contents: dict[str, bytes]) -> set[str]:
+def _with_programs_they_use(
+    chosen: list[str], kept: set[str], by_program: dict[str, list[str]], contents: dict[str, bytes]
+) -> set[str]:
     """``chosen`` and the kept programs whose folders their files name (``-I../mis-cuda``
     in a Makefile, ``#include "../other-cuda/x.h"``): a program taken without them would
     miss headers its build finds."""
@@ -154,14 +164,16 @@ def write(target: Path, files: dict[str, bytes]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path, help="where the tree goes (emptied first)")
-    parser.add_argument("--mirrors", type=Path, default=listing.DEFAULT_MIRRORS,
-                        help="folder of <owner>+<name>/repo mirrors")
+    parser.add_argument(
+        "--mirrors", type=Path, default=listing.DEFAULT_MIRRORS, help="folder of <owner>+<name>/repo mirrors"
+    )
     parser.add_argument("--programs", type=int, default=64, help="HeCBench programs to take (0: all)")
     options = parser.parse_args(argv)
     suites = {program.suite.name: program.suite for program in listing.load()}
     hecbench, polybench = suites["hecbench"], suites["polybench"]
-    kept, held_out, hec_files = hecbench_programs(hecbench.mirror(options.mirrors), hecbench.commit,
-                                                   options.programs or None)
+    kept, held_out, hec_files = hecbench_programs(
+        hecbench.mirror(options.mirrors), hecbench.commit, options.programs or None
+    )
     poly_files = polybench_sources(polybench.mirror(options.mirrors), polybench.commit)
     if options.directory.exists():
         shutil.rmtree(options.directory)
@@ -170,8 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     files = list(hec_files.values()) + list(poly_files.values())
     lines = sum(data.count(b"\n") for data in files)
     units = sum(1 for path in [*hec_files, *poly_files] if path.endswith(".cu"))
-    print(f"{options.directory}: HeCBench {hecbench.commit[:7]} ({len(kept)} CUDA programs; {len(held_out)} of all "
-          f"held out) and PolyBench-ACC {polybench.commit[:7]} CUDA: {len(files)} files ({units} .cu), {lines} lines")
+    print(
+        f"{options.directory}: HeCBench {hecbench.commit[:7]} ({len(kept)} CUDA programs; {len(held_out)} of all "
+        f"held out) and PolyBench-ACC {polybench.commit[:7]} CUDA: {len(files)} files ({units} .cu), {lines} lines"
+    )
     return 0
 
 

@@ -81,7 +81,7 @@ class {class_name}(FactRule):
         return ()
 '''
 
-CORPUS_FILE = '''\
+CORPUS_FILE = """\
 // {code} {name}: a kernel with the hazard, whose line carries the expected finding, and
 // one without it. Launch each from main() so that scripts/measure_gpu.py --lines can
 // measure them.
@@ -105,7 +105,7 @@ int main() {{
     cudaDeviceSynchronize();
     return 0;
 }}
-'''
+"""
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -130,7 +130,7 @@ def register(init_text: str, code: str, name: str, module: str, cls: str) -> str
         raise SystemExit("rules/__init__.py has no `RULES = _table(` block to extend")
     rows = _ROW.findall(table.group("rows"))
     rows.append(f'    RuleCode("{code}", "{name}", Status.PREVIEW, "{module}:{cls}"),\n')
-    return init_text[:table.start("rows")] + "".join(sorted(rows)) + init_text[table.end("rows"):]
+    return init_text[: table.start("rows")] + "".join(sorted(rows)) + init_text[table.end("rows") :]
 
 
 def _check_new(root: Path, code: str, name: str, category: str) -> None:
@@ -159,17 +159,31 @@ def main(argv: list[str] | None = None) -> int:
     cls = class_name(name)
     summary = options.summary.strip().rstrip(".") + "."
     rule_path = root / "src" / "cudalint" / "rules" / f"{module}.py"
-    rule_path.write_text(RULE_MODULE.format(class_name=cls, summary=summary, snake=snake, code=code, name=name,
-                                            category=options.category, level=options.level.upper()), encoding="utf-8")
+    rule_path.write_text(
+        RULE_MODULE.format(
+            class_name=cls,
+            summary=summary,
+            snake=snake,
+            code=code,
+            name=name,
+            category=options.category,
+            level=options.level.upper(),
+        ),
+        encoding="utf-8",
+    )
     init_path = root / "src" / "cudalint" / "rules" / "__init__.py"
     init_path.write_text(register(init_path.read_text(encoding="utf-8"), code, name, module, cls), encoding="utf-8")
     corpus_path = root / "tests" / "corpus" / "rules" / f"{module}.cu"
     corpus_path.parent.mkdir(parents=True, exist_ok=True)
-    corpus_path.write_text(CORPUS_FILE.format(code=code, name=name, snake=snake, level_value=options.level),
-                           encoding="utf-8")
+    corpus_path.write_text(
+        CORPUS_FILE.format(code=code, name=name, snake=snake, level_value=options.level), encoding="utf-8"
+    )
     # A fresh interpreter: this one imported the table as it was.
-    subprocess.run([sys.executable, str(root / "scripts" / "generate_rule_docs.py")], check=True,
-                   env={**os.environ, "PYTHONPATH": str(root / "src")})
+    subprocess.run(
+        [sys.executable, str(root / "scripts" / "generate_rule_docs.py")],
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(root / "src")},
+    )
     for path in (rule_path, init_path, root / "docs" / "rules" / f"{code}.md", corpus_path):
         print(f"wrote {path.relative_to(root)}")
     print("next: CONTRIBUTING.md, 'Adding a rule'")

@@ -27,8 +27,10 @@ def _table_row(row: RuleCode) -> str:
     if row.rule is None:
         return f"| {row.code} | {row.name} | {row.status.value} | | no longer reported |"
     summary = row.rule.doc.summary.replace("|", "\\|")
-    return (f"| [{row.code}](docs/rules/{row.code}.md) | {row.name} | {row.status.value} "
-            f"| {row.rule.default_level.value} | {summary} |")
+    return (
+        f"| [{row.code}](docs/rules/{row.code}.md) | {row.name} | {row.status.value} "
+        f"| {row.rule.default_level.value} | {summary} |"
+    )
 
 
 def rules_table() -> str:
@@ -43,7 +45,7 @@ def readme_with_table(text: str) -> str:
     start, end = text.find(TABLE_START), text.find(TABLE_END)
     if start < 0 or end < start:
         raise SystemExit(f"README.md needs the markers {TABLE_START!r} and {TABLE_END!r} around its rules table")
-    return text[:start] + rules_table() + text[end + len(TABLE_END):]
+    return text[:start] + rules_table() + text[end + len(TABLE_END) :]
 
 
 def main() -> int:

@@ -51,7 +51,8 @@ class RecordKind:
     def __init__(self, prefix: str):
         self.prefix = prefix
         self.pattern = re.compile(
-            rf"^(?P<indent>\s*)// {re.escape(prefix)}: (?P<values>[^()]*?) \((?P<tool>[^)]*)\)(?P<rest>.*)$")
+            rf"^(?P<indent>\s*)// {re.escape(prefix)}: (?P<values>[^()]*?) \((?P<tool>[^)]*)\)(?P<rest>.*)$"
+        )
 
     def parse(self, index: int, line: str) -> RecordLine | None:
         match = self.pattern.match(line.rstrip("\n"))
@@ -72,7 +73,7 @@ def source_kernels(lines: list[str], kind: RecordKind) -> list[SourceKernel]:
         code = line.split("//", 1)[0]
         if not KERNEL.search(code):
             continue
-        after = code[KERNEL.search(code).end():]
+        after = code[KERNEL.search(code).end() :]
         names = [n for n in KERNEL_NAME.findall(after) if n not in ("__launch_bounds__", "__maxnreg__")]
         if not names:
             continue
@@ -139,8 +140,11 @@ def command_line(description: str, kind: RecordKind) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("paths", nargs="+", help=".cu files or directories holding them")
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true",
-                      help=f"compare with the recorded '// {kind.prefix}:' lines; exit 1 on a mismatch")
+    mode.add_argument(
+        "--check",
+        action="store_true",
+        help=f"compare with the recorded '// {kind.prefix}:' lines; exit 1 on a mismatch",
+    )
     mode.add_argument("--write", action="store_true", help=f"update (or add) the '// {kind.prefix}:' lines in place")
     parser.add_argument("--nvcc", default="nvcc", help="the nvcc to run (default: nvcc on PATH)")
     return parser
@@ -150,8 +154,14 @@ def expand(paths: list[str]) -> list[Path]:
     return [f for raw in paths for f in (sorted(Path(raw).rglob("*.cu")) if Path(raw).is_dir() else [Path(raw)])]
 
 
-def run(options: argparse.Namespace, kind: RecordKind, tool: Callable[[str], str], measure: MeasureFile,
-        errors: tuple[type[Exception], ...], all_match: str) -> int:
+def run(
+    options: argparse.Namespace,
+    kind: RecordKind,
+    tool: Callable[[str], str],
+    measure: MeasureFile,
+    errors: tuple[type[Exception], ...],
+    all_match: str,
+) -> int:
     """Measure every file of ``options.paths``; print, check or rewrite the record lines."""
     nvcc = shutil.which(options.nvcc)
     if nvcc is None:

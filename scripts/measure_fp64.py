@@ -56,7 +56,6 @@ DEFAULT_ARCH = "sm_90"
 MEASURED = RecordKind("measured")
 
 
-
 # ---------------------------------------------------------------------------- PTX
 
 
@@ -112,12 +111,12 @@ def parse_ptx(text: str) -> dict[str, PtxFunction]:
             continue
         end = _closing_brace(code, start)
         function = PtxFunction(header.group(2), is_entry=header.group(1) == "entry")
-        for statement in _instructions(code[start + 1:end]):
+        for statement in _instructions(code[start + 1 : end]):
             if is_fp64_instruction(statement):
                 function.fp64 += 1
             words = statement.split()
             if words and (words[0] == "call" or words[0].startswith("call.")):
-                rest = re.sub(r"^\s*\([^)]*\)\s*,", "", statement.strip()[len(words[0]):])
+                rest = re.sub(r"^\s*\([^)]*\)\s*,", "", statement.strip()[len(words[0]) :])
                 target = _IDENTIFIER.search(rest)
                 if target:
                     function.calls.add(target.group(0))
@@ -225,12 +224,18 @@ def measure_file(path: Path, nvcc: str, arch: str, extra: list[str]) -> tuple[li
 def main(argv: list[str] | None = None) -> int:
     parser = command_line("Count fp64 PTX instructions per kernel (CL401 corpus truth).", MEASURED)
     parser.add_argument("--arch", default=DEFAULT_ARCH, help=f"GPU architecture (default: {DEFAULT_ARCH})")
-    parser.add_argument("-X", "--nvcc-arg", action="append", default=[], metavar="ARG",
-                        help="extra nvcc argument (repeatable)")
+    parser.add_argument(
+        "-X", "--nvcc-arg", action="append", default=[], metavar="ARG", help="extra nvcc argument (repeatable)"
+    )
     options = parser.parse_args(argv)
-    return run(options, MEASURED, lambda nvcc: f"nvcc {nvcc_version(nvcc)} {options.arch} ptx",
-               lambda path, nvcc: measure_file(path, nvcc, options.arch, options.nvcc_arg),
-               (MeasureError,), "all recorded fp64 counts match")
+    return run(
+        options,
+        MEASURED,
+        lambda nvcc: f"nvcc {nvcc_version(nvcc)} {options.arch} ptx",
+        lambda path, nvcc: measure_file(path, nvcc, options.arch, options.nvcc_arg),
+        (MeasureError,),
+        "all recorded fp64 counts match",
+    )
 
 
 if __name__ == "__main__":

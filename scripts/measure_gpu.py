@@ -311,8 +311,8 @@ def _kernel_definitions(lines: list[str]) -> list[tuple[int, str, list[Param]]]:
     for index, line in enumerate(code):
         if not GLOBAL.search(line) or EXPLICIT_INSTANTIATION.match(line):
             continue
-        text = " ".join(code[index:index + 20])
-        text = text[GLOBAL.search(text).end():]
+        text = " ".join(code[index : index + 20])
+        text = text[GLOBAL.search(text).end() :]
         paren = text.find("(")
         brace, semicolon = text.find("{"), text.find(";")
         if paren < 0 or brace < 0 or (0 <= semicolon < brace):
@@ -323,7 +323,7 @@ def _kernel_definitions(lines: list[str]) -> list[tuple[int, str, list[Param]]]:
             depth += {"(": 1, ")": -1}.get(text[end], 0)
             if depth == 0:
                 break
-        params = [_param_from_text(p) for p in _split_params(text[paren + 1:end])]
+        params = [_param_from_text(p) for p in _split_params(text[paren + 1 : end])]
         found.append((index, name, params))
     return found
 
@@ -399,9 +399,16 @@ def _launch_at(path: Path, lines: list[str], index: int, match: re.Match) -> Lau
         raise HarnessError(f"{path}:{index + 1}: {error}") from None
     kernel = fields["kernel"] or ""
     launch = Launch(
-        path=path, line=index, indent=match.group("indent"), kernel=kernel,
-        base=kernel.split("<", 1)[0].strip(), grid=fields["grid"], block=fields["block"],
-        bytes=fields["bytes"], args=fields["args"], shmem=fields["shmem"],
+        path=path,
+        line=index,
+        indent=match.group("indent"),
+        kernel=kernel,
+        base=kernel.split("<", 1)[0].strip(),
+        grid=fields["grid"],
+        block=fields["block"],
+        bytes=fields["bytes"],
+        args=fields["args"],
+        shmem=fields["shmem"],
     )
     if index + 1 < len(lines):
         recorded = MEASURED.match(lines[index + 1])
@@ -581,7 +588,8 @@ def choose_metrics(available: set[str] | None) -> tuple[dict[str, str], list[str
 
 
 SASS_MEMORY = re.compile(
-    r"\b((?:LDG|STG|LDS|STS|LDSM|LDL|STL|LD|ST|ATOMS|ATOMG|ATOM|RED|LDGSTS|LDC)(?:\.[A-Z0-9_]+)*)\b")
+    r"\b((?:LDG|STG|LDS|STS|LDSM|LDL|STL|LD|ST|ATOMS|ATOMG|ATOM|RED|LDGSTS|LDC)(?:\.[A-Z0-9_]+)*)\b"
+)
 
 
 def sass_summary(text: str, demangle) -> dict[str, str]:
@@ -658,8 +666,9 @@ def parse_ncu_csv(text: str) -> list[dict[str, object]]:
 # ---------------------------------------------------------------------------- measuring
 
 
-def build_drivers(plan: dict[Path, list[Launch]], args: argparse.Namespace, nvcc: str
-                  ) -> list[tuple[Path, Path | None, str | None]]:
+def build_drivers(
+    plan: dict[Path, list[Launch]], args: argparse.Namespace, nvcc: str
+) -> list[tuple[Path, Path | None, str | None]]:
     """(corpus file, driver binary or None, nvcc's complaint) for every file of the plan."""
     build = Path(args.build_dir) if args.build_dir else Path(tempfile.mkdtemp(prefix="measure_gpu_"))
     build.mkdir(parents=True, exist_ok=True)
@@ -689,9 +698,7 @@ class Result:
     error: str | None = None
 
 
-def measure(
-    plan: dict[Path, list[Launch]], args: argparse.Namespace
-) -> dict[tuple[str, str], Result]:
+def measure(plan: dict[Path, list[Launch]], args: argparse.Namespace) -> dict[tuple[str, str], Result]:
     nvcc = tool("nvcc", args.nvcc)
     ncu = tool("ncu", args.ncu)
     cuobjdump = shutil.which("cuobjdump")
@@ -729,8 +736,11 @@ def measure(
                 f"{result.stdout}\n{result.stderr}"
             )
             errors = [line for line in (result.stdout + result.stderr).splitlines() if "ERROR" in line]
-            rejected = [k for k, name in metrics.items()
-                        if result.returncode != 0 and any(name.rsplit(".", 1)[0] in line for line in errors)]
+            rejected = [
+                k
+                for k, name in metrics.items()
+                if result.returncode != 0 and any(name.rsplit(".", 1)[0] in line for line in errors)
+            ]
             if not rejected:
                 break
             for k in rejected:
@@ -743,8 +753,9 @@ def measure(
         profiled = parse_ncu_csv(result.stdout)[-n:]
         problem = None
         if result.returncode != 0 or len(profiled) != n:
-            problem = (f"ncu exit {result.returncode}, {len(profiled)} of {n} launches profiled:\n"
-                       f"{result.stderr[-2000:]}")
+            problem = (
+                f"ncu exit {result.returncode}, {len(profiled)} of {n} launches profiled:\n{result.stderr[-2000:]}"
+            )
             print(f"measure_gpu: {path}: {problem}", file=sys.stderr)
         for launch, row in zip(launches, profiled + [None] * (n - len(profiled)), strict=True):
             key = (file_key(path), launch.kernel)
@@ -756,7 +767,8 @@ def measure(
                 results[key] = Result({}, launch.warps, error=f"profiled launch is {name!r}")
                 continue
             results[key] = Result(
-                dict(row["metrics"]), launch.warps,
+                dict(row["metrics"]),
+                launch.warps,
                 sass=sass.get(launch.kernel.replace(" ", ""), ""),
                 provenance=f"ncu {version}, {gpu}",
             )
@@ -776,6 +788,7 @@ def _raw(result: Result, key: str) -> float | None:
 
 def derive(result: Result) -> dict[str, float | None]:
     """The measured-line values of one launch."""
+
     def ratio(numerator: str, denominator: str) -> float | None:
         top, bottom = _raw(result, numerator), _raw(result, denominator)
         if top is None or not bottom:
@@ -842,9 +855,15 @@ def measure_lines(plan: dict[Path, list[Launch]], args: argparse.Namespace) -> P
             continue
         entry["stem"] = binary.name
         n = len(plan[path])
-        entry.update(source_lines.profile_and_export(
-            ncu, [str(binary)], target / binary.name, ["--launch-skip", str(n), "--launch-count", str(n)],
-            timeout=args.ncu_timeout))
+        entry.update(
+            source_lines.profile_and_export(
+                ncu,
+                [str(binary)],
+                target / binary.name,
+                ["--launch-skip", str(n), "--launch-count", str(n)],
+                timeout=args.ncu_timeout,
+            )
+        )
         (target / f"{binary.name}.disasm.txt").write_text(source_lines.disassemble(binary))
         (target / "manifest.json").write_text(json.dumps(manifest, indent=1))
     return target
@@ -875,8 +894,9 @@ def line_sidecars(plan: dict[Path, list[Launch]], directory: Path) -> tuple[dict
         figures = source_lines.line_figures(functions, profiled, problems)
         log = directory / f"{stem}.ncu.log"
         device = re.search(r"measure_gpu device: (.*)", log.read_text()) if log.exists() else None
-        lines = {location.line: line.row() for location, line in figures.items()
-                 if Path(location.file).name == path.name}
+        lines = {
+            location.line: line.row() for location, line in figures.items() if Path(location.file).name == path.name
+        }
         sidecars[path] = {
             "measured": f"ncu {manifest['ncu']}, {device.group(1).strip() if device else 'unknown GPU'}",
             "columns": list(source_lines.COLUMNS),
@@ -909,8 +929,7 @@ def write_sidecars(sidecars: dict[Path, dict]) -> int:
     return len(sidecars)
 
 
-def barrier_sidecars(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], SyncResult]
-                     ) -> dict[Path, dict]:
+def barrier_sidecars(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], SyncResult]) -> dict[Path, dict]:
     """Per corpus file, the lines synccheck reported barrier errors at (the innermost
     frame in that file), and what measured them."""
     sidecars = {}
@@ -1020,7 +1039,8 @@ def check_records(
                 if key not in launch.measured:
                     problems.append(f"{where}: {key} not recorded")
                 elif not close(launch.measured[key], values[key], tolerance) and not (
-                    launch.measured[key] is not None and values[key] is not None
+                    launch.measured[key] is not None
+                    and values[key] is not None
                     and abs(launch.measured[key] - values[key]) <= 0.01 * requests
                 ):
                     problems.append(
@@ -1032,12 +1052,18 @@ def check_records(
 
 def print_table(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], Result]) -> None:
     short = {
-        "gld_sectors_per_request": "gld_s/r", "gst_sectors_per_request": "gst_s/r",
-        "shld_wavefronts_per_request": "shld_w/r", "shst_wavefronts_per_request": "shst_w/r",
-        "bank_conflicts_ld": "bc_ld", "bank_conflicts_st": "bc_st",
-        "branch_divergent_targets": "div", "pred_on_ratio": "pred_on",
-        "gld_requests_per_warp": "gld_r/w", "gst_requests_per_warp": "gst_r/w",
-        "shld_requests_per_warp": "shld_r/w", "shst_requests_per_warp": "shst_r/w",
+        "gld_sectors_per_request": "gld_s/r",
+        "gst_sectors_per_request": "gst_s/r",
+        "shld_wavefronts_per_request": "shld_w/r",
+        "shst_wavefronts_per_request": "shst_w/r",
+        "bank_conflicts_ld": "bc_ld",
+        "bank_conflicts_st": "bc_st",
+        "branch_divergent_targets": "div",
+        "pred_on_ratio": "pred_on",
+        "gld_requests_per_warp": "gld_r/w",
+        "gst_requests_per_warp": "gst_r/w",
+        "shld_requests_per_warp": "shld_r/w",
+        "shst_requests_per_warp": "shst_r/w",
     }
     width = max([len(launch.kernel) for ls in plan.values() for launch in ls] + [6])
     print(f"{'kernel':<{width}}  " + " ".join(f"{short[k]:>8}" for k in KEYS) + "  sass")
@@ -1099,8 +1125,13 @@ def synccheck(plan: dict[Path, list[Launch]], args: argparse.Namespace) -> dict[
             continue
         for index, launch in enumerate(launches):
             code, output = _timed([str(binary), str(index)], args.sync_timeout)
-            plain = "hang" if code is None else "ok" if code == 0 else (
-                (re.findall(r"measure_gpu: .*", output) or [f"exit {code}"])[-1])
+            plain = (
+                "hang"
+                if code is None
+                else "ok"
+                if code == 0
+                else ((re.findall(r"measure_gpu: .*", output) or [f"exit {code}"])[-1])
+            )
             device = re.search(r"measure_gpu device: (.*)", output)
             code, log = _timed(
                 [sanitizer, "--tool", "synccheck", "--print-limit", "1000", str(binary), str(index)], args.sync_timeout
@@ -1171,8 +1202,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("paths", nargs="+", help="corpus .cu files or folders")
     parser.add_argument("--write", action="store_true", help="rewrite (or add) the measured lines")
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 when a recorded value differs from the measurement")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 when a recorded value differs from the measurement"
+    )
     parser.add_argument("--from-csv", metavar="CSV", help="take the measurement from a saved CSV")
     parser.add_argument("--save-csv", metavar="CSV", help="save the measurement")
     parser.add_argument("--raw-out", metavar="FILE", help="save ncu's own output")
@@ -1187,15 +1219,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     parser.add_argument("--ncu-timeout", type=float, default=400)
     parser.add_argument("--tolerance", type=float, default=0.02, help="relative tolerance of --check")
-    parser.add_argument("--synccheck", action="store_true",
-                        help="run each launch under compute-sanitizer --tool synccheck (no ncu)")
+    parser.add_argument(
+        "--synccheck", action="store_true", help="run each launch under compute-sanitizer --tool synccheck (no ncu)"
+    )
     parser.add_argument("--sanitizer", help="compute-sanitizer to use")
     parser.add_argument("--sync-timeout", type=float, default=15, help="seconds per synccheck or plain run")
-    parser.add_argument("--lines", metavar="DIR",
-                        help="profile per source line (SourceCounters), keep the exports in DIR and write "
-                             "each file's <file>.lines.json")
-    parser.add_argument("--lines-from", metavar="DIR",
-                        help="write the <file>.lines.json sidecars from the exports an earlier --lines kept")
+    parser.add_argument(
+        "--lines",
+        metavar="DIR",
+        help="profile per source line (SourceCounters), keep the exports in DIR and write "
+        "each file's <file>.lines.json",
+    )
+    parser.add_argument(
+        "--lines-from",
+        metavar="DIR",
+        help="write the <file>.lines.json sidecars from the exports an earlier --lines kept",
+    )
     args = parser.parse_args(argv)
 
     try:

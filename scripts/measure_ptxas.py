@@ -56,20 +56,33 @@ def measure_file(path: Path, nvcc: str) -> tuple[list[str], list[Measurement], l
         if kernel is None:
             problems.append(f"{path}: ptxas entry {resources.mangled} matches no __global__ line")
             continue
-        fields = {"registers": resources.registers, "stack": resources.stack_frame,
-                  "spill-stores": resources.spill_stores, "spill-loads": resources.spill_loads}
+        fields = {
+            "registers": resources.registers,
+            "stack": resources.stack_frame,
+            "spill-stores": resources.spill_stores,
+            "spill-loads": resources.spill_loads,
+        }
         measurements.append(Measurement(kernel, resources.label if kernel.is_template else kernel.name, fields))
     measured = {m.kernel.name for m in measurements}
-    problems += [f"{path}:{k.line}: kernel {k.name} was not compiled (never instantiated?)"
-                 for k in kernels.values() if k.name not in measured]
+    problems += [
+        f"{path}:{k.line}: kernel {k.name} was not compiled (never instantiated?)"
+        for k in kernels.values()
+        if k.name not in measured
+    ]
     measurements.sort(key=lambda m: (m.kernel.line, m.label))
     return lines, measurements, problems
 
 
 def main(argv: list[str] | None = None) -> int:
     options = command_line("Record ptxas's registers, stack and spills per kernel.", PTXAS).parse_args(argv)
-    return run(options, PTXAS, lambda nvcc: f"nvcc {nvcc_version(nvcc)} sm_{ARCH}", measure_file, (CompileError,),
-               "all recorded ptxas figures match")
+    return run(
+        options,
+        PTXAS,
+        lambda nvcc: f"nvcc {nvcc_version(nvcc)} sm_{ARCH}",
+        measure_file,
+        (CompileError,),
+        "all recorded ptxas figures match",
+    )
 
 
 if __name__ == "__main__":

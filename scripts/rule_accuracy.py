@@ -76,8 +76,9 @@ def launch_facts(launch) -> tuple[Facts, str]:
         base, _, arguments = name.partition("<")
         pattern = next(f for f in tu.device_functions() if f.is_template_pattern and f.name == base)
         values = [a.strip() for a in arguments.rstrip(">").split(",")]
-        bindings.update({p: int(v) for p, v in zip(pattern.template_parameters, values, strict=False)
-                         if v.lstrip("-").isdigit()})
+        bindings.update(
+            {p: int(v) for p, v in zip(pattern.template_parameters, values, strict=False) if v.lstrip("-").isdigit()}
+        )
         name = pattern.display_name
     shape = BlockShape(*launch.block, source="recorded launch")
     return Facts(tu, {name: LaunchContext(shape, bindings)}), name
@@ -87,8 +88,11 @@ def _ideal(facts: Facts, function: str, space: MemorySpace, kind: AccessKind, wa
     for kernel in facts.kernels:
         if kernel.function.display_name != function:
             continue
-        values = [(p.ideal_wavefronts if wavefronts else p.ideal_sectors) for a, p in kernel.accesses
-                  if a.space is space and a.kind is kind]
+        values = [
+            (p.ideal_wavefronts if wavefronts else p.ideal_sectors)
+            for a, p in kernel.accesses
+            if a.space is space and a.kind is kind
+        ]
         values = [v for v in values if v]
         return statistics.fmean(values) if values else None
     return None
@@ -103,8 +107,10 @@ def hardware_verdicts(launch, facts: Facts, function: str) -> dict[str, bool]:
         if value is not None and ideal:
             uncoalesced |= value / ideal >= 2.0
     conflicts = False
-    for key, requests in (("bank_conflicts_ld", "shld_requests_per_warp"),
-                          ("bank_conflicts_st", "shst_requests_per_warp")):
+    for key, requests in (
+        ("bank_conflicts_ld", "shld_requests_per_warp"),
+        ("bank_conflicts_st", "shst_requests_per_warp"),
+    ):
         count, per_warp = measured.get(key), measured.get(requests)
         if count and per_warp:
             conflicts |= count / (per_warp * launch.warps) >= CONFLICTS_PER_REQUEST
@@ -187,22 +193,25 @@ def _launch_findings(facts: Facts, function: str, name: str) -> list[source_line
         for code in codes:
             for finding in RULES[code].rule().check(facts):
                 if finding.function == function and Path(finding.span.file).name == name:
-                    findings.append(source_lines.Finding(code, finding.level.value, name, finding.span.line,
-                                                         finding.message))
+                    findings.append(
+                        source_lines.Finding(code, finding.level.value, name, finding.span.line, finding.message)
+                    )
     return findings
 
 
 def line_evaluation() -> dict[str, dict[str, source_lines.Tally]]:
     """Level set -> class -> per-line tally over every corpus file with a sidecar."""
     harness = _harness()
-    totals = {label: {name: source_lines.Tally() for name in source_lines.CLASSES}
-              for label in source_lines.LEVEL_SETS}
+    totals = {label: {name: source_lines.Tally() for name in source_lines.CLASSES} for label in source_lines.LEVEL_SETS}
     for path in sorted((ROOT / "tests" / "corpus").rglob("*.cu")):
         sidecar = harness.read_sidecar(path)
         if sidecar is None:
             continue
-        launches = [launch for launch in harness.collect(path, use_frontend=False)
-                    if launch.measured or launch.synccheck is not None]
+        launches = [
+            launch
+            for launch in harness.collect(path, use_frontend=False)
+            if launch.measured or launch.synccheck is not None
+        ]
         verdicts, findings = file_line_verdicts(path, sidecar, launches)
         for label, levels in source_lines.LEVEL_SETS.items():
             for name, tally in source_lines.tally(verdicts, findings, levels).items():
@@ -215,9 +224,12 @@ def file_line_verdicts(path: Path, sidecar: dict, launches) -> tuple[dict, list[
     """One corpus file's per-line hardware verdicts and its findings under each recorded launch."""
     figures = {int(n): source_lines.LineFigures.from_row(row) for n, row in sidecar.get("lines", {}).items()}
     errors = {int(n): count for n, count in sidecar.get("barrier_errors", {}).items()}
-    branches = {line: branch for (_, line), branch in
-                source_lines.branch_statements(_unit(path), lambda f: path.name if Path(f).name == path.name else None
-                                               ).items()}
+    branches = {
+        line: branch
+        for (_, line), branch in source_lines.branch_statements(
+            _unit(path), lambda f: path.name if Path(f).name == path.name else None
+        ).items()
+    }
     per_line = source_lines.file_verdicts(figures, branches, errors, synccheck_complete=False)
     findings: list[source_lines.Finding] = []
     for launch in launches:
@@ -245,8 +257,10 @@ def print_line_table(totals: dict[str, dict[str, source_lines.Tally]], verbose: 
             t = totals[label][name]
             if not (t.true_positive or t.false_positive or t.false_negative or t.negatives):
                 continue
-            print(f"{'':<16} {name:<11} {label:<14} {len(t.true_positive):>4} {len(t.false_positive):>4} "
-                  f"{len(t.false_negative):>4} {t.negatives:>5}  {_ratio(t.precision):>9}  {_ratio(t.recall):>6}")
+            print(
+                f"{'':<16} {name:<11} {label:<14} {len(t.true_positive):>4} {len(t.false_positive):>4} "
+                f"{len(t.false_negative):>4} {t.negatives:>5}  {_ratio(t.precision):>9}  {_ratio(t.recall):>6}"
+            )
             if verbose:
                 for file, line, finding in t.false_positive:
                     print(f"    {file}:{line}: {finding.rule} {finding.level}, hardware clean")
@@ -261,8 +275,10 @@ def main(argv: list[str] | None = None) -> int:
     tallies = evaluate()
     print(f"{'rules':<12} {'TP':>4} {'FP':>4} {'FN':>4} {'TN':>4}  precision  recall")
     for group, tally in tallies.items():
-        print(f"{group:<12} {tally.true_positive:>4} {tally.false_positive:>4} {tally.false_negative:>4} "
-              f"{tally.true_negative:>4}  {tally.precision:9.3f}  {tally.recall:6.3f}")
+        print(
+            f"{group:<12} {tally.true_positive:>4} {tally.false_positive:>4} {tally.false_negative:>4} "
+            f"{tally.true_negative:>4}  {tally.precision:9.3f}  {tally.recall:6.3f}"
+        )
         if options.verbose:
             for line in tally.disagreements:
                 print(f"    {line}")

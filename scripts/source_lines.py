@@ -40,7 +40,8 @@ from pathlib import Path
 NVTOOLS = ("/usr/local/cuda/bin", "/tmp/nvtools/x/nvidia/cu13/bin")
 
 FILE_LINE = re.compile(
-    r'//## File "(?P<file>[^"]*)", line (?P<line>\d+)(?: inlined at "(?P<at>[^"]*)", line (?P<atline>\d+))?')
+    r'//## File "(?P<file>[^"]*)", line (?P<line>\d+)(?: inlined at "(?P<at>[^"]*)", line (?P<atline>\d+))?'
+)
 INSTRUCTION = re.compile(r"^\s*/\*(?P<offset>[0-9a-f]{4,})\*/\s+(?P<text>[^;]*);")
 FUNCTION_SECTION = re.compile(r"^\s*\.section\s+\.text\.(?P<name>[^,\s]+),")
 
@@ -113,8 +114,12 @@ def parse_disassembly(text: str) -> dict[str, list[Instruction]]:
         marker = FILE_LINE.search(raw)
         if marker:
             at = marker.group("at")
-            pending.append((Location(marker.group("file"), int(marker.group("line"))),
-                            Location(at, int(marker.group("atline"))) if at else None))
+            pending.append(
+                (
+                    Location(marker.group("file"), int(marker.group("line"))),
+                    Location(at, int(marker.group("atline"))) if at else None,
+                )
+            )
             continue
         match = INSTRUCTION.match(raw)
         if not match or current is None:
@@ -152,14 +157,15 @@ def disassemble(binary: Path, nvdisasm: str | None = None, cuobjdump: str | None
     nvdisasm = find_tool("nvdisasm", nvdisasm)
     cuobjdump = find_tool("cuobjdump", cuobjdump)
     if not nvdisasm or not cuobjdump:
-        raise FileNotFoundError("nvdisasm and cuobjdump are needed (CUDA toolkit, or the PyPI wheels "
-                                "nvidia-cuda-nvdisasm and nvidia-cuda-cuobjdump)")
+        raise FileNotFoundError(
+            "nvdisasm and cuobjdump are needed (CUDA toolkit, or the PyPI wheels "
+            "nvidia-cuda-nvdisasm and nvidia-cuda-cuobjdump)"
+        )
     parts = []
     with tempfile.TemporaryDirectory(prefix="cubins_") as folder:
         # Cubins of one name overwrite each other; the one written last holds the code
         # (the first of a pair is the empty placeholder of a single-file program).
-        subprocess.run([cuobjdump, "-xelf", "all", str(binary.resolve())], cwd=folder,
-                       capture_output=True, check=True)
+        subprocess.run([cuobjdump, "-xelf", "all", str(binary.resolve())], cwd=folder, capture_output=True, check=True)
         for cubin in sorted(Path(folder).glob("*.cubin")):
             done = subprocess.run([nvdisasm, "-gi", "-c", str(cubin)], capture_output=True, text=True, check=False)
             if done.returncode == 0:
@@ -174,8 +180,9 @@ def _tail(text: str, lines: int = 15) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
-def profile_and_export(ncu: str, command: list[str], stem: Path, selection: list[str], timeout: float,
-                       cwd: Path | None = None) -> dict:
+def profile_and_export(
+    ncu: str, command: list[str], stem: Path, selection: list[str], timeout: float, cwd: Path | None = None
+) -> dict:
     """Run ``command`` under ``ncu --section SourceCounters`` (``selection``: which launches)
     into the report ``<stem>.ncu-rep``; export its source page as per-SASS-instruction rows
     (``<stem>.source.csv``; ncu's CUDA-source view carries no counters in its CSV export)
@@ -183,8 +190,7 @@ def profile_and_export(ncu: str, command: list[str], stem: Path, selection: list
     Returns what happened (exit status, seconds, the end of ncu's complaints); never
     raises for a failed run."""
     report = stem.with_suffix(".ncu-rep")
-    profile = [ncu, "--section", "SourceCounters", "--import-source", "no", *selection,
-               "-f", "-o", str(stem), *command]
+    profile = [ncu, "--section", "SourceCounters", "--import-source", "no", *selection, "-f", "-o", str(stem), *command]
     started = time.monotonic()
     outcome: dict = {"command": " ".join(profile)}
     try:
@@ -193,16 +199,24 @@ def profile_and_export(ncu: str, command: list[str], stem: Path, selection: list
         log = done.stdout + done.stderr
     except subprocess.TimeoutExpired as expired:
         outcome["status"] = "timeout"
-        log = "".join(part.decode(errors="replace") if isinstance(part, bytes) else part
-                      for part in (expired.stdout or "", expired.stderr or ""))
+        log = "".join(
+            part.decode(errors="replace") if isinstance(part, bytes) else part
+            for part in (expired.stdout or "", expired.stderr or "")
+        )
     outcome["seconds"] = round(time.monotonic() - started, 1)
     stem.with_suffix(".ncu.log").write_text(log)
     if not report.exists():
         outcome["error"] = _tail(log)
         return outcome
     for page, suffix, extra in (("source", ".source.csv", ["--print-source", "sass"]), ("details", ".details.csv", [])):
-        done = subprocess.run([ncu, "--import", str(report), "--page", page, "--csv", *extra],
-                              capture_output=True, text=True, timeout=600, cwd=cwd, check=False)
+        done = subprocess.run(
+            [ncu, "--import", str(report), "--page", page, "--csv", *extra],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=cwd,
+            check=False,
+        )
         stem.with_suffix(suffix).write_text(done.stdout)
         if done.returncode != 0:
             outcome[f"export_{page}"] = _tail(done.stderr)
@@ -263,7 +277,8 @@ def parse_source_export(text: str) -> list[ProfiledKernel]:
 def _same_counts(a: ProfiledKernel, b: ProfiledKernel) -> bool:
     return len(a.rows) == len(b.rows) and all(
         x.get("Address") == y.get("Address") and x.get("Instructions Executed") == y.get("Instructions Executed")
-        for x, y in zip(a.rows, b.rows, strict=True))
+        for x, y in zip(a.rows, b.rows, strict=True)
+    )
 
 
 def _number(row: dict[str, str], column: str) -> float:
@@ -290,8 +305,11 @@ def match_function(kernel: ProfiledKernel, functions: dict[str, list[Instruction
     """The disassembled function a profiled launch ran: the one with the same opcode
     sequence, preferring a mangled name that holds the kernel's name."""
     opcodes = kernel.opcodes
-    same = [name for name, instructions in functions.items()
-            if len(instructions) == len(opcodes) and [i.opcode for i in instructions] == opcodes]
+    same = [
+        name
+        for name, instructions in functions.items()
+        if len(instructions) == len(opcodes) and [i.opcode for i in instructions] == opcodes
+    ]
     base = kernel_identifier(kernel.name)
     named = [name for name in same if base and base in name]
     chosen = named or same
@@ -312,8 +330,24 @@ line figures it adds to: total, ideal, worst ratio."""
 # access cannot make a line a hazard, while each copy of an unrolled access still counts.
 SIGNIFICANT_SHARE = 0.1
 
-COLUMNS = ("sass", "inst", "thr", "pred", "bra", "div", "gsec", "gideal", "gworst",
-           "swf", "sideal", "sworst", "fp64", "cvt64", "local", "bar")
+COLUMNS = (
+    "sass",
+    "inst",
+    "thr",
+    "pred",
+    "bra",
+    "div",
+    "gsec",
+    "gideal",
+    "gworst",
+    "swf",
+    "sideal",
+    "sworst",
+    "fp64",
+    "cvt64",
+    "local",
+    "bar",
+)
 """The figures of a line, in the order truth files store them."""
 
 
@@ -366,8 +400,9 @@ class _Access:
     ideal: float = 0
 
 
-def line_figures(functions: dict[str, list[Instruction]], profiled: list[ProfiledKernel],
-                 problems: list[str] | None = None) -> dict[Location, LineFigures]:
+def line_figures(
+    functions: dict[str, list[Instruction]], profiled: list[ProfiledKernel], problems: list[str] | None = None
+) -> dict[Location, LineFigures]:
     """Static figures for every compiled line, plus the counters of every profiled launch."""
     lines: dict[Location, LineFigures] = {}
     for instructions in functions.values():
@@ -485,8 +520,14 @@ class Branch:
         return {n for start, end in self.bodies for n in range(start, end + 1)} - {self.line}
 
 
-def branch_verdict(line: int, figures: dict[int, LineFigures], body: set[int], scope: set[int],
-                   total_slots: float, cheap_share: float = CHEAP_SHARE) -> bool | None:
+def branch_verdict(
+    line: int,
+    figures: dict[int, LineFigures],
+    body: set[int],
+    scope: set[int],
+    total_slots: float,
+    cheap_share: float = CHEAP_SHARE,
+) -> bool | None:
     """Divergence on a line: None where the line never ran. True where its lanes went
     different ways and the lane slots left idle in the statement (its line and ``scope``,
     all lines it guards) are at least ``cheap_share`` of ``total_slots`` (the lane slots
@@ -520,10 +561,14 @@ def issued_slots(figures: Iterable[LineFigures]) -> float:
     return sum(32 * f.inst for f in figures)
 
 
-def file_verdicts(figures: dict[int, LineFigures], branches: dict[int, Branch],
-                  barrier_errors: dict[int, int], synccheck_complete: bool,
-                  total_slots: float | None = None, cheap_share: float = CHEAP_SHARE
-                  ) -> dict[str, dict[int, bool]]:
+def file_verdicts(
+    figures: dict[int, LineFigures],
+    branches: dict[int, Branch],
+    barrier_errors: dict[int, int],
+    synccheck_complete: bool,
+    total_slots: float | None = None,
+    cheap_share: float = CHEAP_SHARE,
+) -> dict[str, dict[int, bool]]:
     """Class -> measured line -> whether the hardware showed the hazard there.
     ``total_slots``: the lane slots of the whole program (default: of this file)."""
     if total_slots is None:
@@ -604,8 +649,9 @@ class Tally:
         self.negatives += other.negatives
 
 
-def tally(verdicts: dict[str, dict[tuple[str, int], bool]], findings: list[Finding],
-          levels: tuple[str, ...]) -> dict[str, Tally]:
+def tally(
+    verdicts: dict[str, dict[tuple[str, int], bool]], findings: list[Finding], levels: tuple[str, ...]
+) -> dict[str, Tally]:
     """Per class: each measured line is a true or false positive (a finding at one of
     ``levels`` on it), a miss, or a true negative; findings off the measured lines are
     unmeasured. Lines are (file, line) keys."""
@@ -619,8 +665,7 @@ def tally(verdicts: dict[str, dict[tuple[str, int], bool]], findings: list[Findi
         counts = result[name]
         for key, hazard in sorted(lines.items()):
             if key in flagged:
-                (counts.true_positive.append(key) if hazard
-                 else counts.false_positive.append((*key, flagged[key])))
+                (counts.true_positive.append(key) if hazard else counts.false_positive.append((*key, flagged[key])))
             elif hazard:
                 counts.false_negative.append(key)
             else:
@@ -647,6 +692,7 @@ def branch_statements(unit, name_of) -> dict[tuple[str, int], Branch]:
                 continue
             bodies = [s.span for s in statement.body] + ([statement.orelse.span] if statement.orelse else [])
             ranges = tuple((span.line, span.end_line) for span in bodies)
-            branches.setdefault((name, statement.span.line),
-                                Branch(statement.span.line, ranges, statement.kind.value, extent))
+            branches.setdefault(
+                (name, statement.span.line), Branch(statement.span.line, ranges, statement.kind.value, extent)
+            )
     return branches

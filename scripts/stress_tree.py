@@ -389,26 +389,36 @@ def _deep_nesting() -> str:
     for depth in range(300):
         nested = f"({nested} + {depth})"
     terms = " * ".join(f"a[i + {k}]" for k in range(400))
-    return (f"__global__ void deep(float* a) {{\n    int i = threadIdx.x;\n    a[i] = {nested};\n"
-            f"    a[i + 1] = {terms};\n}}\n")
+    return (
+        f"__global__ void deep(float* a) {{\n    int i = threadIdx.x;\n    a[i] = {nested};\n"
+        f"    a[i + 1] = {terms};\n}}\n"
+    )
 
 
 def _lookup_table() -> str:
     """A generated file over 1 MB: a big coefficient table and the kernel that uses it."""
     rows = ",\n".join(", ".join(f"{(r * 131 + c * 17) % 1000 / 7.0:.6f}f" for c in range(16)) for r in range(9000))
-    return ("// Generated: do not edit.\n"
-            f"static const float coefficients[9000 * 16] = {{\n{rows}\n}};\n"
-            "__constant__ float c_coefficients[16];\n"
-            "__global__ void apply_table(const float* in, float* out, int n) {\n"
-            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "    if (i < n) out[i] = in[i] * c_coefficients[i % 16];\n"
-            "}\n")
+    return (
+        "// Generated: do not edit.\n"
+        f"static const float coefficients[9000 * 16] = {{\n{rows}\n}};\n"
+        "__constant__ float c_coefficients[16];\n"
+        "__global__ void apply_table(const float* in, float* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i] = in[i] * c_coefficients[i % 16];\n"
+        "}\n"
+    )
 
 
 def build(root: Path) -> dict[str, list[Path]]:
     """Write the tree under ``root``; the files of each kind, by kind."""
-    files = {**FRAGMENTS, **LEGACY, **MISSING_HEADERS, **SUPPORTED,
-             "generated/deep_nesting.cu": _deep_nesting(), "generated/lookup_table.cu": _lookup_table()}
+    files = {
+        **FRAGMENTS,
+        **LEGACY,
+        **MISSING_HEADERS,
+        **SUPPORTED,
+        "generated/deep_nesting.cu": _deep_nesting(),
+        "generated/lookup_table.cu": _lookup_table(),
+    }
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -426,9 +436,17 @@ def build(root: Path) -> dict[str, list[Path]]:
     (bad / "x.cu").mkdir()
     (bad / "x.cu" / "inside.cu").write_text("__global__ void inside(float* a) { a[threadIdx.x] = 0.0f; }\n")
     os.symlink("..", bad / "x.cu" / "parent_loop")
-    (root / "compile_commands.json").write_text(json.dumps([
-        {"directory": str(root / "modern"), "file": "cxx20.cu", "arguments": ["nvcc", "-std=c++20", "-c", "cxx20.cu"]},
-    ]))
+    (root / "compile_commands.json").write_text(
+        json.dumps(
+            [
+                {
+                    "directory": str(root / "modern"),
+                    "file": "cxx20.cu",
+                    "arguments": ["nvcc", "-std=c++20", "-c", "cxx20.cu"],
+                },
+            ]
+        )
+    )
     return {
         "fragment": [root / n for n in FRAGMENT_FILES],
         "legacy API": [root / n for n in LEGACY],
@@ -449,8 +467,11 @@ def facts_per_kernel(path: Path, *options: str) -> dict[str, int]:
     completed = subprocess.run(command, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
         return {}
-    return {k["function"].split("<")[0]: len(k["accesses"]) + len(k["branches"]) + len(k["barriers"])
-            for k in json.loads(completed.stdout)["kernels"] if k["kind"] == "kernel"}
+    return {
+        k["function"].split("<")[0]: len(k["accesses"]) + len(k["branches"]) + len(k["barriers"])
+        for k in json.loads(completed.stdout)["kernels"]
+        if k["kind"] == "kernel"
+    }
 
 
 def count(categories: dict[str, list[Path]], *options: str) -> dict[str, tuple[int, int, int, int]]:

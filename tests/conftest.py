@@ -129,8 +129,13 @@ def build_config(path: Path | str) -> Config:
     return Config(max_registers=int(match.group(1))) if match else Config()
 
 
-def analyze(path: Path | str, header_mode: str = "embedded", select: list[str] | None = None,
-            config: Config | None = None, nvcc: str | None = None):
+def analyze(
+    path: Path | str,
+    header_mode: str = "embedded",
+    select: list[str] | None = None,
+    config: Config | None = None,
+    nvcc: str | None = None,
+):
     config = config or build_config(path)
     settings = engine.default_settings(config, select or list(implemented()), header_mode=header_mode)
     settings.nvcc = nvcc
@@ -166,8 +171,9 @@ class Snippets:
             self._environments[header_mode] = frontend.build_environment(options)
         return self._environments[header_mode]
 
-    def unit(self, source: str, name: str = "case.cu", header_mode: str = "embedded",
-             errors: bool = False) -> ir.TranslationUnit:
+    def unit(
+        self, source: str, name: str = "case.cu", header_mode: str = "embedded", errors: bool = False
+    ) -> ir.TranslationUnit:
         """The snippet parsed and lowered; parse errors fail the test unless ``errors``."""
         tu = frontend.parse_file(str(self.write(source, name)), self.environment(header_mode))
         assert errors or not tu.errors, [e.message for e in tu.errors]
@@ -221,17 +227,21 @@ def render_findings(findings, root: Path) -> str:
     blocks = []
     for finding in findings:
         span = finding.span
-        lines = [f"{span.line}:{span.column}-{span.end_line}:{span.end_column} {finding.code} {finding.level.value}"
-                 + (f" in {finding.function}" if finding.function else ""),
-                 f"  {finding.message}"]
+        lines = [
+            f"{span.line}:{span.column}-{span.end_line}:{span.end_column} {finding.code} {finding.level.value}"
+            + (f" in {finding.function}" if finding.function else ""),
+            f"  {finding.message}",
+        ]
         if span.spelling is not None:
             lines.append(f"  expanded from {os.path.relpath(span.spelling.file, root)}:{span.spelling.line}")
         if finding.properties:
             lines.append(f"  properties: {json.dumps(finding.properties, sort_keys=True)}")
         if finding.fix is not None:
             lines.append(f"  fix: {finding.fix.description}")
-            lines += [f"    {e.span.line}:{e.span.column}-{e.span.end_line}:{e.span.end_column} -> {e.replacement!r}"
-                      for e in finding.fix.edits]
+            lines += [
+                f"    {e.span.line}:{e.span.column}-{e.span.end_line}:{e.span.end_column} -> {e.replacement!r}"
+                for e in finding.fix.edits
+            ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n" if blocks else ""
 
@@ -243,8 +253,10 @@ def check_snapshot(snapshot: Path, rendered: str) -> None:
         snapshot.write_text(rendered, encoding="utf-8")
     assert snapshot.is_file(), f"no snapshot {snapshot.relative_to(ROOT)}; set CUDALINT_UPDATE_SNAPSHOTS=1"
     stored = snapshot.read_text(encoding="utf-8")
-    assert rendered == stored, (f"{snapshot.relative_to(ROOT)} differs (CUDALINT_UPDATE_SNAPSHOTS=1 rewrites it, "
-                                f"review the diff):\n{_diff(stored, rendered)}")
+    assert rendered == stored, (
+        f"{snapshot.relative_to(ROOT)} differs (CUDALINT_UPDATE_SNAPSHOTS=1 rewrites it, "
+        f"review the diff):\n{_diff(stored, rendered)}"
+    )
 
 
 def _diff(stored: str, rendered: str) -> str:

@@ -13,8 +13,16 @@ import pytest
 
 from conftest import ROOT
 
-NEW_RULE = ["--code", "CL599", "--name", "probe-hazard", "--category", "registers",
-            "--summary", "A probe hazard that no kernel has"]
+NEW_RULE = [
+    "--code",
+    "CL599",
+    "--name",
+    "probe-hazard",
+    "--category",
+    "registers",
+    "--summary",
+    "A probe hazard that no kernel has",
+]
 
 
 @pytest.fixture(scope="module")
@@ -31,20 +39,27 @@ def copy(tmp_path_factory) -> Path:
 
 
 def _python(root: Path, *args: str) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, *args], cwd=root, capture_output=True, text=True,
-                            env={**os.environ, "PYTHONPATH": str(root / "src")})
+    result = subprocess.run(
+        [sys.executable, *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root / "src")},
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     return result
 
 
 def test_the_new_rule_imports_and_is_in_the_table_as_preview(copy):
-    probe = ("from cudalint.config import enabled_rules\n"
-             "from cudalint.rules import RULES, RuleKind, Status\n"
-             "row = RULES['CL599']\n"
-             "assert (row.name, row.status, row.kind) == ('probe-hazard', Status.PREVIEW, RuleKind.FACTS), row\n"
-             "assert row.rule.__name__ == 'ProbeHazard' and row.rule.category == 'registers'\n"
-             "assert list(RULES) == sorted(RULES)\n"
-             "assert 'CL599' not in enabled_rules(None, [], []) and 'CL599' in enabled_rules(['CL599'], [], [])\n")
+    probe = (
+        "from cudalint.config import enabled_rules\n"
+        "from cudalint.rules import RULES, RuleKind, Status\n"
+        "row = RULES['CL599']\n"
+        "assert (row.name, row.status, row.kind) == ('probe-hazard', Status.PREVIEW, RuleKind.FACTS), row\n"
+        "assert row.rule.__name__ == 'ProbeHazard' and row.rule.category == 'registers'\n"
+        "assert list(RULES) == sorted(RULES)\n"
+        "assert 'CL599' not in enabled_rules(None, [], []) and 'CL599' in enabled_rules(['CL599'], [], [])\n"
+    )
     _python(copy, "-c", probe)
     assert (copy / "src" / "cudalint" / "rules" / "cl599_probe_hazard.py").is_file()
 
@@ -62,7 +77,20 @@ def test_its_corpus_file_expects_a_finding(copy):
 
 def test_a_taken_code_or_name_is_refused(copy):
     for taken in (["--code", "CL599", "--name", "other-name"], ["--code", "CL598", "--name", "probe-hazard"]):
-        result = subprocess.run([sys.executable, str(copy / "scripts" / "add_rule.py"), *taken, "--category",
-                                 "registers", "--summary", "x", "--root", str(copy)],
-                                capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(copy / "src")})
+        result = subprocess.run(
+            [
+                sys.executable,
+                str(copy / "scripts" / "add_rule.py"),
+                *taken,
+                "--category",
+                "registers",
+                "--summary",
+                "x",
+                "--root",
+                str(copy),
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(copy / "src")},
+        )
         assert result.returncode != 0 and "already has that code or name" in result.stderr

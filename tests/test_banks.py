@@ -23,29 +23,29 @@ GRID = 8  # every probe kernel runs 8 blocks
 # (probe line, word bytes, block, element index of lane (tx, ty), wavefronts/request, ideal/request)
 MEASURED = [
     # 8-byte words (double)
-    (19, 8, (128, 1), lambda x, y: x, 2, 2),                           # contiguous
-    (26, 8, (128, 1), lambda x, y: x + 1, 2, 2),                       # offset by one
-    (33, 8, (128, 1), lambda x, y: 2 * x, 4, 2),                       # stride 2: 2-way
-    (40, 8, (128, 1), lambda x, y: 3 * x, 2, 2),                       # stride 3
-    (47, 8, (128, 1), lambda x, y: 16 * x, 32, 2),                     # stride 16: 16-way
-    (54, 8, (128, 1), lambda x, y: 17 * x, 2, 2),                      # stride 17
-    (62, 8, (128, 1), lambda x, y: x // 2, 1, 1),                      # two lanes per address
-    (70, 8, (128, 1), lambda x, y: (x // 16) * 5, 1, 1),                 # one address per half warp
-    (78, 8, (128, 1), lambda x, y: x ^ 1, 2, 2),                       # neighbours swapped
-    (86, 8, (128, 1), lambda x, y: x % 16 + (x // 16) * 32, 2, 2),     # two runs of 16
-    (94, 8, (16, 16), lambda x, y: y * 16 + x, 2, 2),                  # [16][16] row
-    (101, 8, (16, 16), lambda x, y: x * 16 + y, 32, 2),                # [16][16] column: 16 per half warp
-    (108, 8, (16, 16), lambda x, y: x * 17 + y, 2, 2),                 # [16][17] column
-    (115, 8, (16, 16), lambda x, y: (y + 1) * 18 + x + 1, 2, 2),       # [18][18] halo
-    (123, 8, (16, 16), lambda x, y: (y % 8) * 8 + x % 8, 2, 2),        # [8][8] read by 16x16
-    (131, 8, (16, 16), lambda x, y: 256 + y * 16 + x, 2, 2),           # plane of [4][16][16]
+    (19, 8, (128, 1), lambda x, y: x, 2, 2),  # contiguous
+    (26, 8, (128, 1), lambda x, y: x + 1, 2, 2),  # offset by one
+    (33, 8, (128, 1), lambda x, y: 2 * x, 4, 2),  # stride 2: 2-way
+    (40, 8, (128, 1), lambda x, y: 3 * x, 2, 2),  # stride 3
+    (47, 8, (128, 1), lambda x, y: 16 * x, 32, 2),  # stride 16: 16-way
+    (54, 8, (128, 1), lambda x, y: 17 * x, 2, 2),  # stride 17
+    (62, 8, (128, 1), lambda x, y: x // 2, 1, 1),  # two lanes per address
+    (70, 8, (128, 1), lambda x, y: (x // 16) * 5, 1, 1),  # one address per half warp
+    (78, 8, (128, 1), lambda x, y: x ^ 1, 2, 2),  # neighbours swapped
+    (86, 8, (128, 1), lambda x, y: x % 16 + (x // 16) * 32, 2, 2),  # two runs of 16
+    (94, 8, (16, 16), lambda x, y: y * 16 + x, 2, 2),  # [16][16] row
+    (101, 8, (16, 16), lambda x, y: x * 16 + y, 32, 2),  # [16][16] column: 16 per half warp
+    (108, 8, (16, 16), lambda x, y: x * 17 + y, 2, 2),  # [16][17] column
+    (115, 8, (16, 16), lambda x, y: (y + 1) * 18 + x + 1, 2, 2),  # [18][18] halo
+    (123, 8, (16, 16), lambda x, y: (y % 8) * 8 + x % 8, 2, 2),  # [8][8] read by 16x16
+    (131, 8, (16, 16), lambda x, y: 256 + y * 16 + x, 2, 2),  # plane of [4][16][16]
     # 8-byte float2, 16-byte float4
     (140, 8, (128, 1), lambda x, y: 2 * x, 4, 2),
     (147, 16, (128, 1), lambda x, y: x, 4, 4),
     (154, 16, (128, 1), lambda x, y: x + 1, 4, 4),
     (161, 16, (128, 1), lambda x, y: 2 * x, 8, 4),
     (168, 16, (128, 1), lambda x, y: 8 * x, 32, 4),
-    (175, 16, (128, 1), lambda x, y: (x // 8) * 3, 2, 2),              # one address per quarter warp
+    (175, 16, (128, 1), lambda x, y: (x // 8) * 3, 2, 2),  # one address per quarter warp
     # 4-byte words
     (184, 4, (128, 1), lambda x, y: 2 * x, 2, 1),
     (191, 4, (128, 1), lambda x, y: 32 * x, 32, 1),
@@ -73,7 +73,7 @@ def test_model_reproduces_the_measured_wavefronts(line, size, block, element, wa
 @pytest.mark.parametrize("line, size, block, element, wavefronts, ideal", MEASURED, ids=[str(r[0]) for r in MEASURED])
 def test_table_is_what_the_probe_measured(line, size, block, element, wavefronts, ideal):
     sidecar = json.loads(PROBE.with_name(PROBE.name + ".lines.json").read_text())
-    figures = dict(zip(sidecar["columns"], sidecar["lines"][str(line)]))
+    figures = dict(zip(sidecar["columns"], sidecar["lines"][str(line)], strict=False))
     warps = GRID * BlockShape(*block).warps()
     assert (figures["swf"] / warps, figures["sideal"] / warps) == (wavefronts, ideal)
 

@@ -24,7 +24,7 @@ def test_loop_nests_cost_polynomially_in_depth(snippets):
     deep = snippets.facts(pathological.loop_nest(18)).kernels[0]
     assert shallow.cut is None and deep.cut is None
     # Each statement runs once per enclosing loop plus once: cubic at most, never 2^depth.
-    assert deep.trace.steps <= shallow.trace.steps * (18 / 6) ** 3 and deep.trace.steps < 2 ** 18
+    assert deep.trace.steps <= shallow.trace.steps * (18 / 6) ** 3 and deep.trace.steps < 2**18
     # The budget grows with the code too, within its floor and ceiling.
     assert interpret.MIN_BUDGET <= shallow.trace.budget <= deep.trace.budget <= interpret.MAX_BUDGET
 
@@ -43,8 +43,9 @@ def test_mixing_rounds_keep_values_small():
     for _ in range(256):
         a, b, c, d = state
         mixed = sym.operation("|", sym.operation("&", b, c), sym.operation("&", sym.operation("~", b), d))
-        rotated = sym.operation("|", sym.operation("<<", a + mixed, sym.Sym.const(7)),
-                                sym.operation(">>", a + mixed, sym.Sym.const(25)))
+        rotated = sym.operation(
+            "|", sym.operation("<<", a + mixed, sym.Sym.const(7)), sym.operation(">>", a + mixed, sym.Sym.const(25))
+        )
         state = [d, b + rotated, b, c]
         sizes.append(max(value.size for value in state))
     # Bounded, however many rounds: each round's operands are capped, not the whole history.
@@ -86,4 +87,3 @@ def test_a_function_past_its_budget_is_cut_and_reported(snippets, monkeypatch):
     assert notice.line == heavy.cut.line
     # The run goes on: the other kernel is analyzed and reported.
     assert any(f.code == "CL101" and f.span.line == 11 for f in result.findings)
-

@@ -95,6 +95,7 @@ def test_precompiled_cuda_headers_change_nothing(tmp_path):
     settings.cache_dir = str(tmp_path / "cache")
     precompiled = engine.run([str(p) for p in corpus], settings, [])
     assert list((tmp_path / "cache" / "pch").glob("*.pch"))
-    assert [(f.path, f.code, f.span.line, f.message) for f in precompiled.findings] == \
-        [(f.path, f.code, f.span.line, f.message) for f in plain.findings]
+    assert [(f.path, f.code, f.span.line, f.message) for f in precompiled.findings] == [
+        (f.path, f.code, f.span.line, f.message) for f in plain.findings
+    ]
     assert not precompiled.notices

@@ -44,8 +44,11 @@ class Kernel:
     def s(self, marker: int) -> ir.Stmt:
         """The statement ``s(marker);``."""
         found = [
-            stmt for stmt in self.statements
-            if stmt.kind is S.EXPR and stmt.expr.kind is ir.ExprKind.CALL and stmt.expr.name == "s"
+            stmt
+            for stmt in self.statements
+            if stmt.kind is S.EXPR
+            and stmt.expr.kind is ir.ExprKind.CALL
+            and stmt.expr.name == "s"
             and stmt.expr.children[0].value == marker
         ]
         assert len(found) == 1, marker
@@ -80,7 +83,7 @@ def kernel(translation_unit):
 # ------------------------------------------------------------------ straight line and branches
 
 
-STRAIGHT_LINE = snippet("__global__ void k(int n) { s(1); int x = n; s(2); asm(\"nop;\"); ; }")
+STRAIGHT_LINE = snippet('__global__ void k(int n) { s(1); int x = n; s(2); asm("nop;"); ; }')
 
 
 def test_straight_line_has_no_control_dependence(kernel):

@@ -105,6 +105,7 @@ def cases_of(path: Path) -> tuple[Case, ...]:
 FILES = sorted(CL401_CORPUS.glob("*.cu"))
 CASES = [case for path in FILES for case in cases_of(path)]
 
+
 def cl401_findings(results: CorpusResults, path: Path, header_mode: str):
     """(line, level) of every CL401 finding in ``path``."""
     result = results(path, header_mode)
@@ -157,8 +158,11 @@ def test_cl401_follows_measured_fp64(case, header_mode, corpus_results):
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_every_cl401_finding_belongs_to_a_case(path, header_mode, corpus_results):
     cases = cases_of(path)
-    stray = [line for line, _ in cl401_findings(corpus_results, path, header_mode)
-             if not any(c.contains(line) for c in cases)]
+    stray = [
+        line
+        for line, _ in cl401_findings(corpus_results, path, header_mode)
+        if not any(c.contains(line) for c in cases)
+    ]
     assert not stray, f"{path.name}: CL401 findings outside any measured kernel: lines {stray}"
 
 

@@ -51,8 +51,21 @@ def test_version():
 def test_check_help_lists_every_option():
     result = invoke("check", "--help")
     assert result.exit_code == EXIT_CLEAN
-    for option in ("--format", "--output", "--select", "--ignore", "--extend-select", "--statistics",
-                   "--exit-zero", "--jobs", "--color", "--config", "--headers", "--exclude", "--min-level"):
+    for option in (
+        "--format",
+        "--output",
+        "--select",
+        "--ignore",
+        "--extend-select",
+        "--statistics",
+        "--exit-zero",
+        "--jobs",
+        "--color",
+        "--config",
+        "--headers",
+        "--exclude",
+        "--min-level",
+    ):
         assert option in result.stdout
 
 
@@ -87,9 +100,13 @@ def test_default_command_is_check_in_full_format(workdir):
     result = analyze("fp64.cu")
     assert result.exit_code == EXIT_FINDINGS
     lines = result.stdout.splitlines()
-    start = lines.index(FP64_WARNING + " (unsuffixed literal `0.1` is a double, not exact in float); write `0.1f`"
-                        .replace(" (unsuffixed", ": 1 fp64 operation (unsuffixed"))
-    assert lines[start + 1:start + 8] == [
+    start = lines.index(
+        FP64_WARNING
+        + " (unsuffixed literal `0.1` is a double, not exact in float); write `0.1f`".replace(
+            " (unsuffixed", ": 1 fp64 operation (unsuffixed"
+        )
+    )
+    assert lines[start + 1 : start + 8] == [
         "  |",
         "4 |     if (i < n) out[i] = in[i] * 0.1;",
         "  | " + " " * 32 + "^^^",
@@ -116,7 +133,9 @@ def test_json_format_is_never_colored(workdir):
     assert result.exit_code == EXIT_FINDINGS
     document = json.loads(result.stdout)
     assert [(f["file"], f["line"], f["level"]) for f in document["findings"]] == [
-        ("fp64.cu", 4, "warning"), ("fp64.cu", 8, "note")]
+        ("fp64.cu", 4, "warning"),
+        ("fp64.cu", 8, "note"),
+    ]
 
 
 def test_github_format(workdir):
@@ -133,8 +152,9 @@ def test_github_paths_are_relative_to_the_repository_root(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path / "src")
     Path("empty.cu").write_text("")
     result = invoke("--format", "github", "empty.cu")
-    assert result.stdout == ("::error file=src/empty.cu,title=cudalint::src/empty.cu: error: "
-                             "empty file, nothing to analyze\n")
+    assert result.stdout == (
+        "::error file=src/empty.cu,title=cudalint::src/empty.cu: error: empty file, nothing to analyze\n"
+    )
 
 
 def test_color_always_keeps_brackets_verbatim(workdir):
@@ -200,8 +220,10 @@ def test_select_ignore_extend_select(workdir, args, codes):
 def test_statistics(workdir):
     result = analyze("--statistics", "fp64.cu")
     assert result.exit_code == EXIT_FINDINGS
-    assert result.stdout.splitlines() == ["     2  CL401  implicit-fp64",
-                                          "Found 2 findings (1 warning, 1 note) in 1 file."]
+    assert result.stdout.splitlines() == [
+        "     2  CL401  implicit-fp64",
+        "Found 2 findings (1 warning, 1 note) in 1 file.",
+    ]
 
 
 def test_exit_zero(workdir):
@@ -219,7 +241,10 @@ def test_jobs(workdir):
     result = analyze("--jobs", "2", "--format", "concise", "clean.cu", "fp64.cu")
     assert result.exit_code == EXIT_FINDINGS
     assert [line.split(":")[:2] for line in result.stdout.splitlines()] == [
-        ["fp64.cu", "4"], ["fp64.cu", "8"], ["Found 2 findings (1 warning, 1 note) in 1 file."]]
+        ["fp64.cu", "4"],
+        ["fp64.cu", "8"],
+        ["Found 2 findings (1 warning, 1 note) in 1 file."],
+    ]
 
 
 def test_define_option(tmp_path, monkeypatch):
@@ -247,8 +272,14 @@ def test_each_bad_input_gets_one_line_and_the_rest_continue(workdir, monkeypatch
         return read_bytes(path)
 
     monkeypatch.setattr(Path, "read_bytes", refuse_locked)
-    bad = {"missing.cu": "no such file", "empty.cu": "empty file", "blank.cuh": "empty file",
-           "binary.cu": "binary file", "dir.cu": "is a directory", "locked.cu": "Permission denied"}
+    bad = {
+        "missing.cu": "no such file",
+        "empty.cu": "empty file",
+        "blank.cuh": "empty file",
+        "binary.cu": "binary file",
+        "dir.cu": "is a directory",
+        "locked.cu": "Permission denied",
+    }
     result = analyze("--format", "concise", "fp64.cu", *bad)
     assert result.exit_code == EXIT_FINDINGS
     lines = result.stdout.splitlines()
@@ -264,14 +295,24 @@ def test_nothing_analyzable_exits_2(tmp_path, monkeypatch):
     Path("empty.cu").write_text("")
     result = invoke("empty.cu", "missing.cu")
     assert result.exit_code == EXIT_ERROR
-    assert sorted(result.stdout.splitlines()[:2]) == ["empty.cu: error: empty file, nothing to analyze",
-                                                      "missing.cu: error: no such file or directory"]
+    assert sorted(result.stdout.splitlines()[:2]) == [
+        "empty.cu: error: empty file, nothing to analyze",
+        "missing.cu: error: no such file or directory",
+    ]
 
 
 def test_directories_are_searched_for_cu_and_cuh(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    for name in ("src/a.cu", "src/deep/b.cuh", "src/c.cpp", "src/notes.txt", "src/.hidden/d.cu",
-                 "src/third_party/e.cu", "src/f_generated.cu", "top.cu"):
+    for name in (
+        "src/a.cu",
+        "src/deep/b.cuh",
+        "src/c.cpp",
+        "src/notes.txt",
+        "src/.hidden/d.cu",
+        "src/third_party/e.cu",
+        "src/f_generated.cu",
+        "top.cu",
+    ):
         Path(name).parent.mkdir(parents=True, exist_ok=True)
         Path(name).write_text("")  # empty: each file found gets a one-line notice and no parse
     result = invoke("--format", "concise", "--exclude", "third_party", "--exclude", "*_generated.cu", "src")

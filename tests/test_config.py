@@ -239,8 +239,9 @@ def test_a_run_applies_select_define_and_per_file_ignores(tmp_path, monkeypatch)
     """One run shows three keys at work: the define exposes a finding, select keeps
     CL401 only (so the unused CL401 suppression in legacy/ is not CL001's business),
     and per-file-ignores silences legacy/."""
-    _write(tmp_path, "cudalint.toml",
-           "select = ['CL4']\ndefine = ['SLOW']\nper-file-ignores = {'legacy/*' = ['CL401']}\n")
+    _write(
+        tmp_path, "cudalint.toml", "select = ['CL4']\ndefine = ['SLOW']\nper-file-ignores = {'legacy/*' = ['CL401']}\n"
+    )
     _write(tmp_path, "k.cu", "__global__ void k(float* v) {\n#ifdef SLOW\n    v[0] = v[0] * 0.1;\n#endif\n}\n")
     (tmp_path / "legacy").mkdir()
     shutil.copy(FIXTURES / "fp64.cu", tmp_path / "legacy" / "old.cu")

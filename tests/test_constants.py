@@ -60,8 +60,11 @@ def _stores(tu: ir.TranslationUnit) -> dict[int, ir.Expr]:
 
 
 def _named(expr: ir.Expr) -> dict[str, int | None]:
-    return {node.name: node.value for node in expr.walk()
-            if node.kind in (ir.ExprKind.DECL_REF, ir.ExprKind.MEMBER, ir.ExprKind.CALL) and node.name}
+    return {
+        node.name: node.value
+        for node in expr.walk()
+        if node.kind in (ir.ExprKind.DECL_REF, ir.ExprKind.MEMBER, ir.ExprKind.CALL) and node.name
+    }
 
 
 def test_named_constants_carry_their_value(unit):

@@ -15,8 +15,11 @@ def kernel(facts: Facts, name: str):
 
 
 def accesses_on(kernel_facts, line: int, space: MemorySpace | None = None, kind: str | None = None):
-    return [(a, p) for a, p in kernel_facts.accesses
-            if a.span.line == line and (space is None or a.space is space) and (kind is None or a.kind.value == kind)]
+    return [
+        (a, p)
+        for a, p in kernel_facts.accesses
+        if a.span.line == line and (space is None or a.space is space) and (kind is None or a.kind.value == kind)
+    ]
 
 
 def only(kernel_facts, line: int, kind: str = "load", space: MemorySpace = MemorySpace.GLOBAL):
@@ -107,20 +110,20 @@ GLOBAL = """
 
 # (line of the load, lane stride in bytes, sectors per request, ideal sectors, confidence)
 GLOBAL_LOADS = [
-    (11, "4", 4, 4, Confidence.EXACT),          # a[i]
-    (12, "8", 8, 4, Confidence.EXACT),          # a[2*i]: half of each sector is wasted
-    (13, "128", 32, 4, Confidence.EXACT),       # a[32*i]: one sector per lane
-    (15, "0", 1, 4, Confidence.EXACT),          # a[blockIdx.x]: broadcast, cheaper than the lanes' 128 bytes
-    (16, None, 2, 4, Confidence.EXACT),         # a[i/2]: pairs of lanes share a word
-    (17, "4", 5, 4, Confidence.EXACT),          # a[i+1]: misaligned, one extra sector
-    (18, "16", 16, 4, Confidence.EXACT),        # float4 .x: array of structs
-    (19, "12", 12, 4, Confidence.EXACT),        # struct of 3 floats, one field
-    (20, "8", 8, 4, Confidence.EXACT),          # index from a __device__ helper
-    (21, "4", 4, 4, Confidence.EXACT),          # index built by a macro; blockIdx.y * n only moves the request
-    (25, "128", 32, 4, Confidence.EXACT),       # transposed lane/warp decomposition
-    (26, "16", 16, 4, Confidence.EXACT),        # reassigned index r = r * 4
-    (27, "4", 4, 4, Confidence.EXACT),          # pointer offset by 64 elements (256 bytes: aligned)
-    (28, "16", 16, 16, Confidence.EXACT),       # whole float4: 16 contiguous bytes per lane
+    (11, "4", 4, 4, Confidence.EXACT),  # a[i]
+    (12, "8", 8, 4, Confidence.EXACT),  # a[2*i]: half of each sector is wasted
+    (13, "128", 32, 4, Confidence.EXACT),  # a[32*i]: one sector per lane
+    (15, "0", 1, 4, Confidence.EXACT),  # a[blockIdx.x]: broadcast, cheaper than the lanes' 128 bytes
+    (16, None, 2, 4, Confidence.EXACT),  # a[i/2]: pairs of lanes share a word
+    (17, "4", 5, 4, Confidence.EXACT),  # a[i+1]: misaligned, one extra sector
+    (18, "16", 16, 4, Confidence.EXACT),  # float4 .x: array of structs
+    (19, "12", 12, 4, Confidence.EXACT),  # struct of 3 floats, one field
+    (20, "8", 8, 4, Confidence.EXACT),  # index from a __device__ helper
+    (21, "4", 4, 4, Confidence.EXACT),  # index built by a macro; blockIdx.y * n only moves the request
+    (25, "128", 32, 4, Confidence.EXACT),  # transposed lane/warp decomposition
+    (26, "16", 16, 4, Confidence.EXACT),  # reassigned index r = r * 4
+    (27, "4", 4, 4, Confidence.EXACT),  # pointer offset by 64 elements (256 bytes: aligned)
+    (28, "16", 16, 16, Confidence.EXACT),  # whole float4: 16 contiguous bytes per lane
 ]
 
 
@@ -138,8 +141,9 @@ def test_global_load_cost(global_facts, line, stride, sectors, ideal, confidence
 
 
 def test_per_thread_chunk_in_a_loop(global_facts):
-    (_, pattern), = [(a, p) for a, p in accesses_on(kernel(global_facts, "shapes"), 23, kind="load")
-                     if a.location.base == "a"]
+    ((_, pattern),) = [
+        (a, p) for a, p in accesses_on(kernel(global_facts, "shapes"), 23, kind="load") if a.location.base == "a"
+    ]
     assert (pattern.sectors, pattern.ideal_sectors, str(pattern.lane_stride)) == (32, 4, "32")
 
 
@@ -163,7 +167,7 @@ def test_single_lane_code_is_recognized(global_facts):
 
 def test_grid_stride_loop_stays_coalesced(global_facts):
     facts = kernel(global_facts, "grid_stride")
-    (_, load), = accesses_on(facts, 32, kind="load")
+    ((_, load),) = accesses_on(facts, 32, kind="load")
     assert (load.sectors, load.ideal_sectors, load.confidence) == (4, 4, Confidence.EXACT)
 
 
@@ -215,17 +219,17 @@ SHARED = """
 
 # (line, wavefronts per request, conflict degree)
 SHARED_LOADS = [
-    (11, 1, 1),    # s[t]
-    (12, 2, 2),    # s[2t]: 2-way
+    (11, 1, 1),  # s[t]
+    (12, 2, 2),  # s[2t]: 2-way
     (13, 32, 32),  # s[32t]: every lane in bank 0
-    (14, 1, 1),    # s[33t]: odd stride, conflict-free
+    (14, 1, 1),  # s[33t]: odd stride, conflict-free
     (15, 32, 32),  # column of a [32][32] tile
-    (16, 1, 1),    # column of a padded [32][33] tile
-    (17, 2, 1),    # 8-byte contiguous: two half-warp phases, no conflict
-    (18, 1, 1),    # 1-byte contiguous
-    (19, 2, 2),    # array of 8-byte structs, one field
-    (20, 4, 4),    # extern __shared__ with stride 4
-    (21, 1, 1),    # broadcast
+    (16, 1, 1),  # column of a padded [32][33] tile
+    (17, 2, 1),  # 8-byte contiguous: two half-warp phases, no conflict
+    (18, 1, 1),  # 1-byte contiguous
+    (19, 2, 2),  # array of 8-byte structs, one field
+    (20, 4, 4),  # extern __shared__ with stride 4
+    (21, 1, 1),  # broadcast
 ]
 
 
@@ -273,9 +277,18 @@ BRANCHES = """
 """
 
 EXPECTED_VARIANCE = [
-    (3, Variance.THREAD), (4, Variance.THREAD), (5, Variance.WARP_UNIFORM), (6, Variance.WARP_UNIFORM),
-    (7, Variance.UNIFORM), (8, Variance.UNIFORM), (9, Variance.DATA), (10, Variance.WARP_UNIFORM),
-    (11, Variance.WARP_UNIFORM), (12, Variance.THREAD), (14, Variance.THREAD), (15, Variance.WARP_UNIFORM),
+    (3, Variance.THREAD),
+    (4, Variance.THREAD),
+    (5, Variance.WARP_UNIFORM),
+    (6, Variance.WARP_UNIFORM),
+    (7, Variance.UNIFORM),
+    (8, Variance.UNIFORM),
+    (9, Variance.DATA),
+    (10, Variance.WARP_UNIFORM),
+    (11, Variance.WARP_UNIFORM),
+    (12, Variance.THREAD),
+    (14, Variance.THREAD),
+    (15, Variance.WARP_UNIFORM),
 ]
 
 
@@ -368,5 +381,5 @@ def test_guards_mixing_a_lane_test_and_a_parameter_narrow_the_lanes(snippets):
             if (threadIdx.x == 31 && x < n - 1) t[x * 32] = 1;
         }
     """
-    (access, pattern), = kernel(snippets.facts(source), "halo").accesses
+    ((access, pattern),) = kernel(snippets.facts(source), "halo").accesses
     assert pattern.single_lane and pattern.sectors == 1

@@ -15,8 +15,9 @@ def test_every_rule_page_matches_its_docstring():
     for rule in implemented().values():
         page = ROOT / "docs" / "rules" / f"{rule.code}.md"
         assert page.is_file(), f"missing {page}; run scripts/generate_rule_docs.py"
-        assert page.read_text(encoding="utf-8") == generator.rule_page(rule), \
+        assert page.read_text(encoding="utf-8") == generator.rule_page(rule), (
             f"{page} is stale; run scripts/generate_rule_docs.py"
+        )
 
 
 def test_no_pages_for_unregistered_rules():
@@ -27,5 +28,6 @@ def test_no_pages_for_unregistered_rules():
 def test_readme_rules_table_matches_the_rule_table():
     generator = load_script("generate_rule_docs")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert generator.readme_with_table(readme) == readme, \
+    assert generator.readme_with_table(readme) == readme, (
         "README.md's rules table is stale; run scripts/generate_rule_docs.py"
+    )

@@ -31,10 +31,22 @@ BASE = "/work/build"
 # ---------------------------------------------------------------------------- parse_arch
 
 
-@pytest.mark.parametrize("text, arch", [
-    ("sm_80", 80), ("compute_86", 86), ("90a", 90), ("80", 80), ("sm_90a", 90), ("compute_90a", 90),
-    ("lto_89", 89), ("SM_75", 75), ("  sm_70 ", 70), ("sm_100", 100), ("sm_120f", 120),
-])
+@pytest.mark.parametrize(
+    "text, arch",
+    [
+        ("sm_80", 80),
+        ("compute_86", 86),
+        ("90a", 90),
+        ("80", 80),
+        ("sm_90a", 90),
+        ("compute_90a", 90),
+        ("lto_89", 89),
+        ("SM_75", 75),
+        ("  sm_70 ", 70),
+        ("sm_100", 100),
+        ("sm_120f", 120),
+    ],
+)
 def test_parse_arch(text, arch):
     assert parse_arch(text) == arch
 
@@ -52,79 +64,117 @@ def translate(command: str, directory: str = BASE) -> FileFlags:
     return translate_build_flags(shlex.split(command), directory)
 
 
-@pytest.mark.parametrize("command, args", [
-    ("-I include", ["-I/work/build/include"]),
-    ("-Iinclude", ["-I/work/build/include"]),
-    ("-I/abs/include", ["-I/abs/include"]),
-    ("-I=inc", ["-I/work/build/inc"]),
-    ("--include-path=inc", ["-I/work/build/inc"]),
-    ("--include-path inc", ["-I/work/build/inc"]),
-    ("-I ../third_party/./cutlass", ["-I/work/third_party/cutlass"]),
-    ("-isystem sys", ["-isystem", "/work/build/sys"]),
-    ("-isystem /opt/sys", ["-isystem", "/opt/sys"]),
-    ("--system-include=sys", ["-isystem", "/work/build/sys"]),
-    ("-isystem=/opt/sys", ["-isystem", "/opt/sys"]),  # CMake's spelling for nvcc
-    ("-iquote q", ["-iquote", "/work/build/q"]),
-    ("-idirafter late", ["-idirafter", "/work/build/late"]),
-    ("-include pre.h", ["-include", "/work/build/pre.h"]),
-    ("--pre-include=/abs/pre.h", ["-include", "/abs/pre.h"]),
-    ("-D FOO", ["-DFOO"]),
-    ("-DFOO", ["-DFOO"]),
-    ("-DNAME=V", ["-DNAME=V"]),
-    ("-D NAME=V", ["-DNAME=V"]),
-    ("--define-macro=X=1", ["-DX=1"]),
-    ("--define-macro Y", ["-DY"]),
-    ("'-DMSG=hello world'", ["-DMSG=hello world"]),
-    ("-U BAR", ["-UBAR"]),
-    ("-UBAR", ["-UBAR"]),
-    ("--undefine-macro=BAZ", ["-UBAZ"]),
-    ("-std=c++17", ["-std=c++17"]),
-    ("--std c++14", ["-std=c++14"]),
-    ("--std=c++20", ["-std=c++20"]),
-    ("-std c++11", ["-std=c++11"]),
-])
+@pytest.mark.parametrize(
+    "command, args",
+    [
+        ("-I include", ["-I/work/build/include"]),
+        ("-Iinclude", ["-I/work/build/include"]),
+        ("-I/abs/include", ["-I/abs/include"]),
+        ("-I=inc", ["-I/work/build/inc"]),
+        ("--include-path=inc", ["-I/work/build/inc"]),
+        ("--include-path inc", ["-I/work/build/inc"]),
+        ("-I ../third_party/./cutlass", ["-I/work/third_party/cutlass"]),
+        ("-isystem sys", ["-isystem", "/work/build/sys"]),
+        ("-isystem /opt/sys", ["-isystem", "/opt/sys"]),
+        ("--system-include=sys", ["-isystem", "/work/build/sys"]),
+        ("-isystem=/opt/sys", ["-isystem", "/opt/sys"]),  # CMake's spelling for nvcc
+        ("-iquote q", ["-iquote", "/work/build/q"]),
+        ("-idirafter late", ["-idirafter", "/work/build/late"]),
+        ("-include pre.h", ["-include", "/work/build/pre.h"]),
+        ("--pre-include=/abs/pre.h", ["-include", "/abs/pre.h"]),
+        ("-D FOO", ["-DFOO"]),
+        ("-DFOO", ["-DFOO"]),
+        ("-DNAME=V", ["-DNAME=V"]),
+        ("-D NAME=V", ["-DNAME=V"]),
+        ("--define-macro=X=1", ["-DX=1"]),
+        ("--define-macro Y", ["-DY"]),
+        ("'-DMSG=hello world'", ["-DMSG=hello world"]),
+        ("-U BAR", ["-UBAR"]),
+        ("-UBAR", ["-UBAR"]),
+        ("--undefine-macro=BAZ", ["-UBAZ"]),
+        ("-std=c++17", ["-std=c++17"]),
+        ("--std c++14", ["-std=c++14"]),
+        ("--std=c++20", ["-std=c++20"]),
+        ("-std c++11", ["-std=c++11"]),
+    ],
+)
 def test_kept_flags(command, args):
     result = translate(command)
     assert list(result.args) == args
     assert result.arch is None and result.max_registers is None
 
 
-@pytest.mark.parametrize("command", [
-    "--expt-relaxed-constexpr", "--expt-extended-lambda", "-Xcompiler -fPIC", "-Xcompiler=-fPIC,-Wall",
-    "-O3", "-O0", "-g", "-G", "-lineinfo", "--use_fast_math", "-use_fast_math", "-c", "-o out.o",
-    "-x cu", "-rdc=true", "--relocatable-device-code true", "-ccbin g++", "-Wall -Werror",
-    "-Xptxas -v", "--ptxas-options=-v", "-MD -MF dep.d", "--compiler-options -fno-strict-aliasing",
-    "-arch=native", "-arch=all-major", "--maxrregcount=many", "-fPIC", "-pthread", "main.cu",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "--expt-relaxed-constexpr",
+        "--expt-extended-lambda",
+        "-Xcompiler -fPIC",
+        "-Xcompiler=-fPIC,-Wall",
+        "-O3",
+        "-O0",
+        "-g",
+        "-G",
+        "-lineinfo",
+        "--use_fast_math",
+        "-use_fast_math",
+        "-c",
+        "-o out.o",
+        "-x cu",
+        "-rdc=true",
+        "--relocatable-device-code true",
+        "-ccbin g++",
+        "-Wall -Werror",
+        "-Xptxas -v",
+        "--ptxas-options=-v",
+        "-MD -MF dep.d",
+        "--compiler-options -fno-strict-aliasing",
+        "-arch=native",
+        "-arch=all-major",
+        "--maxrregcount=many",
+        "-fPIC",
+        "-pthread",
+        "main.cu",
+    ],
+)
 def test_dropped_flags(command):
     result = translate(command)
     assert result.args == () and result.arch is None and result.max_registers is None
 
 
-@pytest.mark.parametrize("command, arch", [
-    ("-arch=sm_80", 80),
-    ("-arch sm_75", 75),
-    ("-arch=compute_86", 86),
-    ("--gpu-architecture=sm_90a", 90),
-    ("--gpu-architecture sm_70", 70),
-    ("--cuda-gpu-arch=sm_89", 89),
-    ("--offload-arch=sm_86", 86),
-    ("-gencode=arch=compute_80,code=sm_80", 80),
-    ("-gencode arch=compute_70,code=sm_70 -gencode arch=compute_90,code=sm_90", 90),
-    ("-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_75,code=sm_75", 80),
-    ("--generate-code=arch=compute_75,code=[compute_75,sm_75]", 75),
-    ("-gencode arch=compute_80,code=sm_86", 86),
-    ("-arch=sm_70 -gencode=arch=compute_90a,code=sm_90a", 90),
-    ("-arch=sm_100a", 100),
-])
+@pytest.mark.parametrize(
+    "command, arch",
+    [
+        ("-arch=sm_80", 80),
+        ("-arch sm_75", 75),
+        ("-arch=compute_86", 86),
+        ("--gpu-architecture=sm_90a", 90),
+        ("--gpu-architecture sm_70", 70),
+        ("--cuda-gpu-arch=sm_89", 89),
+        ("--offload-arch=sm_86", 86),
+        ("-gencode=arch=compute_80,code=sm_80", 80),
+        ("-gencode arch=compute_70,code=sm_70 -gencode arch=compute_90,code=sm_90", 90),
+        ("-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_75,code=sm_75", 80),
+        ("--generate-code=arch=compute_75,code=[compute_75,sm_75]", 75),
+        ("-gencode arch=compute_80,code=sm_86", 86),
+        ("-arch=sm_70 -gencode=arch=compute_90a,code=sm_90a", 90),
+        ("-arch=sm_100a", 100),
+    ],
+)
 def test_architecture(command, arch):
     result = translate(command)
     assert result.arch == arch and result.args == ()
 
 
-@pytest.mark.parametrize("command, registers", [
-    ("--maxrregcount=64", 64), ("--maxrregcount 48", 48), ("-maxrregcount 32", 32), ("-maxrregcount=40", 40),
-])
+@pytest.mark.parametrize(
+    "command, registers",
+    [
+        ("--maxrregcount=64", 64),
+        ("--maxrregcount 48", 48),
+        ("-maxrregcount 32", 32),
+        ("-maxrregcount=40", 40),
+    ],
+)
 def test_register_cap(command, registers):
     assert translate(command).max_registers == registers
 
@@ -138,8 +188,14 @@ def test_full_nvcc_command():
     )
     result = translate(command, "/work/proj/build")
     assert list(result.args) == [
-        "-I/work/proj/include", "-I/work/proj/build/include", "-isystem", "/opt/cutlass/include", "-DNDEBUG",
-        "-DTILE=32", "-UOLD", "-std=c++17",
+        "-I/work/proj/include",
+        "-I/work/proj/build/include",
+        "-isystem",
+        "/opt/cutlass/include",
+        "-DNDEBUG",
+        "-DTILE=32",
+        "-UOLD",
+        "-std=c++17",
     ]
     assert result.arch == 86 and result.max_registers == 64
 
@@ -154,11 +210,14 @@ def test_full_clang_command():
     assert result.arch == 90 and result.max_registers is None
 
 
-@pytest.mark.parametrize("command, args", [
-    ("-isystem/opt/sys", ["-isystem", "/opt/sys"]),
-    ("-iquoteq", ["-iquote", "/work/build/q"]),
-    ("-idirafter/late", ["-idirafter", "/late"]),
-])
+@pytest.mark.parametrize(
+    "command, args",
+    [
+        ("-isystem/opt/sys", ["-isystem", "/opt/sys"]),
+        ("-iquoteq", ["-iquote", "/work/build/q"]),
+        ("-idirafter/late", ["-idirafter", "/late"]),
+    ],
+)
 def test_joined_clang_path_flags(command, args):
     assert list(translate(command).args) == args
 
@@ -194,13 +253,30 @@ def project(tmp_path):
     build.mkdir()
     (src / "a.cu").write_text("__global__ void a() {}\n")
     (src / "b.cu").write_text("__global__ void b() {}\n")
-    db = write_db(build / "compile_commands.json", [
-        {"directory": str(build), "file": "../src/a.cu",
-         "arguments": ["nvcc", "-I../include", "-DA_FLAG", "-arch=sm_80", "--maxrregcount=64", "-c", "../src/a.cu"]},
-        {"directory": str(build), "file": str(src / "b.cu"),
-         "command": "/usr/local/cuda/bin/nvcc -DB_FLAG='two words' -std=c++14 "
-                    "-gencode arch=compute_86,code=sm_86 -c ../src/b.cu"},
-    ])
+    db = write_db(
+        build / "compile_commands.json",
+        [
+            {
+                "directory": str(build),
+                "file": "../src/a.cu",
+                "arguments": [
+                    "nvcc",
+                    "-I../include",
+                    "-DA_FLAG",
+                    "-arch=sm_80",
+                    "--maxrregcount=64",
+                    "-c",
+                    "../src/a.cu",
+                ],
+            },
+            {
+                "directory": str(build),
+                "file": str(src / "b.cu"),
+                "command": "/usr/local/cuda/bin/nvcc -DB_FLAG='two words' -std=c++14 "
+                "-gencode arch=compute_86,code=sm_86 -c ../src/b.cu",
+            },
+        ],
+    )
     return tmp_path, db
 
 
@@ -227,24 +303,30 @@ def test_database_lookup_normalises_the_path(project, monkeypatch):
 
 
 def test_database_skips_unusable_entries(tmp_path):
-    db_path = write_db(tmp_path / "compile_commands.json", [
-        "not an object",
-        {"directory": str(tmp_path), "arguments": ["nvcc", "-DX"]},  # no file
-        {"directory": str(tmp_path), "file": "nothing.cu"},  # neither arguments nor command
-        {"directory": str(tmp_path), "file": "quote.cu", "command": "nvcc -DX='unbalanced"},
-        {"file": "nodir.cu", "arguments": ["clang++", "-Ilocal"]},  # directory defaults to the db's
-    ])
+    db_path = write_db(
+        tmp_path / "compile_commands.json",
+        [
+            "not an object",
+            {"directory": str(tmp_path), "arguments": ["nvcc", "-DX"]},  # no file
+            {"directory": str(tmp_path), "file": "nothing.cu"},  # neither arguments nor command
+            {"directory": str(tmp_path), "file": "quote.cu", "command": "nvcc -DX='unbalanced"},
+            {"file": "nodir.cu", "arguments": ["clang++", "-Ilocal"]},  # directory defaults to the db's
+        ],
+    )
     db = CompileDatabase.load(str(db_path))
     assert list(db.entries) == [str(tmp_path / "nodir.cu")]
     assert db.entries[str(tmp_path / "nodir.cu")].args == (f"-I{tmp_path / 'local'}",)
 
 
-@pytest.mark.parametrize("content, message", [
-    ("{not json", "cannot read compile database"),
-    ("", "cannot read compile database"),
-    ('{"file": "a.cu"}', "not a JSON array"),
-    ('"text"', "not a JSON array"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "cannot read compile database"),
+        ("", "cannot read compile database"),
+        ('{"file": "a.cu"}', "not a JSON array"),
+        ('"text"', "not a JSON array"),
+    ],
+)
 def test_malformed_database(tmp_path, content, message):
     path = tmp_path / "compile_commands.json"
     path.write_text(content)
@@ -287,9 +369,12 @@ def test_locate_explicit_missing(tmp_path, given):
 
 
 def test_locate_by_parent_search(tmp_path):
-    db_path = write_db(tmp_path / "compile_commands.json", [
-        {"directory": str(tmp_path), "file": "deep/er/k.cu", "arguments": ["nvcc", "-DDEEP"]},
-    ])
+    db_path = write_db(
+        tmp_path / "compile_commands.json",
+        [
+            {"directory": str(tmp_path), "file": "deep/er/k.cu", "arguments": ["nvcc", "-DDEEP"]},
+        ],
+    )
     deep = tmp_path / "deep" / "er"
     deep.mkdir(parents=True)
     (deep / "k.cu").write_text("__global__ void k() {}\n")
@@ -343,9 +428,16 @@ def test_default_arguments_for_a_file():
     assert args.count("-std=c++17") == 1
 
 
-@pytest.mark.parametrize("arch, expected", [
-    ("sm_100", 90), ("sm_120a", 90), ("compute_75", 75), ("86", 86), ("sm_90a", 90),
-])
+@pytest.mark.parametrize(
+    "arch, expected",
+    [
+        ("sm_100", 90),
+        ("sm_120a", 90),
+        ("compute_75", 75),
+        ("86", 86),
+        ("sm_90a", 90),
+    ],
+)
 def test_option_arch_is_capped(arch, expected):
     env = build_environment(FrontendOptions(header_mode="embedded", arch=arch))
     assert env.default_arch == expected
@@ -360,10 +452,14 @@ def test_bad_option_arch():
 
 
 def test_user_arguments():
-    env = build_environment(FrontendOptions(
-        header_mode="embedded", include_dirs=("/inc/a", "rel"), defines=("A", "B=2"),
-        extra_args=("-UC", "-std=c++20"),
-    ))
+    env = build_environment(
+        FrontendOptions(
+            header_mode="embedded",
+            include_dirs=("/inc/a", "rel"),
+            defines=("A", "B=2"),
+            extra_args=("-UC", "-std=c++20"),
+        )
+    )
     assert env.user_args == ("-I/inc/a", "-Irel", "-DA", "-DB=2", "-UC", "-std=c++20")
     args = env.args_for("/nowhere/k.cu")
     assert "-std=c++20" in args and "-std=c++17" not in args
@@ -385,9 +481,12 @@ def test_environment_with_database(project):
 
 def test_environment_searches_for_database(project):
     root, db_path = project
-    write_db(root / "compile_commands.json", [
-        {"directory": str(root), "file": "src/a.cu", "arguments": ["nvcc", "-arch=sm_100", "-DFOUND"]},
-    ])
+    write_db(
+        root / "compile_commands.json",
+        [
+            {"directory": str(root), "file": "src/a.cu", "arguments": ["nvcc", "-arch=sm_100", "-DFOUND"]},
+        ],
+    )
     env = build_environment(FrontendOptions(header_mode="embedded"), search_from=str(root / "src" / "a.cu"))
     assert env.compile_db is not None and env.compile_db.path == str(root / "compile_commands.json")
     args = env.args_for(str(root / "src" / "a.cu"))
@@ -409,9 +508,12 @@ def test_database_flags_reach_the_parser(tmp_path):
     source.write_text(
         "#ifndef FROM_DB\n#error FROM_DB missing\n#endif\n__global__ void k(float *p) { p[0] = FROM_DB; }\n"
     )
-    write_db(tmp_path / "compile_commands.json", [
-        {"directory": str(tmp_path), "file": "k.cu", "arguments": ["nvcc", "-DFROM_DB=2.5f", "-c", "k.cu"]},
-    ])
+    write_db(
+        tmp_path / "compile_commands.json",
+        [
+            {"directory": str(tmp_path), "file": "k.cu", "arguments": ["nvcc", "-DFROM_DB=2.5f", "-c", "k.cu"]},
+        ],
+    )
     env = build_environment(FrontendOptions(header_mode="embedded"), search_from=str(source))
     tu = frontend.parse_file(str(source), env)
     assert tu.errors == ()
@@ -436,8 +538,10 @@ def fake_toolkit(root: Path, with_nvcc: bool = False) -> Path:
 @pytest.fixture
 def toolkits(tmp_path, monkeypatch):
     """Four fake toolkits and a clean environment: no CUDA_PATH/CUDA_HOME, no nvcc on PATH."""
-    kits = {name: fake_toolkit(tmp_path / name, with_nvcc=(name == "nvcc_kit"))
-            for name in ("explicit", "cuda_path", "cuda_home", "nvcc_kit")}
+    kits = {
+        name: fake_toolkit(tmp_path / name, with_nvcc=(name == "nvcc_kit"))
+        for name in ("explicit", "cuda_path", "cuda_home", "nvcc_kit")
+    }
     empty_bin = tmp_path / "empty_bin"
     empty_bin.mkdir()
     monkeypatch.delenv("CUDA_PATH", raising=False)

@@ -116,8 +116,16 @@ def check_clean(tu: ir.TranslationUnit) -> None:
 # ---------------------------------------------------------------------------- every fixture
 
 CLEAN_FIXTURES = [
-    "functions.cu", "templates.cu", "macros.cu", "launch_bounds.cu", "launches.cu",
-    "statements.cu", "storage.cu", "expressions.cu", "literals.cu", "records.cu",
+    "functions.cu",
+    "templates.cu",
+    "macros.cu",
+    "launch_bounds.cu",
+    "launches.cu",
+    "statements.cu",
+    "storage.cu",
+    "expressions.cu",
+    "literals.cu",
+    "records.cu",
 ]
 
 
@@ -461,12 +469,15 @@ def tu_bounds(header_mode):
     return parse("launch_bounds.cu", header_mode)
 
 
-@pytest.mark.parametrize("name, max_threads, min_blocks, text", [
-    ("one_arg", 256, None, "256"),
-    ("two_args", 128, 4, "128, 4"),
-    ("macro_arg", 256, 2, "BLOCK, 2"),
-    ("split_lines", 512, None, "BLOCK * 2"),
-])
+@pytest.mark.parametrize(
+    "name, max_threads, min_blocks, text",
+    [
+        ("one_arg", 256, None, "256"),
+        ("two_args", 128, 4, "128, 4"),
+        ("macro_arg", 256, 2, "BLOCK, 2"),
+        ("split_lines", 512, None, "BLOCK * 2"),
+    ],
+)
 def test_launch_bounds(tu_bounds, name, max_threads, min_blocks, text):
     fn = function(tu_bounds, name)
     assert fn.launch_bounds == ir.LaunchBounds(max_threads, min_blocks, None, text)
@@ -594,7 +605,14 @@ def _loops(tu) -> list[ir.Stmt]:
 def test_pragma_unroll(tu_statements):
     loops = _loops(tu_statements)
     assert [loop.unroll for loop in loops] == [
-        ir.Unroll(None), ir.Unroll(4), ir.Unroll(1), None, None, None, None, None,
+        ir.Unroll(None),
+        ir.Unroll(4),
+        ir.Unroll(1),
+        None,
+        None,
+        None,
+        None,
+        None,
     ]
 
 
@@ -703,8 +721,21 @@ def test_goto_and_label(tu_statements):
 
 def test_statement_walk_visits_everything(tu_statements):
     kinds = {s.kind for s in statements(function(tu_statements, "branches"))}
-    assert {S.COMPOUND, S.IF, S.DECL, S.RETURN, S.EXPR, S.WHILE, S.DO, S.SWITCH, S.CASE, S.DEFAULT,
-            S.BREAK, S.GOTO, S.LABEL} <= kinds
+    assert {
+        S.COMPOUND,
+        S.IF,
+        S.DECL,
+        S.RETURN,
+        S.EXPR,
+        S.WHILE,
+        S.DO,
+        S.SWITCH,
+        S.CASE,
+        S.DEFAULT,
+        S.BREAK,
+        S.GOTO,
+        S.LABEL,
+    } <= kinds
     kinds = {s.kind for s in statements(function(tu_statements, "loops"))}
     assert {S.FOR, S.BREAK, S.CONTINUE, S.RETURN, S.IF} <= kinds
     # The for-loop's init statement is reached by walk(): the decl of ``i``.
@@ -786,16 +817,40 @@ def tu_expressions(header_mode):
     return parse("expressions.cu", header_mode)
 
 
-@pytest.mark.parametrize("var, kind, op", [
-    ("r0", E.BINARY, "+"), ("r1", E.BINARY, "-"), ("r2", E.BINARY, "*"), ("r3", E.BINARY, "/"),
-    ("r4", E.BINARY, "%"), ("r5", E.BINARY, "<<"), ("r6", E.BINARY, ">>"), ("r7", E.BINARY, "&"),
-    ("r8", E.BINARY, "|"), ("r9", E.BINARY, "^"), ("l0", E.BINARY, "&&"), ("l1", E.BINARY, "||"),
-    ("c0", E.BINARY, "<"), ("c1", E.BINARY, "<="), ("c2", E.BINARY, ">"), ("c3", E.BINARY, ">="),
-    ("c4", E.BINARY, "=="), ("c5", E.BINARY, "!="), ("u0", E.UNARY, "-"), ("u1", E.UNARY, "~"),
-    ("u2", E.UNARY, "!"), ("u3", E.UNARY, "+"), ("pre_inc", E.UNARY, "++"), ("pre_dec", E.UNARY, "--"),
-    ("post_inc", E.UNARY, "post++"), ("post_dec", E.UNARY, "post--"), ("deref", E.UNARY, "*"),
-    ("addr", E.UNARY, "&"), ("comma", E.BINARY, ","),
-])
+@pytest.mark.parametrize(
+    "var, kind, op",
+    [
+        ("r0", E.BINARY, "+"),
+        ("r1", E.BINARY, "-"),
+        ("r2", E.BINARY, "*"),
+        ("r3", E.BINARY, "/"),
+        ("r4", E.BINARY, "%"),
+        ("r5", E.BINARY, "<<"),
+        ("r6", E.BINARY, ">>"),
+        ("r7", E.BINARY, "&"),
+        ("r8", E.BINARY, "|"),
+        ("r9", E.BINARY, "^"),
+        ("l0", E.BINARY, "&&"),
+        ("l1", E.BINARY, "||"),
+        ("c0", E.BINARY, "<"),
+        ("c1", E.BINARY, "<="),
+        ("c2", E.BINARY, ">"),
+        ("c3", E.BINARY, ">="),
+        ("c4", E.BINARY, "=="),
+        ("c5", E.BINARY, "!="),
+        ("u0", E.UNARY, "-"),
+        ("u1", E.UNARY, "~"),
+        ("u2", E.UNARY, "!"),
+        ("u3", E.UNARY, "+"),
+        ("pre_inc", E.UNARY, "++"),
+        ("pre_dec", E.UNARY, "--"),
+        ("post_inc", E.UNARY, "post++"),
+        ("post_dec", E.UNARY, "post--"),
+        ("deref", E.UNARY, "*"),
+        ("addr", E.UNARY, "&"),
+        ("comma", E.BINARY, ","),
+    ],
+)
 def test_operators(tu_expressions, var, kind, op):
     expr = bare(init(function(tu_expressions, "operators"), var))
     assert expr.kind is kind and expr.op == op
@@ -820,8 +875,11 @@ def test_assignments(tu_expressions):
     assert ops == ["+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", "=", "="]
     first = expr_stmts(fn)[0]
     assert first.kind is E.ASSIGN and first.children[0].kind is E.DECL_REF and is_literal(first.children[1], 1)
-    assert not [e for e in all_exprs(fn) if e.kind is E.BINARY and e.op and e.op.endswith("=")
-                and e.op not in ("==", "!=", "<=", ">=")]
+    assert not [
+        e
+        for e in all_exprs(fn)
+        if e.kind is E.BINARY and e.op and e.op.endswith("=") and e.op not in ("==", "!=", "<=", ">=")
+    ]
 
 
 def test_implicit_promotion_to_double(tu_expressions):
@@ -839,12 +897,15 @@ def test_implicit_promotion_to_double(tu_expressions):
     assert widened.children[0].type.size == 4
 
 
-@pytest.mark.parametrize("var, cast, kind", [
-    ("narrowed", ir.CastKind.C_STYLE, T.FLOAT),
-    ("truncated", ir.CastKind.STATIC, T.INTEGER),
-    ("functional", ir.CastKind.FUNCTIONAL, T.FLOAT),
-    ("bytes", ir.CastKind.REINTERPRET, T.POINTER),
-])
+@pytest.mark.parametrize(
+    "var, cast, kind",
+    [
+        ("narrowed", ir.CastKind.C_STYLE, T.FLOAT),
+        ("truncated", ir.CastKind.STATIC, T.INTEGER),
+        ("functional", ir.CastKind.FUNCTIONAL, T.FLOAT),
+        ("bytes", ir.CastKind.REINTERPRET, T.POINTER),
+    ],
+)
 def test_explicit_casts(tu_expressions, var, cast, kind):
     expr = init(function(tu_expressions, "casts_and_members"), var)
     assert expr.kind is E.CAST and expr.cast is cast and expr.type.kind is kind
@@ -989,7 +1050,8 @@ def test_float_literals(tu_literals):
 def test_bool_and_char_literals(tu_literals):
     flags = _stored(tu_literals, "flags")
     assert [(e.kind, e.value, e.text) for e in flags] == [
-        (E.BOOL_LITERAL, True, "true"), (E.BOOL_LITERAL, False, "false"),
+        (E.BOOL_LITERAL, True, "true"),
+        (E.BOOL_LITERAL, False, "false"),
     ]
     char = _stored(tu_literals, "sizes")[-1]
     assert char.kind is E.CHAR_LITERAL and char.text == "'A'"
@@ -998,7 +1060,10 @@ def test_bool_and_char_literals(tu_literals):
 def test_sizeof_and_alignof(tu_literals):
     sizes = _stored(tu_literals, "sizes")[:4]
     assert [(e.kind, e.op, e.value) for e in sizes] == [
-        (E.SIZEOF, "sizeof", 8), (E.SIZEOF, "sizeof", 16), (E.SIZEOF, "sizeof", 8), (E.SIZEOF, "alignof", 16),
+        (E.SIZEOF, "sizeof", 8),
+        (E.SIZEOF, "sizeof", 16),
+        (E.SIZEOF, "sizeof", 8),
+        (E.SIZEOF, "alignof", 16),
     ]
     assert all(e.type.kind is T.INTEGER and e.type.is_signed is False for e in sizes)
     # sizeof applied to an expression keeps the operand.
@@ -1119,11 +1184,14 @@ def test_text_argument_overrides_the_file(tmp_path):
     assert tu.source_lines == (source.rstrip("\n"),)
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "empty"),
-    (b"   \n\t\n", "empty"),
-    (b"\x7fELF\x00\x00\x01", "binary"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "empty"),
+        (b"   \n\t\n", "empty"),
+        (b"\x7fELF\x00\x00\x01", "binary"),
+    ],
+)
 def test_unreadable_sources(tmp_path, content, message):
     path = tmp_path / "bad.cu"
     path.write_bytes(content)
@@ -1179,8 +1247,15 @@ def test_system_header_templates_are_not_lowered():
 # ---------------------------------------------------------------------------- embedded / toolkit parity
 
 PARITY_FIXTURES = [
-    "launches.cu", "statements.cu", "templates.cu", "macros.cu", "storage.cu", "missing_include.cu", "literals.cu",
-    "launch_bounds.cu", "errors.cu",
+    "launches.cu",
+    "statements.cu",
+    "templates.cu",
+    "macros.cu",
+    "storage.cu",
+    "missing_include.cu",
+    "literals.cu",
+    "launch_bounds.cu",
+    "errors.cu",
 ]
 
 
@@ -1193,27 +1268,58 @@ def _ctype_key(t: ir.CType | None):
 def _expr_dump(e: ir.Expr | None):
     if e is None:
         return None
-    return (e.kind.value, _ctype_key(e.type), e.op, e.name, e.member, e.value, e.text,
-            e.cast and e.cast.value, e.span.line, e.span.column, e.span.end_line, e.span.end_column,
-            e.span.spelling and (e.span.spelling.line, e.span.spelling.column),
-            tuple(_expr_dump(c) for c in e.children))
+    return (
+        e.kind.value,
+        _ctype_key(e.type),
+        e.op,
+        e.name,
+        e.member,
+        e.value,
+        e.text,
+        e.cast and e.cast.value,
+        e.span.line,
+        e.span.column,
+        e.span.end_line,
+        e.span.end_column,
+        e.span.spelling and (e.span.spelling.line, e.span.spelling.column),
+        tuple(_expr_dump(c) for c in e.children),
+    )
 
 
 def _stmt_dump(s: ir.Stmt | None):
     if s is None:
         return None
-    return (s.kind.value, s.span.line, s.span.column, s.label, s.unroll,
-            _expr_dump(s.expr), _expr_dump(s.cond), _expr_dump(s.step), _stmt_dump(s.init), _stmt_dump(s.orelse),
-            tuple((v.name, _ctype_key(v.type), v.storage.value, v.is_extern, _expr_dump(v.init)) for v in s.decls),
-            tuple(_stmt_dump(b) for b in s.body))
+    return (
+        s.kind.value,
+        s.span.line,
+        s.span.column,
+        s.label,
+        s.unroll,
+        _expr_dump(s.expr),
+        _expr_dump(s.cond),
+        _expr_dump(s.step),
+        _stmt_dump(s.init),
+        _stmt_dump(s.orelse),
+        tuple((v.name, _ctype_key(v.type), v.storage.value, v.is_extern, _expr_dump(v.init)) for v in s.decls),
+        tuple(_stmt_dump(b) for b in s.body),
+    )
 
 
 def normalized(tu: ir.TranslationUnit):
     functions_ = sorted(
-        (f.display_name, f.kind.value, f.is_template_pattern, f.launch_bounds, f.max_registers,
-         _ctype_key(f.return_type), tuple((p.name, _ctype_key(p.type)) for p in f.params),
-         f.span.line, _stmt_dump(f.body))
-        for f in tu.functions if f.in_main_file
+        (
+            f.display_name,
+            f.kind.value,
+            f.is_template_pattern,
+            f.launch_bounds,
+            f.max_registers,
+            _ctype_key(f.return_type),
+            tuple((p.name, _ctype_key(p.type)) for p in f.params),
+            f.span.line,
+            _stmt_dump(f.body),
+        )
+        for f in tu.functions
+        if f.in_main_file
     )
     globals_ = [(g.name, g.storage.value, _ctype_key(g.type), _expr_dump(g.init)) for g in tu.globals]
     return functions_, globals_, [(c.line, c.column, c.text) for c in tu.comments]
@@ -1221,9 +1327,18 @@ def normalized(tu: ir.TranslationUnit):
 
 def normalized_launches(tu: ir.TranslationUnit):
     names = {f.decl: f.display_name for f in tu.functions}
-    return [(names.get(launch.kernel), names.get(launch.caller), launch.span.line, launch.span.column,
-             _expr_dump(launch.grid), _expr_dump(launch.block), _expr_dump(launch.shared_bytes))
-            for launch in tu.launches]
+    return [
+        (
+            names.get(launch.kernel),
+            names.get(launch.caller),
+            launch.span.line,
+            launch.span.column,
+            _expr_dump(launch.grid),
+            _expr_dump(launch.block),
+            _expr_dump(launch.shared_bytes),
+        )
+        for launch in tu.launches
+    ]
 
 
 def _first_difference(a, b, path="ir"):

@@ -63,8 +63,7 @@ DEFAULTS = {
     "pred_on_ratio": 32.0,
 }
 SHARED_DEFAULTS = {"shld_requests_per_warp": 1.0, "shst_requests_per_warp": 1.0, "gld_sectors_per_request": 4.0}
-CF_DIVERGENT = {"gld_sectors_per_request": 4.0, "pred_on_ratio": (16.0, 29.0),
-                "branch_divergent_targets": (1, 1 << 30)}
+CF_DIVERGENT = {"gld_sectors_per_request": 4.0, "pred_on_ratio": (16.0, 29.0), "branch_divergent_targets": (1, 1 << 30)}
 CF_UNIFORM = {"gld_sectors_per_request": 4.0, "pred_on_ratio": (29.0, 32.0)}
 LOOP = (28.0, 32.0)
 
@@ -91,8 +90,12 @@ EXPECTED: dict[str, dict[str, float | None]] = {
     "g2_row_major": {"gld_sectors_per_request": 4},
     "g2_lane_warp": {"gld_sectors_per_request": 4},
     "g2_lane_warp_transposed": {"gld_sectors_per_request": 32},
-    "g2_grid_stride": {"gld_sectors_per_request": 4, "gld_requests_per_warp": 8, "gst_requests_per_warp": 8,
-                       "pred_on_ratio": LOOP},
+    "g2_grid_stride": {
+        "gld_sectors_per_request": 4,
+        "gld_requests_per_warp": 8,
+        "gst_requests_per_warp": 8,
+        "pred_on_ratio": LOOP,
+    },
     "g2_chunk": {"gld_sectors_per_request": 32, "gld_requests_per_warp": 8, "pred_on_ratio": LOOP},
     # helpers, macros, template constants
     "gi_helper": {"gld_sectors_per_request": 8},
@@ -115,19 +118,36 @@ EXPECTED: dict[str, dict[str, float | None]] = {
     "sm_tile32": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 32, "shst_wavefronts_per_request": 1},
     "sm_tile33": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
     # 8-byte and 16-byte lanes: 256 and 512 bytes take 2 and 4 wavefronts, no conflict counted
-    "sm_double": {**SHARED_DEFAULTS, "gld_sectors_per_request": 8,
-                  "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2,
-                  "bank_conflicts_ld": 0, "bank_conflicts_st": 0},
-    "sm_char": {**SHARED_DEFAULTS, "gld_sectors_per_request": 1,
-                "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
-    "sm_float4": {**SHARED_DEFAULTS, "gld_sectors_per_request": 16,
-                  "shld_wavefronts_per_request": 4, "shst_wavefronts_per_request": 4,
-                  "bank_conflicts_ld": 0, "bank_conflicts_st": 0},
+    "sm_double": {
+        **SHARED_DEFAULTS,
+        "gld_sectors_per_request": 8,
+        "shld_wavefronts_per_request": 2,
+        "shst_wavefronts_per_request": 2,
+        "bank_conflicts_ld": 0,
+        "bank_conflicts_st": 0,
+    },
+    "sm_char": {
+        **SHARED_DEFAULTS,
+        "gld_sectors_per_request": 1,
+        "shld_wavefronts_per_request": 1,
+        "shst_wavefronts_per_request": 1,
+    },
+    "sm_float4": {
+        **SHARED_DEFAULTS,
+        "gld_sectors_per_request": 16,
+        "shld_wavefronts_per_request": 4,
+        "shst_wavefronts_per_request": 4,
+        "bank_conflicts_ld": 0,
+        "bank_conflicts_st": 0,
+    },
     "sm_aos3": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
     "sm_aos4": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 4, "shst_wavefronts_per_request": 4},
     # The reduction mixes strides; only thread 0 of the block's first warp stores to global.
-    "sm_reduce_interleaved": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 1,
-                              "gst_requests_per_warp": 0.25},
+    "sm_reduce_interleaved": {
+        "gld_sectors_per_request": 4,
+        "gst_sectors_per_request": 1,
+        "gst_requests_per_warp": 0.25,
+    },
     # control flow
     "cf_odd_lanes": CF_DIVERGENT,
     "cf_half_warp": CF_DIVERGENT,
@@ -143,73 +163,116 @@ UNIFORM = {"cf_warp_uniform", "cf_row_parity_32x8"}
 MIXED = {"sm_reduce_interleaved"}
 
 # Everyday kernels (realworld_global.cu, more_shared.cu, more_control.cu).
-EXPECTED.update({
-    # matrix-vector: the A load and the warp-uniform x[j] (1 sector) average per iteration
-    "rw_mv_thread_per_row": {"gld_sectors_per_request": 16.5, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
-    "rw_mv_warp_per_row": {"gld_sectors_per_request": 4, "gld_requests_per_warp": 16, "pred_on_ratio": LOOP},
-    "rw_mv_thread_per_column": {"gld_sectors_per_request": 2.5, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
-    "rw_transpose_naive": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 32},
-    "rw_transpose_read_strided": {"gld_sectors_per_request": 32},
-    # stencils: the shifted loads straddle one more sector
-    "rw_stencil_1d": {"gld_sectors_per_request": 4.67, "gld_requests_per_warp": 3},
-    "rw_stencil_2d": {"gld_sectors_per_request": 4.8, "gld_requests_per_warp": 5},
-    # the RED of atomicAdd is in neither gld nor gst
-    "rw_histogram_atomic": {"gld_sectors_per_request": 4},
-    "rw_particles_aos_x": {"gld_sectors_per_request": 24},
-    "rw_particles_soa_x": {"gld_sectors_per_request": 4},
-    "rw_float2_y": {"gld_sectors_per_request": 8},
-    "rw_double2": {"gld_sectors_per_request": 16},
-    # zero-filled idx: a[idx[i]] is a broadcast (1 sector) next to the coalesced idx[i] (4)
-    "rw_gather_identity": {"gld_sectors_per_request": 2.5, "gld_requests_per_warp": 2},
-    # reductions: nvcc predicates the loop body, so every warp issues every LDS/STS
-    # (17 and 9 a warp) and most move nothing: per-instruction wavefronts fall below 1
-    "ms_reduce_sequential": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 4,
-                             "shld_wavefronts_per_request": 0.24, "shst_wavefronts_per_request": 0.28,
-                             "shld_requests_per_warp": 17, "shst_requests_per_warp": 9,
-                             "bank_conflicts_ld": 0, "bank_conflicts_st": 0, "branch_divergent_targets": 0},
-    "ms_reduce_interleaved_guarded": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 4,
-                                      "shld_wavefronts_per_request": 0.75, "shst_wavefronts_per_request": 0.76,
-                                      "shld_requests_per_warp": 17, "shst_requests_per_warp": 9,
-                                      "bank_conflicts_ld": 17920, "bank_conflicts_st": 8960,
-                                      "branch_divergent_targets": 0},
-    "ms_transpose_tile32": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 32, "shst_wavefronts_per_request": 1},
-    "ms_transpose_tile33": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
-    "ms_dynamic_stride2": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
-    "ms_struct2_x": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
-    "ms_stride4_block64": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 4, "shst_wavefronts_per_request": 4},
-    # control flow
-    "mc_thread_trip_count": CF_DIVERGENT,
-    # four ways a warp: 3 divergent targets a warp, about 10 of 32 lanes on
-    "mc_switch_lane": {**CF_DIVERGENT, "pred_on_ratio": (8.0, 16.0)},
-    # zero-filled data: the data-dependent branch is never taken
-    "mc_data_branch": CF_UNIFORM,
-    "mc_guard_exact": CF_UNIFORM,
-    # the tail guard is a predicated EXIT: no divergent branch target
-    "mc_guard_tail": CF_UNIFORM,
-    "mc_select": CF_UNIFORM,
-    "mc_block_uniform_loop": {"gld_sectors_per_request": 4.0, "pred_on_ratio": LOOP},
-})
+EXPECTED.update(
+    {
+        # matrix-vector: the A load and the warp-uniform x[j] (1 sector) average per iteration
+        "rw_mv_thread_per_row": {"gld_sectors_per_request": 16.5, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
+        "rw_mv_warp_per_row": {"gld_sectors_per_request": 4, "gld_requests_per_warp": 16, "pred_on_ratio": LOOP},
+        "rw_mv_thread_per_column": {
+            "gld_sectors_per_request": 2.5,
+            "gld_requests_per_warp": 128,
+            "pred_on_ratio": LOOP,
+        },
+        "rw_transpose_naive": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 32},
+        "rw_transpose_read_strided": {"gld_sectors_per_request": 32},
+        # stencils: the shifted loads straddle one more sector
+        "rw_stencil_1d": {"gld_sectors_per_request": 4.67, "gld_requests_per_warp": 3},
+        "rw_stencil_2d": {"gld_sectors_per_request": 4.8, "gld_requests_per_warp": 5},
+        # the RED of atomicAdd is in neither gld nor gst
+        "rw_histogram_atomic": {"gld_sectors_per_request": 4},
+        "rw_particles_aos_x": {"gld_sectors_per_request": 24},
+        "rw_particles_soa_x": {"gld_sectors_per_request": 4},
+        "rw_float2_y": {"gld_sectors_per_request": 8},
+        "rw_double2": {"gld_sectors_per_request": 16},
+        # zero-filled idx: a[idx[i]] is a broadcast (1 sector) next to the coalesced idx[i] (4)
+        "rw_gather_identity": {"gld_sectors_per_request": 2.5, "gld_requests_per_warp": 2},
+        # reductions: nvcc predicates the loop body, so every warp issues every LDS/STS
+        # (17 and 9 a warp) and most move nothing: per-instruction wavefronts fall below 1
+        "ms_reduce_sequential": {
+            "gld_sectors_per_request": 4,
+            "gst_sectors_per_request": 4,
+            "shld_wavefronts_per_request": 0.24,
+            "shst_wavefronts_per_request": 0.28,
+            "shld_requests_per_warp": 17,
+            "shst_requests_per_warp": 9,
+            "bank_conflicts_ld": 0,
+            "bank_conflicts_st": 0,
+            "branch_divergent_targets": 0,
+        },
+        "ms_reduce_interleaved_guarded": {
+            "gld_sectors_per_request": 4,
+            "gst_sectors_per_request": 4,
+            "shld_wavefronts_per_request": 0.75,
+            "shst_wavefronts_per_request": 0.76,
+            "shld_requests_per_warp": 17,
+            "shst_requests_per_warp": 9,
+            "bank_conflicts_ld": 17920,
+            "bank_conflicts_st": 8960,
+            "branch_divergent_targets": 0,
+        },
+        "ms_transpose_tile32": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 32, "shst_wavefronts_per_request": 1},
+        "ms_transpose_tile33": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 1},
+        "ms_dynamic_stride2": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
+        "ms_struct2_x": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
+        "ms_stride4_block64": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 4, "shst_wavefronts_per_request": 4},
+        # control flow
+        "mc_thread_trip_count": CF_DIVERGENT,
+        # four ways a warp: 3 divergent targets a warp, about 10 of 32 lanes on
+        "mc_switch_lane": {**CF_DIVERGENT, "pred_on_ratio": (8.0, 16.0)},
+        # zero-filled data: the data-dependent branch is never taken
+        "mc_data_branch": CF_UNIFORM,
+        "mc_guard_exact": CF_UNIFORM,
+        # the tail guard is a predicated EXIT: no divergent branch target
+        "mc_guard_tail": CF_UNIFORM,
+        "mc_select": CF_UNIFORM,
+        "mc_block_uniform_loop": {"gld_sectors_per_request": 4.0, "pred_on_ratio": LOOP},
+    }
+)
 
 # Warp shapes (warp_shapes.cu): a row's broadcast costs a sector per row the warp spans;
 # channel-by-channel stores cost a sector per lane's element; 16-bank paddings conflict.
-EXPECTED.update({
-    "ws_row_broadcast_16x16": {"gld_sectors_per_request": 2, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
-    "ws_row_broadcast_8x32": {"gld_sectors_per_request": 4, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
-    "ws_row_broadcast_4x64": {"gld_sectors_per_request": 8, "gst_sectors_per_request": 8,
-                              "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
-    "ws_rgba_channel_stores": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 16,
-                               "gst_requests_per_warp": 4},
-    "ws_rgb8_channel_loop": {"gld_sectors_per_request": 1, "gst_sectors_per_request": 3, "gst_requests_per_warp": 3},
-    "ws_two_of_four_channels": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 16,
-                                "gld_requests_per_warp": (1, 2), "gst_requests_per_warp": 2},
-    "ws_tile16_padded_17": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
-    "ws_tile16_padded_18": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 2},
-    "ws_double_tile_padded_33": {"gld_sectors_per_request": 8, "gst_sectors_per_request": 8,
-                                 "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2,
-                                 "shld_requests_per_warp": 4, "shst_requests_per_warp": 4,
-                                 "gld_requests_per_warp": 4, "gst_requests_per_warp": 4,
-                                 "bank_conflicts_ld": 0, "bank_conflicts_st": 0},
-})
+EXPECTED.update(
+    {
+        "ws_row_broadcast_16x16": {"gld_sectors_per_request": 2, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
+        "ws_row_broadcast_8x32": {"gld_sectors_per_request": 4, "gld_requests_per_warp": 128, "pred_on_ratio": LOOP},
+        "ws_row_broadcast_4x64": {
+            "gld_sectors_per_request": 8,
+            "gst_sectors_per_request": 8,
+            "gld_requests_per_warp": 128,
+            "pred_on_ratio": LOOP,
+        },
+        "ws_rgba_channel_stores": {
+            "gld_sectors_per_request": 4,
+            "gst_sectors_per_request": 16,
+            "gst_requests_per_warp": 4,
+        },
+        "ws_rgb8_channel_loop": {
+            "gld_sectors_per_request": 1,
+            "gst_sectors_per_request": 3,
+            "gst_requests_per_warp": 3,
+        },
+        "ws_two_of_four_channels": {
+            "gld_sectors_per_request": 4,
+            "gst_sectors_per_request": 16,
+            "gld_requests_per_warp": (1, 2),
+            "gst_requests_per_warp": 2,
+        },
+        "ws_tile16_padded_17": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 2, "shst_wavefronts_per_request": 2},
+        "ws_tile16_padded_18": {**SHARED_DEFAULTS, "shld_wavefronts_per_request": 1, "shst_wavefronts_per_request": 2},
+        "ws_double_tile_padded_33": {
+            "gld_sectors_per_request": 8,
+            "gst_sectors_per_request": 8,
+            "shld_wavefronts_per_request": 2,
+            "shst_wavefronts_per_request": 2,
+            "shld_requests_per_warp": 4,
+            "shst_requests_per_warp": 4,
+            "gld_requests_per_warp": 4,
+            "gst_requests_per_warp": 4,
+            "bank_conflicts_ld": 0,
+            "bank_conflicts_st": 0,
+        },
+    }
+)
 UNIFORM |= {"ws_row_broadcast_16x16", "ws_row_broadcast_8x32", "ws_row_broadcast_4x64"}
 DIVERGENT |= {"mc_thread_trip_count", "mc_switch_lane"}
 UNIFORM |= {"mc_data_branch", "mc_guard_exact", "mc_guard_tail", "mc_select", "mc_block_uniform_loop"}
@@ -314,10 +377,7 @@ def test_record_matches_hardware_verdict(launch):
     assert m is not None
     expected = expected_for(launch.kernel)
     keys = expected if launch.kernel not in MIXED else EXPECTED[launch.kernel]
-    wrong = {
-        key: (m[key], value) for key, value in expected.items()
-        if key in keys and not close(m[key], value)
-    }
+    wrong = {key: (m[key], value) for key, value in expected.items() if key in keys and not close(m[key], value)}
     assert not wrong, f"recorded vs expected: {wrong}"
 
 
@@ -365,9 +425,10 @@ def test_divergence_follows_block_shape():
 def test_records_round_trip():
     """The measured line the script writes reads back as the same values."""
     for launch in LAUNCHES[:5]:
-        body = " ".join(
-            f"{key}={measure.format_value(key, launch.measured[key])}" for key in measure.KEYS
-        ) + f" ({launch.provenance})"
+        body = (
+            " ".join(f"{key}={measure.format_value(key, launch.measured[key])}" for key in measure.KEYS)
+            + f" ({launch.provenance})"
+        )
         values, provenance = measure.parse_measured(body)
         assert values == launch.measured and provenance == launch.provenance
 

@@ -81,11 +81,25 @@ def _pattern_variants(pattern):
         dataclasses.replace(pattern, lane_stride=None),
         dataclasses.replace(pattern, lane_stride=None, sectors=32, ideal_sectors=4, best_sectors=32, **symbolic),
         dataclasses.replace(pattern, lane_stride=internal, sectors=32, ideal_sectors=4, best_sectors=4, **symbolic),
-        dataclasses.replace(pattern, lane_stride=internal, sectors=16, ideal_sectors=4, best_sectors=16,
-                            wavefronts=8, ideal_wavefronts=1, **symbolic),
+        dataclasses.replace(
+            pattern,
+            lane_stride=internal,
+            sectors=16,
+            ideal_sectors=4,
+            best_sectors=16,
+            wavefronts=8,
+            ideal_wavefronts=1,
+            **symbolic,
+        ),
         dataclasses.replace(pattern, sectors=32, ideal_sectors=4, wavefronts=4, ideal_wavefronts=1, active_lanes=16),
-        dataclasses.replace(pattern, sectors=None, ideal_sectors=None, best_sectors=None, lane_stride=None,
-                            confidence=Confidence.UNKNOWN),
+        dataclasses.replace(
+            pattern,
+            sectors=None,
+            ideal_sectors=None,
+            best_sectors=None,
+            lane_stride=None,
+            confidence=Confidence.UNKNOWN,
+        ),
     ]
 
 
@@ -96,19 +110,25 @@ def _bend_accesses(kernel, variant: int) -> None:
         bent.append((dataclasses.replace(access, location=location), _pattern_variants(pattern)[variant]))
     kernel.__dict__["accesses"] = bent
     by_access = {id(a.expr): p for a, p in bent}
-    kernel.pattern_with = lambda access, bindings: by_access.get(id(access.expr)) or _pattern_variants(
-        kernel.__class__.pattern_with(kernel, access, bindings))[variant]
+    kernel.pattern_with = lambda access, bindings: (
+        by_access.get(id(access.expr))
+        or _pattern_variants(kernel.__class__.pattern_with(kernel, access, bindings))[variant]
+    )
 
 
 def _bend_branches(kernel, taken: int | None, active: int) -> None:
     kernel.__dict__["branches"] = [
         (branch, dataclasses.replace(pattern, taken_lanes=taken, active_lanes=active))
-        for branch, pattern in kernel.branches]
+        for branch, pattern in kernel.branches
+    ]
 
 
 def _messages(facts: Facts) -> dict[str, list[str]]:
-    return {code: [f.message for f in rule().check(facts)]
-            for code, rule in implemented().items() if rule.kind is RuleKind.FACTS}
+    return {
+        code: [f.message for f in rule().check(facts)]
+        for code, rule in implemented().items()
+        if rule.kind is RuleKind.FACTS
+    }
 
 
 def _all_messages(tu) -> dict[str, list[str]]:
@@ -131,8 +151,9 @@ def _all_messages(tu) -> dict[str, list[str]]:
                 _bend_branches(kernel, taken, active)
             collect(facts)
     for spills in (0, 96):
-        resources = {"messages": KernelResources("messages", "messages", "messages", "sm_90", 64, spills + 64,
-                                                 spills, spills)}
+        resources = {
+            "messages": KernelResources("messages", "messages", "messages", "sm_90", 64, spills + 64, spills, spills)
+        }
         collect(_fresh(tu, BuildContext(90, None, resources)))
         collect(_fresh(tu, BuildContext(90, None, resources), blank_source=True))
     return found
@@ -167,9 +188,17 @@ def test_a_single_lane_in_a_partial_warp(facts):
 
 
 def test_unused_suppression_messages():
-    entries = [UnusedEntry(3, 5, text, "cudalint", scope, unknown, rule_name(text or ""))
-               for scope, text, unknown in (("line", None, False), ("next-line", None, False), ("file", None, False),
-                                             ("line", "CL999", True), ("line", "CL101", False), ("line", "X1", False))]
+    entries = [
+        UnusedEntry(3, 5, text, "cudalint", scope, unknown, rule_name(text or ""))
+        for scope, text, unknown in (
+            ("line", None, False),
+            ("next-line", None, False),
+            ("file", None, False),
+            ("line", "CL999", True),
+            ("line", "CL101", False),
+            ("line", "X1", False),
+        )
+    ]
     messages = [f.message for f in implemented()["CL001"]().report("k.cu", entries)]
     assert len(messages) == len(entries)
     assert not [m for m in messages if _LEAKS.search(m)]
@@ -192,5 +221,12 @@ def test_wording_spells_only_source_values():
 def test_span_of_the_kernel_is_in_the_file(facts):
     # The edge cases above start from real findings: make sure the file still yields them.
     assert {code for code, messages in _messages(_fresh(facts)).items() if messages} >= {
-        "CL101", "CL201", "CL301", "CL302", "CL401", "CL501", "CL502"}
+        "CL101",
+        "CL201",
+        "CL301",
+        "CL302",
+        "CL401",
+        "CL501",
+        "CL502",
+    }
     assert isinstance(facts.functions[0].span, Span)

@@ -21,10 +21,24 @@ HEADERS = "embedded"
 # pre-commit's manifest schema (pre_commit/clientlib.py, MANIFEST_HOOK_DICT): key -> type.
 REQUIRED_KEYS = {"id": str, "name": str, "entry": str, "language": str}
 OPTIONAL_KEYS = {
-    "minimum_pre_commit_version": str, "alias": str, "files": str, "exclude": str, "types": list,
-    "types_or": list, "exclude_types": list, "additional_dependencies": list, "args": list,
-    "always_run": bool, "fail_fast": bool, "pass_filenames": bool, "description": str,
-    "language_version": str, "log_file": str, "require_serial": bool, "stages": list, "verbose": bool,
+    "minimum_pre_commit_version": str,
+    "alias": str,
+    "files": str,
+    "exclude": str,
+    "types": list,
+    "types_or": list,
+    "exclude_types": list,
+    "additional_dependencies": list,
+    "args": list,
+    "always_run": bool,
+    "fail_fast": bool,
+    "pass_filenames": bool,
+    "description": str,
+    "language_version": str,
+    "log_file": str,
+    "require_serial": bool,
+    "stages": list,
+    "verbose": bool,
 }
 LIST_OF_STRINGS = ("types", "types_or", "exclude_types", "additional_dependencies", "args", "stages")
 
@@ -77,8 +91,12 @@ def test_parallel_runs_on_disjoint_file_lists(tmp_path):
     parts = [["fp64.cu", "clean.cu"], ["suppressions.cu", "incomplete.cu"]]
     command = [sys.executable, "-m", "cudalint", "--headers", HEADERS, "--min-level", "note", "--format", "json"]
     environment = {**os.environ, "NO_COLOR": "1"}
-    processes = [subprocess.Popen([*command, *part], cwd=tmp_path, env=environment, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) for part in parts]
+    processes = [
+        subprocess.Popen(
+            [*command, *part], cwd=tmp_path, env=environment, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for part in parts
+    ]
     outputs = [process.communicate(timeout=120) for process in processes]
     documents = []
     for process, (stdout, stderr) in zip(processes, outputs, strict=True):

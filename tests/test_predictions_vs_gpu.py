@@ -53,16 +53,23 @@ CLASSES = {
 def analyzed(launch, corpus_results) -> tuple[KernelFacts, dict[str, int]]:
     tu = corpus_results.unit(launch.path)
     bindings = {name: int(value) for name, value in launch.args.items() if value.lstrip("-").isdigit()}
-    function = next((f for f in tu.device_functions() if launch.kernel in (f.name, f.display_name.replace(", ", ","))
-                     and not f.is_template_pattern), None)
+    function = next(
+        (
+            f
+            for f in tu.device_functions()
+            if launch.kernel in (f.name, f.display_name.replace(", ", ",")) and not f.is_template_pattern
+        ),
+        None,
+    )
     if function is None:
         # An explicit instantiation (`template __global__ void k<8>(...);`) has no body of its
         # own in libclang: analyze the pattern with its constants bound.
         name, _, arguments = launch.kernel.partition("<")
         function = next(f for f in tu.device_functions() if f.is_template_pattern and f.name == name)
         values = [a.strip() for a in arguments.rstrip(">").split(",")]
-        bindings.update({p: int(v) for p, v in zip(function.template_parameters, values, strict=False)
-                         if v.lstrip("-").isdigit()})
+        bindings.update(
+            {p: int(v) for p, v in zip(function.template_parameters, values, strict=False) if v.lstrip("-").isdigit()}
+        )
     shape = BlockShape(*launch.block, source="corpus launch")
     return KernelFacts(function, shape, trace_kernel(tu, function, shape)), bindings
 
@@ -105,9 +112,11 @@ def test_divergence_matches_nsight(launch, corpus_results):
     # by the compiler: its lanes idle, but no divergent branch target is counted. Whether
     # a data-dependent branch splits a warp depends on the data, not on the code.
     divergent = [
-        b for b in kernel.trace.branches
+        b
+        for b in kernel.trace.branches
         if (pattern := branch_pattern(b, kernel.shape, bindings)).variance is Variance.THREAD
-        and not pattern.bounds_guard and pattern.taken_lanes not in (0, 1, pattern.active_lanes)
+        and not pattern.bounds_guard
+        and pattern.taken_lanes not in (0, 1, pattern.active_lanes)
     ]
     targets = launch.measured.get("branch_divergent_targets") or 0
     # Compilers predicate short divergent code: no branch target, but lanes sit idle.

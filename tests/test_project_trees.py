@@ -40,8 +40,9 @@ def _found(result, root: Path) -> Counter[tuple[str, int, str, str]]:
 
 
 def _expected(root: Path, *names: str) -> Counter[tuple[str, int, str, str]]:
-    return Counter({(name, e.line, e.code, e.level): count
-                    for name in names for e, count in expectations(root / name).items()})
+    return Counter(
+        {(name, e.line, e.code, e.level): count for name in names for e, count in expectations(root / name).items()}
+    )
 
 
 # ---------------------------------------------------------------------------- headers
@@ -96,17 +97,21 @@ def test_naming_only_the_header_analyzes_it_through_an_includer(tmp_path):
 
 def test_naming_the_header_finds_its_includer_in_the_compile_database(tmp_path):
     root = _write(tmp_path, HELPER_TREE)
-    (root / "compile_commands.json").write_text(json.dumps([
-        {"directory": str(root), "file": "src/one.cu", "arguments": ["nvcc", "-c", "src/one.cu"]}]))
+    (root / "compile_commands.json").write_text(
+        json.dumps([{"directory": str(root), "file": "src/one.cu", "arguments": ["nvcc", "-c", "src/one.cu"]}])
+    )
     result = _run([root / "include" / "scale.cuh"])
     assert _found(result, root) == _expected(root, "include/scale.cuh")
 
 
 def test_toolkit_like_headers_outside_the_run_are_never_reported(tmp_path):
-    root = _write(tmp_path, {
-        "vendor/lib.cuh": "__device__ void touch(float* a) { a[threadIdx.x * 8] = 0; }\n",
-        "src/k.cu": '#include "lib.cuh"\n__global__ void k(float* a) { touch(a); }\n',
-    })
+    root = _write(
+        tmp_path,
+        {
+            "vendor/lib.cuh": "__device__ void touch(float* a) { a[threadIdx.x * 8] = 0; }\n",
+            "src/k.cu": '#include "lib.cuh"\n__global__ void k(float* a) { touch(a); }\n',
+        },
+    )
     result = _run([root / "src"], Config(include=[str(root / "vendor")]))
     assert result.findings == [] and [os.path.relpath(f.path, root) for f in result.files] == ["src/k.cu"]
 
@@ -126,11 +131,7 @@ SHAPE_TREE = {
         "}\n"
     ),
     "kernels/main.cu": (
-        '#include "pairs.cu"\n'
-        "void run(float* d) {\n"
-        "    dim3 block(16, 16);\n"
-        "    pairs<<<1, block>>>(d);\n"
-        "}\n"
+        '#include "pairs.cu"\nvoid run(float* d) {\n    dim3 block(16, 16);\n    pairs<<<1, block>>>(d);\n}\n'
     ),
 }
 
@@ -139,16 +140,18 @@ def test_the_block_shape_comes_from_the_launch_in_the_includer(tmp_path):
     root = _write(tmp_path, SHAPE_TREE)
     # Alone, the kernel would be judged with an assumed shape where each warp has one `ty`:
     # the branch is uniform there, so the finding proves the includer's 16x16 launch was used.
-    alone = frontend.parse_unit(str(root / "kernels" / "pairs.cu"), frontend.build_environment(
-        frontend.FrontendOptions(header_mode="embedded"))).lower()
+    alone = frontend.parse_unit(
+        str(root / "kernels" / "pairs.cu"), frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
+    ).lower()
     assert engine.check(alone, engine.default_settings(Config(), list(implemented()), header_mode="embedded")) == []
     for paths in ([root], [root / "kernels" / "pairs.cu"]):
         result = _run(paths)
         assert _found(result, root) == _expected(root, "kernels/pairs.cu"), paths
         (finding,) = result.findings
         assert "16x16" in finding.message and "assuming" not in finding.message
-    tu = frontend.parse_file(str(root / "kernels" / "pairs.cu"), frontend.build_environment(
-        frontend.FrontendOptions(header_mode="embedded")))
+    tu = frontend.parse_file(
+        str(root / "kernels" / "pairs.cu"), frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
+    )
     from cudalint.dataflow import Facts
 
     (kernel,) = Facts(tu).kernels
@@ -156,11 +159,14 @@ def test_the_block_shape_comes_from_the_launch_in_the_includer(tmp_path):
 
 
 def test_the_most_informed_analysis_wins_and_nothing_is_reported_twice(tmp_path):
-    root = _write(tmp_path, {
-        **SHAPE_TREE,
-        # A second includer that does not launch the kernel: its analysis assumes a shape.
-        "kernels/other.cu": '#include "pairs.cu"\nint main() { return 0; }\n',
-    })
+    root = _write(
+        tmp_path,
+        {
+            **SHAPE_TREE,
+            # A second includer that does not launch the kernel: its analysis assumes a shape.
+            "kernels/other.cu": '#include "pairs.cu"\nint main() { return 0; }\n',
+        },
+    )
     result = _run([root])
     assert _found(result, root) == _expected(root, "kernels/pairs.cu")
 
@@ -176,7 +182,7 @@ FOUND_TREE = {
         '#include "tiles.h"\n'
         "__global__ void strided(float* a) { a[threadIdx.x * TILE] = 0.0f; }  // expect: CL101 warning\n"
     ),
-    "app/more.cu": '#include <tiles.h>\n__global__ void more(float* a) { a[threadIdx.x] = TILE; }\n',
+    "app/more.cu": "#include <tiles.h>\n__global__ void more(float* a) { a[threadIdx.x] = TILE; }\n",
 }
 
 
@@ -190,31 +196,39 @@ def test_a_missing_header_is_found_in_the_project(tmp_path):
     (note,) = result.notices
     assert note.kind is NoticeKind.NOTE and note.path == str(root / "app" / "main.cu")
     assert note.message.startswith(
-        f"'tiles.h' found in common{os.sep}inc{os.sep}: directory added to the include path, as do 1 other file")
+        f"'tiles.h' found in common{os.sep}inc{os.sep}: directory added to the include path, as do 1 other file"
+    )
     finding = result.findings[0]
     assert "64 bytes apart" in finding.message and "recovered" not in finding.message
 
 
 def test_the_nearest_copy_wins(tmp_path):
-    root = _write(tmp_path, {
-        ".git/HEAD": "",
-        "a/inc/config.h": "#define STRIDE 2\n",
-        "a/src/k.cu": '#include "config.h"\n__global__ void k(float* x) { x[threadIdx.x * STRIDE] = 0; }\n',
-        "b/inc/config.h": "#define STRIDE 8\n",
-    })
+    root = _write(
+        tmp_path,
+        {
+            ".git/HEAD": "",
+            "a/inc/config.h": "#define STRIDE 2\n",
+            "a/src/k.cu": '#include "config.h"\n__global__ void k(float* x) { x[threadIdx.x * STRIDE] = 0; }\n',
+            "b/inc/config.h": "#define STRIDE 8\n",
+        },
+    )
     result = _run([root / "a" / "src" / "k.cu"])
     (finding,) = result.findings
     assert "8 bytes apart" in finding.message
 
 
 def test_among_equally_near_copies_the_most_alike_path_wins(tmp_path):
-    root = _write(tmp_path, {
-        "cudalint.toml": "",
-        "p4/reference.h": "#define STRIDE 8\n",
-        "blas-gemm/reference.h": "#define STRIDE 2\n",
-        "blas-gemm-batched/main.cu": (
-            '#include "reference.h"\n__global__ void k(float* x) { x[threadIdx.x * STRIDE] = 0; }\n'),
-    })
+    root = _write(
+        tmp_path,
+        {
+            "cudalint.toml": "",
+            "p4/reference.h": "#define STRIDE 8\n",
+            "blas-gemm/reference.h": "#define STRIDE 2\n",
+            "blas-gemm-batched/main.cu": (
+                '#include "reference.h"\n__global__ void k(float* x) { x[threadIdx.x * STRIDE] = 0; }\n'
+            ),
+        },
+    )
     from cudalint.config import load_config
 
     result = _run([root / "blas-gemm-batched"], load_config(root / "cudalint.toml"))
@@ -234,11 +248,13 @@ def test_the_search_can_be_turned_off(tmp_path):
 
 def test_bytes_that_are_not_utf8_are_read_as_the_compiler_reads_them(tmp_path):
     # A Windows-1252 apostrophe (0x92) and e-acute (0xe9) in comments and a string.
-    source = (b"// the kernel\x92s comment, caf\xe9\n"
-              b"__global__ void k(float* a) { const char* s = \"\x92\"; /* \xe9 */ a[threadIdx.x * 2] = 0; }\n"
-              b"__global__ void q(float* a) {\n"
-              b"    a[threadIdx.x * 4] = 1;  // cudalint: ignore[CL101] it\x92s known\n"
-              b"}\n")
+    source = (
+        b"// the kernel\x92s comment, caf\xe9\n"
+        b'__global__ void k(float* a) { const char* s = "\x92"; /* \xe9 */ a[threadIdx.x * 2] = 0; }\n'
+        b"__global__ void q(float* a) {\n"
+        b"    a[threadIdx.x * 4] = 1;  // cudalint: ignore[CL101] it\x92s known\n"
+        b"}\n"
+    )
     path = tmp_path / "cp1252.cu"
     path.write_bytes(source)
     result = _run([path])

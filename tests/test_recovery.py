@@ -38,8 +38,13 @@ def _found(result) -> Counter[tuple[str, int, str, str]]:
 
 
 def _expected(root: Path) -> Counter[tuple[str, int, str, str]]:
-    return Counter({(path.name, e.line, e.code, e.level): count
-                    for path in root.rglob("*.cu*") for e, count in expectations(path).items()})
+    return Counter(
+        {
+            (path.name, e.line, e.code, e.level): count
+            for path in root.rglob("*.cu*")
+            for e, count in expectations(path).items()
+        }
+    )
 
 
 def _parse(path: Path, header_mode: str = "embedded") -> ir.TranslationUnit:
@@ -88,41 +93,55 @@ def test_a_file_that_only_compiles_inside_its_includer_is_analyzed_there(tmp_pat
 
 
 def test_the_includer_is_the_context_even_when_only_the_compile_database_lists_it(tmp_path):
-    root = _write(tmp_path, {
-        "src/main.cu": '#include "kernels/step.cuh"\n',
-        "src/kernels/step.cuh": (
-            "__global__ void step(float* a) {\n"
-            "    a[threadIdx.x * STRIDE] = 0;  // expect: CL101 warning\n"
-            "}\n"
-        ),
-    })
+    root = _write(
+        tmp_path,
+        {
+            "src/main.cu": '#include "kernels/step.cuh"\n',
+            "src/kernels/step.cuh": (
+                "__global__ void step(float* a) {\n    a[threadIdx.x * STRIDE] = 0;  // expect: CL101 warning\n}\n"
+            ),
+        },
+    )
     (root / "build").mkdir()
-    (root / "compile_commands.json").write_text(json.dumps([
-        {"directory": str(root / "build"), "file": "../src/main.cu",
-         "arguments": ["nvcc", "-DSTRIDE=4", "-c", "../src/main.cu"]},
-    ]))
+    (root / "compile_commands.json").write_text(
+        json.dumps(
+            [
+                {
+                    "directory": str(root / "build"),
+                    "file": "../src/main.cu",
+                    "arguments": ["nvcc", "-DSTRIDE=4", "-c", "../src/main.cu"],
+                },
+            ]
+        )
+    )
     result = _run([root / "src" / "kernels" / "step.cuh"])
     assert _found(result) == _expected(root / "src" / "kernels") and result.notices == []
 
 
 def test_a_header_that_parses_alone_is_analyzed_alone_and_reported_once(tmp_path):
-    root = _write(tmp_path, {
-        "scale.cuh": "__global__ void scale(float* a) { a[threadIdx.x] *= 0.5; }  // expect: CL401 note\n",
-        "one.cu": '#include "scale.cuh"\n',
-        "two.cu": '#include "scale.cuh"\n',
-    })
+    root = _write(
+        tmp_path,
+        {
+            "scale.cuh": "__global__ void scale(float* a) { a[threadIdx.x] *= 0.5; }  // expect: CL401 note\n",
+            "one.cu": '#include "scale.cuh"\n',
+            "two.cu": '#include "scale.cuh"\n',
+        },
+    )
     result = _run([root])
     assert _found(result) == _expected(root)
 
 
 def test_include_graph_resolves_like_the_compiler(tmp_path):
-    root = _write(tmp_path, {
-        "app/main.cu": '#include "../kernels/a.cu"\n#include <b.cuh>\n// #include "c.cu" is only a comment\n',
-        "app/c.cu": "",
-        "kernels/a.cu": '#include "b.cuh"\n',
-        "kernels/b.cuh": "",
-        "kernels/angle.cu": "#include <a.cu>\n",
-    })
+    root = _write(
+        tmp_path,
+        {
+            "app/main.cu": '#include "../kernels/a.cu"\n#include <b.cuh>\n// #include "c.cu" is only a comment\n',
+            "app/c.cu": "",
+            "kernels/a.cu": '#include "b.cuh"\n',
+            "kernels/b.cuh": "",
+            "kernels/angle.cu": "#include <a.cu>\n",
+        },
+    )
     files = [str(p) for p in root.rglob("*.cu*")]
     graph = frontend.IncludeGraph.scan(files, lambda path: (f"-I{root / 'kernels'}",))
     main, a, b = str(root / "app/main.cu"), str(root / "kernels/a.cu"), str(root / "kernels/b.cuh")
@@ -134,10 +153,13 @@ def test_include_graph_resolves_like_the_compiler(tmp_path):
 
 
 def test_an_includer_that_does_not_really_include_the_file_is_passed_over(tmp_path):
-    root = _write(tmp_path, {
-        "main.cu": '#if 0\n#include "kernel.cu"\n#endif\n',
-        "kernel.cu": "__global__ void k(float* a) { a[threadIdx.x] = MISSING; }\n",
-    })
+    root = _write(
+        tmp_path,
+        {
+            "main.cu": '#if 0\n#include "kernel.cu"\n#endif\n',
+            "kernel.cu": "__global__ void k(float* a) { a[threadIdx.x] = MISSING; }\n",
+        },
+    )
     tu = _parse(root / "kernel.cu")
     assert [e.message for e in tu.errors] == ["use of undeclared identifier 'MISSING'"]
 
@@ -185,7 +207,9 @@ def test_texture_references_parse_and_their_kernels_have_facts(tmp_path, header_
     # The fetch is a read through the texture cache, not a global access to judge: only
     # the index load and the store are recorded; the fetched value varies like its index.
     assert [(a.space, a.kind.value, a.location.base) for a, _ in gather.accesses] == [
-        (MemorySpace.GLOBAL, "load", "index"), (MemorySpace.GLOBAL, "store", "out")]
+        (MemorySpace.GLOBAL, "load", "index"),
+        (MemorySpace.GLOBAL, "store", "out"),
+    ]
     blur = _kernel(tu, "blur")
     assert [(a.kind.value, a.location.base) for a, _ in blur.accesses] == [("store", "out")]
     result = analyze(path, header_mode)
@@ -226,8 +250,7 @@ def test_removed_thread_calls_parse_with_compatibility_declarations(tmp_path, he
 
 def test_own_texture_type_is_left_alone(tmp_path):
     path = tmp_path / "own.cu"
-    path.write_text("struct texture { float* data; };\n"
-                    "__global__ void k(texture t) { t.data[threadIdx.x] = 0; }\n")
+    path.write_text("struct texture { float* data; };\n__global__ void k(texture t) { t.data[threadIdx.x] = 0; }\n")
     tu = _parse(path)
     assert tu.errors == () and recovery.LEGACY_HEADER not in tu.includes
 
@@ -264,10 +287,17 @@ def test_statements_using_unknown_names_are_kept(tmp_path, header_mode):
     tu = _parse(path, header_mode)
     # The errors are still reported: the file is incomplete.
     assert [e.message for e in tu.errors][:2] == [
-        "use of undeclared identifier 'SCALE'", "use of undeclared identifier 'STRIDE'"]
+        "use of undeclared identifier 'SCALE'",
+        "use of undeclared identifier 'STRIDE'",
+    ]
     kernel = _kernel(tu, "scaled")
     assert [(a.kind.value, a.location.base, a.span.line) for a, _ in kernel.accesses] == [
-        ("load", "a", 3), ("store", "b", 4), ("store", "b", 5), ("load", "b", 6), ("store", "a", 6)]
+        ("load", "a", 3),
+        ("store", "b", 4),
+        ("store", "b", 5),
+        ("load", "b", 6),
+        ("store", "a", 6),
+    ]
     stride = kernel.accesses[1][1]
     assert stride.depends_on == ("STRIDE",)
     # A name alone is the same in every thread; a call on a thread's index is not.
@@ -287,9 +317,11 @@ def test_findings_in_recovered_functions_say_so(tmp_path):
 
 def test_a_name_declared_after_its_use_is_not_declared_again(tmp_path):
     path = tmp_path / "later.cu"
-    path.write_text("__device__ float twice(float x);\n"
-                    "__global__ void k(float* a) { a[threadIdx.x] = helper(a[threadIdx.x]); }\n"
-                    "__device__ float helper(float x) { return twice(x); }\n")
+    path.write_text(
+        "__device__ float twice(float x);\n"
+        "__global__ void k(float* a) { a[threadIdx.x] = helper(a[threadIdx.x]); }\n"
+        "__device__ float helper(float x) { return twice(x); }\n"
+    )
     tu = _parse(path)
     assert [e.message for e in tu.errors] == ["use of undeclared identifier 'helper'"]
     assert recovery.UNKNOWNS_HEADER not in tu.includes
@@ -304,8 +336,10 @@ def test_recovery_declares_calls_as_functions_and_the_rest_as_values():
 
 # ---------------------------------------------------------------------------- headers that are not installed
 
-MISSING = ('#include <cudalint_absent_mpi.h>\n#include "cudalint_absent_gl.h"\n'
-           "__global__ void k{n}(float* a) {{ a[threadIdx.x] = 0; }}\n")
+MISSING = (
+    '#include <cudalint_absent_mpi.h>\n#include "cudalint_absent_gl.h"\n'
+    "__global__ void k{n}(float* a) {{ a[threadIdx.x] = 0; }}\n"
+)
 
 
 def test_a_missing_header_is_named_once_per_run(tmp_path):
@@ -322,12 +356,15 @@ def test_a_missing_header_is_named_once_per_run(tmp_path):
 
 
 def test_the_include_setting_finds_them(tmp_path):
-    root = _write(tmp_path, {
-        "cudalint.toml": 'include = ["third_party"]\n',
-        "third_party/cudalint_absent_mpi.h": "#define RANKS 4\n",
-        "third_party/cudalint_absent_gl.h": "",
-        "k.cu": MISSING.format(n=0),
-    })
+    root = _write(
+        tmp_path,
+        {
+            "cudalint.toml": 'include = ["third_party"]\n',
+            "third_party/cudalint_absent_mpi.h": "#define RANKS 4\n",
+            "third_party/cudalint_absent_gl.h": "",
+            "k.cu": MISSING.format(n=0),
+        },
+    )
     from cudalint.config import load_config
 
     result = _run([root / "k.cu"], config=load_config(root / "cudalint.toml"))

@@ -41,8 +41,9 @@ SOURCE_LEVEL_TARGET = 0.9
 def test_verbose_output_of_sm80_with_maxrregcount():
     kernels = {k.label: k for k in parse_verbose((FIXTURES / "sm80_maxrregcount.txt").read_text())}
     assert set(kernels) == {"lb_and_flag", "lb_768_2", "lb_1024_3", "lb_1024_2", "plain"}
-    assert kernels["lb_768_2"] == KernelResources("_Z8lb_768_2PKfPfi", "lb_768_2", "lb_768_2", "sm_80",
-                                                  40, 304, 400, 400)
+    assert kernels["lb_768_2"] == KernelResources(
+        "_Z8lb_768_2PKfPfi", "lb_768_2", "lb_768_2", "sm_80", 40, 304, 400, 400
+    )
     assert kernels["lb_and_flag"].registers == 122 and not kernels["lb_and_flag"].spills
     assert kernels["plain"].mangled == "plain"  # extern "C": not mangled
 
@@ -53,10 +54,12 @@ def test_verbose_output_skips_non_entry_functions():
 
 
 def test_template_instantiations_are_labelled_like_kernels():
-    text = ("ptxas info    : Compiling entry function '_Z8gemmTileILi8ELi4EEvPKfPfi' for 'sm_90'\n"
-            "ptxas info    : Function properties for _Z8gemmTileILi8ELi4EEvPKfPfi\n"
-            "    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
-            "ptxas info    : Used 64 registers, used 1 barriers, 8 bytes cumulative stack size\n")
+    text = (
+        "ptxas info    : Compiling entry function '_Z8gemmTileILi8ELi4EEvPKfPfi' for 'sm_90'\n"
+        "ptxas info    : Function properties for _Z8gemmTileILi8ELi4EEvPKfPfi\n"
+        "    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+        "ptxas info    : Used 64 registers, used 1 barriers, 8 bytes cumulative stack size\n"
+    )
     (kernel,) = parse_verbose(text)
     assert (kernel.name, kernel.label, kernel.spill_stores) == ("gemmTile", "gemmTile<8,4>", 4)
 
@@ -66,19 +69,44 @@ def test_template_instantiations_are_labelled_like_kernels():
 
 def _kernel(bounds: tuple[int, ...] | None = None, maxnreg: int | None = None) -> Function:
     launch = LaunchBounds(*bounds) if bounds else None
-    return Function("k", "k", "k", FunctionKind.KERNEL, CType(TypeKind.VOID, "void"), (), Span("k.cu", 1, 1, 1, 2),
-                    None, launch_bounds=launch, max_registers=maxnreg)
+    return Function(
+        "k",
+        "k",
+        "k",
+        FunctionKind.KERNEL,
+        CType(TypeKind.VOID, "void"),
+        (),
+        Span("k.cu", 1, 1, 1, 2),
+        None,
+        launch_bounds=launch,
+        max_registers=maxnreg,
+    )
 
 
 # Each row is what ptxas (nvcc 13.0) chose for a kernel that needs ~254 registers unbounded.
-@pytest.mark.parametrize("bounds, arch, cap", [
-    ((1024, 1), 90, 64), ((1024,), 90, 64), ((512, 2), 90, 64), ((384, 2), 90, 80), ((256, 4), 90, 64),
-    ((256, 3), 90, 80), ((256, 2), 90, 128), ((256,), 90, 255), ((128, 5), 90, 96), ((128, 7), 90, 72),
-    ((96, 8), 90, 80), ((100, 8), 90, 64), ((640, 1), 90, 96), ((64, 16), 90, 64),
-    ((32, 40), 90, 255),  # more blocks than an SM holds: ptxas ignores minBlocks
-    ((1024, 3), 90, 64),  # more threads than an SM holds: likewise
-    ((768, 2), 90, 40), ((1024, 2), 120, 64),
-])
+@pytest.mark.parametrize(
+    "bounds, arch, cap",
+    [
+        ((1024, 1), 90, 64),
+        ((1024,), 90, 64),
+        ((512, 2), 90, 64),
+        ((384, 2), 90, 80),
+        ((256, 4), 90, 64),
+        ((256, 3), 90, 80),
+        ((256, 2), 90, 128),
+        ((256,), 90, 255),
+        ((128, 5), 90, 96),
+        ((128, 7), 90, 72),
+        ((96, 8), 90, 80),
+        ((100, 8), 90, 64),
+        ((640, 1), 90, 96),
+        ((64, 16), 90, 64),
+        ((32, 40), 90, 255),  # more blocks than an SM holds: ptxas ignores minBlocks
+        ((1024, 3), 90, 64),  # more threads than an SM holds: likewise
+        ((768, 2), 90, 40),
+        ((1024, 2), 120, 64),
+    ],
+)
 def test_launch_bounds_cap_matches_ptxas(bounds, arch, cap):
     assert register_budget(_kernel(bounds), arch, None).registers == cap
 
@@ -92,10 +120,18 @@ def test_maxnreg_and_maxrregcount():
     assert not register_budget(_kernel(), 90, None).explicit
 
 
-@pytest.mark.parametrize("registers, threads, arch, warps, limited", [
-    (32, 256, 90, 64, False), (40, None, 90, 51, True), (48, 256, 90, 40, True), (64, 256, 90, 32, True),
-    (128, 1024, 90, 0, True), (72, 128, 86, 28, True), (24, 1024, 75, 32, False),
-])
+@pytest.mark.parametrize(
+    "registers, threads, arch, warps, limited",
+    [
+        (32, 256, 90, 64, False),
+        (40, None, 90, 51, True),
+        (48, 256, 90, 40, True),
+        (64, 256, 90, 32, True),
+        (128, 1024, 90, 0, True),
+        (72, 128, 86, 28, True),
+        (24, 1024, 75, 32, False),
+    ],
+)
 def test_occupancy(registers, threads, arch, warps, limited):
     result = occupancy(registers, threads, arch)
     assert (result.warps, result.limited_by_registers) == (warps, limited)
@@ -117,8 +153,19 @@ def _facts(corpus_results, path: Path, header_mode: str, compiled: bool) -> tupl
     records = _records(path)
     resources = None
     if compiled:
-        resources = {label: KernelResources(label, label.split("<")[0], label, "sm_90", f["registers"], f["stack"],
-                                            f["spill-stores"], f["spill-loads"]) for label, f in records.items()}
+        resources = {
+            label: KernelResources(
+                label,
+                label.split("<")[0],
+                label,
+                "sm_90",
+                f["registers"],
+                f["stack"],
+                f["spill-stores"],
+                f["spill-loads"],
+            )
+            for label, f in records.items()
+        }
     tu = corpus_results.unit(path, header_mode)
     build = BuildContext(90, build_config(path).max_registers, resources)
     return Facts(tu, build=build), records
@@ -137,8 +184,12 @@ def _confusion(corpus_results, header_mode: str, compiled: bool) -> dict[str, li
             spills = figures["spill-stores"] + figures["spill-loads"] > 0
             local = not spills and figures["stack"] - math_library_stack(kernel.trace) > 0
             # Spills are warnings; an exact-mode note about occupancy is not a spill verdict.
-            found = {code for code, rule in rules.items() for f in rule.check(facts)
-                     if f.function == kernel.function.display_name and f.level.value == "warning"}
+            found = {
+                code
+                for code, rule in rules.items()
+                for f in rule.check(facts)
+                if f.function == kernel.function.display_name and f.level.value == "warning"
+            }
             for code, truth in (("CL501", spills), ("CL502", local)):
                 predicted = code in found
                 cell = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[predicted, truth]
@@ -163,8 +214,10 @@ def test_precision_and_recall_against_ptxas(header_mode, compiled, corpus_result
     target = 1.0 if compiled else SOURCE_LEVEL_TARGET
     for code, (tp, fp, fn, tn) in _confusion(corpus_results, header_mode, compiled).items():
         precision, recall = _precision_recall(tp, fp, fn)
-        print(f"{code} {'exact' if compiled else 'source-level'}: TP {tp} FP {fp} FN {fn} TN {tn} "
-              f"precision {precision:.3f} recall {recall:.3f}")
+        print(
+            f"{code} {'exact' if compiled else 'source-level'}: TP {tp} FP {fp} FN {fn} TN {tn} "
+            f"precision {precision:.3f} recall {recall:.3f}"
+        )
         assert tp >= 5, code
         assert precision >= target and recall >= target, (code, tp, fp, fn, tn)
 
@@ -179,8 +232,11 @@ def test_recorded_ptxas_figures_are_current(path):
         pytest.skip(f"recorded with {sorted(tools)}")
     _, measurements, problems = measure.measure_file(path, NVCC)
     assert not problems
-    stale = [f"{m.label}: {m.fields}" for m in measurements
-             if (r := records.recorded(m.kernel, m.label)) is None or r.fields != m.fields]
+    stale = [
+        f"{m.label}: {m.fields}"
+        for m in measurements
+        if (r := records.recorded(m.kernel, m.label)) is None or r.fields != m.fields
+    ]
     assert not stale, "run scripts/measure_ptxas.py --write tests/corpus/registers\n" + "\n".join(stale)
 
 
@@ -196,8 +252,18 @@ def _local_memory_lines(path: Path, nvdisasm: str) -> dict[str, set[int]]:
     cap = measure.max_registers_of(lines)
     with tempfile.TemporaryDirectory(prefix="cudalint-lines-") as scratch:
         cubin = Path(scratch) / "device.cubin"
-        command = [NVCC, "-cubin", "-lineinfo", f"-arch=sm_{measure.ARCH}", "-Xptxas", "-v", "-o", str(cubin),
-                   *([f"-maxrregcount={cap}"] if cap else []), str(path)]
+        command = [
+            NVCC,
+            "-cubin",
+            "-lineinfo",
+            f"-arch=sm_{measure.ARCH}",
+            "-Xptxas",
+            "-v",
+            "-o",
+            str(cubin),
+            *([f"-maxrregcount={cap}"] if cap else []),
+            str(path),
+        ]
         done = subprocess.run(command, capture_output=True, text=True, check=True)
         listing = subprocess.run([nvdisasm, "-gi", str(cubin)], capture_output=True, text=True, check=True).stdout
     kernels = {k.mangled: k for k in parse_verbose(done.stderr + done.stdout)}
@@ -206,8 +272,11 @@ def _local_memory_lines(path: Path, nvdisasm: str) -> dict[str, set[int]]:
         kernel = kernels.get(name)
         if kernel is None or kernel.spills:
             continue
-        found[kernel.label] = {i.location.line for i in instructions
-                               if i.is_local and i.location and Path(i.location.file).name == path.name}
+        found[kernel.label] = {
+            i.location.line
+            for i in instructions
+            if i.is_local and i.location and Path(i.location.file).name == path.name
+        }
     return found
 
 
@@ -231,8 +300,9 @@ def test_local_memory_findings_match_the_sass_line_by_line(corpus_results):
             lines = {f.span.line for f in rule.check(facts) if f.function == kernel.function.display_name}
             hits, misses, wrong = hits + len(sass & lines), misses + len(sass - lines), wrong + len(lines - sass)
             if sass != lines:
-                report.append(f"{path.name} {kernel.label}: found only {sorted(lines - sass)}, "
-                              f"missed {sorted(sass - lines)}")
+                report.append(
+                    f"{path.name} {kernel.label}: found only {sorted(lines - sass)}, missed {sorted(sass - lines)}"
+                )
     precision, recall = _precision_recall(hits, wrong, misses)
     print(f"CL502 per line: TP {hits} FP {wrong} FN {misses} precision {precision:.3f} recall {recall:.3f}")
     assert hits >= 40 and precision >= LINE_TARGET and recall >= LINE_TARGET, "\n".join(report)
@@ -245,10 +315,16 @@ def _counting_nvcc(directory: Path, real: str | None, failure: str | None = None
     """An nvcc stand-in that logs each call, then runs the real one (or fails as told)."""
     log = directory / "calls.log"
     script = directory / "nvcc"
-    action = (f"print({failure!r}, file=sys.stderr); sys.exit(1)" if failure
-              else f"sys.exit(subprocess.call([{real!r}, *sys.argv[1:]]))")
-    script.write_text(f"#!{sys.executable}\nimport subprocess, sys\n"
-                      f"open({str(log)!r}, 'a').write(repr(sys.argv[1:]) + '\\n')\n{action}\n", encoding="utf-8")
+    action = (
+        f"print({failure!r}, file=sys.stderr); sys.exit(1)"
+        if failure
+        else f"sys.exit(subprocess.call([{real!r}, *sys.argv[1:]]))"
+    )
+    script.write_text(
+        f"#!{sys.executable}\nimport subprocess, sys\n"
+        f"open({str(log)!r}, 'a').write(repr(sys.argv[1:]) + '\\n')\n{action}\n",
+        encoding="utf-8",
+    )
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return str(script), log
 
@@ -271,13 +347,13 @@ def test_exact_mode_compiles_once_per_file_with_odd_paths(tmp_path):
 
 
 def test_compile_failure_is_one_line_and_estimates_stand(tmp_path):
-    nvcc, log = _counting_nvcc(tmp_path, None,
-                               failure="kernel.cu(3): error: identifier \"undefined_thing\" is undefined")
+    nvcc, log = _counting_nvcc(tmp_path, None, failure='kernel.cu(3): error: identifier "undefined_thing" is undefined')
     source = CORPUS / "registers" / "local_arrays.cu"
     result = analyze(source, select=["CL502"], nvcc=nvcc)
     assert [n.one_line().split(": ", 1)[1] for n in result.notices] == [
         'analysis incomplete: --ptxas: nvcc failed: kernel.cu(3): error: identifier "undefined_thing" is undefined; '
-        "register findings are estimates"]
+        "register findings are estimates"
+    ]
     expected = [e for e in expectations(source).elements() if e.code == "CL502"]
     assert len([f for f in result.findings if f.code == "CL502"]) == len(expected) >= 9
 

@@ -23,19 +23,36 @@ def run(tmp_path) -> RunResult:
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(SOURCE)
     warning = Finding(
-        "CL401", Level.WARNING, "`a[i] * 0.1` runs in double precision", Span(path, 3, 19, 3, 22),
-        fix=Fix("use single-precision literals", (Edit(Span(path, 3, 19, 3, 22), "0.1f"),)), function="k",
+        "CL401",
+        Level.WARNING,
+        "`a[i] * 0.1` runs in double precision",
+        Span(path, 3, 19, 3, 22),
+        fix=Fix("use single-precision literals", (Edit(Span(path, 3, 19, 3, 22), "0.1f"),)),
+        function="k",
     )
-    note = Finding("CL401", Level.NOTE, "`a[i] * 0.5` is written in double precision", Span(path, 2, 16, 2, 19),
-                   function="k")
-    unused = Finding("CL001", Level.WARNING, "unused suppression: no finding on this line",
-                     Span(path, 4, 1, 4, 1, spelling=Position(path, 1, 1)))
-    return RunResult([
-        FileResult(path, findings=[note, warning, unused], analyzed=True,
-                   notices=[Notice(path, NoticeKind.INCOMPLETE, "use of undeclared identifier 'x'", 2, 5)]),
-        FileResult(str(tmp_path / "gone.cu"),
-                   notices=[Notice(str(tmp_path / "gone.cu"), NoticeKind.ERROR, "no such file")]),
-    ], header_mode="toolkit")
+    note = Finding(
+        "CL401", Level.NOTE, "`a[i] * 0.5` is written in double precision", Span(path, 2, 16, 2, 19), function="k"
+    )
+    unused = Finding(
+        "CL001",
+        Level.WARNING,
+        "unused suppression: no finding on this line",
+        Span(path, 4, 1, 4, 1, spelling=Position(path, 1, 1)),
+    )
+    return RunResult(
+        [
+            FileResult(
+                path,
+                findings=[note, warning, unused],
+                analyzed=True,
+                notices=[Notice(path, NoticeKind.INCOMPLETE, "use of undeclared identifier 'x'", 2, 5)],
+            ),
+            FileResult(
+                str(tmp_path / "gone.cu"), notices=[Notice(str(tmp_path / "gone.cu"), NoticeKind.ERROR, "no such file")]
+            ),
+        ],
+        header_mode="toolkit",
+    )
 
 
 def _render(run, format, tmp_path, **options):
@@ -66,17 +83,11 @@ def test_full_format_marks_every_line_of_a_multi_line_span(tmp_path):
     path = tmp_path / "long.cu"
     path.write_text("void f(float* a, int i) {\n    a[(i\n       * 2)\n\n\n      + 1] = 0;\n}\n")
     finding = Finding("CL101", Level.WARNING, "global store", Span(str(path), 2, 5, 6, 11))
-    text = render(RunResult([FileResult(str(path), findings=[finding], analyzed=True)]), "full",
-                  ReportOptions(root=str(tmp_path)))
+    text = render(
+        RunResult([FileResult(str(path), findings=[finding], analyzed=True)]), "full", ReportOptions(root=str(tmp_path))
+    )
     assert (
-        "  |\n"
-        "2 |     a[(i\n"
-        "  |     ^^^^\n"
-        "3 |        * 2)\n"
-        "  |        ^^^^\n"
-        ". |\n"
-        "6 |       + 1] = 0;\n"
-        "  |       ^^^^\n"
+        "  |\n2 |     a[(i\n  |     ^^^^\n3 |        * 2)\n  |        ^^^^\n. |\n6 |       + 1] = 0;\n  |       ^^^^\n"
     ) in text
 
 
@@ -105,10 +116,14 @@ def test_notices_and_summary(run, tmp_path):
 @pytest.mark.parametrize(
     "files, summary",
     [
-        ([FileResult("a.cu", analyzed=True), FileResult("b.cu", analyzed=True)],
-         "All checks passed (2 files analyzed)."),
-        ([FileResult("a.cu", analyzed=True), FileResult("b.cu")],
-         "No findings in 1 analyzed file. 1 file could not be analyzed."),
+        (
+            [FileResult("a.cu", analyzed=True), FileResult("b.cu", analyzed=True)],
+            "All checks passed (2 files analyzed).",
+        ),
+        (
+            [FileResult("a.cu", analyzed=True), FileResult("b.cu")],
+            "No findings in 1 analyzed file. 1 file could not be analyzed.",
+        ),
         ([], "No CUDA files to analyze."),
     ],
 )
@@ -132,8 +147,10 @@ def test_statistics_table(run, tmp_path):
 
 def test_statistics_json(run, tmp_path):
     counts = json.loads(_render(run, "json", tmp_path, statistics=True))
-    assert counts == [{"code": "CL401", "name": "implicit-fp64", "count": 2},
-                      {"code": "CL001", "name": "unused-suppression", "count": 1}]
+    assert counts == [
+        {"code": "CL401", "name": "implicit-fp64", "count": 2},
+        {"code": "CL001", "name": "unused-suppression", "count": 1},
+    ]
 
 
 def test_json_format(run, tmp_path):
@@ -142,9 +159,10 @@ def test_json_format(run, tmp_path):
     first, second, third = document["findings"]
     assert first["file"] == "k.cu" and (first["line"], first["column"], first["end_column"]) == (2, 16, 19)
     assert first["level"] == "note" and first["name"] == "implicit-fp64" and first["fix"] is None
-    assert second["fix"] == {"description": "use single-precision literals",
-                             "edits": [{"line": 3, "column": 19, "end_line": 3, "end_column": 22,
-                                        "replacement": "0.1f"}]}
+    assert second["fix"] == {
+        "description": "use single-precision literals",
+        "edits": [{"line": 3, "column": 19, "end_line": 3, "end_column": 22, "replacement": "0.1f"}],
+    }
     assert third["macro_spelling"] == {"file": "k.cu", "line": 1, "column": 1}
     assert document["notices"] == [
         {"file": "k.cu", "kind": "incomplete", "message": "use of undeclared identifier 'x'", "line": 2, "column": 5},
@@ -170,10 +188,13 @@ def test_github_format(run, tmp_path):
 def test_github_escaping(tmp_path):
     path = str(tmp_path / "a,b:c.cu")
     finding = Finding("CL401", Level.ERROR, "100% slower\nsee docs", Span(path, 1, 1, 1, 2))
-    (line,) = render(RunResult([FileResult(path, [finding], analyzed=True)]), "github",
-                     ReportOptions(root=str(tmp_path))).splitlines()
-    assert line == ("::error file=a%2Cb%3Ac.cu,line=1,col=1,endLine=1,endColumn=2,title=CL401 implicit-fp64::"
-                    "100%25 slower%0Asee docs")
+    (line,) = render(
+        RunResult([FileResult(path, [finding], analyzed=True)]), "github", ReportOptions(root=str(tmp_path))
+    ).splitlines()
+    assert line == (
+        "::error file=a%2Cb%3Ac.cu,line=1,col=1,endLine=1,endColumn=2,title=CL401 implicit-fp64::"
+        "100%25 slower%0Asee docs"
+    )
 
 
 def test_display_path(tmp_path):

@@ -34,9 +34,11 @@ def test_variadic_templates(tmp_path):
 
 
 def test_device_lambda_bodies_are_analyzed(tmp_path):
-    source = ("__global__ void k(float* a) {\n"
-              "    auto f = [] __device__ (float v) -> float { return v * 0.1; };\n"
-              "    a[threadIdx.x] = f(a[threadIdx.x]);\n}\n")
+    source = (
+        "__global__ void k(float* a) {\n"
+        "    auto f = [] __device__ (float v) -> float { return v * 0.1; };\n"
+        "    a[threadIdx.x] = f(a[threadIdx.x]);\n}\n"
+    )
     assert _cl401(tmp_path, "lambda.cu", source.encode()) == [(2, 60)]
 
 
@@ -50,8 +52,10 @@ def test_conditional_defines_feed_launch_bounds(tmp_path):
     from cudalint import frontend
 
     path = tmp_path / "bounds.cu"
-    path.write_text("#ifdef BIG\n#define BLOCK 512\n#else\n#define BLOCK 128\n#endif\n"
-                    "__global__ void __launch_bounds__(BLOCK) k(float* a) { a[threadIdx.x] = 0; }\n")
+    path.write_text(
+        "#ifdef BIG\n#define BLOCK 512\n#else\n#define BLOCK 128\n#endif\n"
+        "__global__ void __launch_bounds__(BLOCK) k(float* a) { a[threadIdx.x] = 0; }\n"
+    )
     for defines, expected in (((), 128), (("BIG",), 512)):
         environment = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded", defines=defines))
         (kernel,) = frontend.parse_file(str(path), environment).functions
@@ -71,8 +75,9 @@ def test_forced_include(tmp_path):
     (tmp_path / "k.cu").write_text("__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n")
     without = run_cli(str(tmp_path / "k.cu"), "--headers", "embedded", "--format", "concise")
     assert "analysis incomplete" in without.output
-    forced = run_cli(str(tmp_path / "k.cu"), "--headers", "embedded", "--format", "concise",
-                                 "--include", str(tmp_path / "scale.h"))
+    forced = run_cli(
+        str(tmp_path / "k.cu"), "--headers", "embedded", "--format", "concise", "--include", str(tmp_path / "scale.h")
+    )
     assert forced.exit_code == 1 and "CL401" in forced.output and "incomplete" not in forced.output
 
 

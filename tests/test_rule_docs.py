@@ -72,8 +72,9 @@ def test_removed_code_exits_2_and_says_so(monkeypatch):
     monkeypatch.setitem(RULES, "CL997", RuleCode("CL997", "removed-rule", Status.REMOVED, None))
     result = _invoke("CL997")
     assert result.exit_code == EXIT_ERROR
-    assert result.stderr == (f"cudalint: error: CL997 (removed-rule) was removed; cudalint {__version__} "
-                             "no longer reports it\n")
+    assert result.stderr == (
+        f"cudalint: error: CL997 (removed-rule) was removed; cudalint {__version__} no longer reports it\n"
+    )
 
 
 def test_no_code_exits_2():

@@ -39,8 +39,14 @@ __global__ void k() {}
 
 
 def make(**overrides):
-    attributes = {"code": "CL999", "name": "some-rule", "category": "precision", "default_level": Level.WARNING,
-                  "__doc__": GOOD_DOC, "check": lambda self, facts: ()}
+    attributes = {
+        "code": "CL999",
+        "name": "some-rule",
+        "category": "precision",
+        "default_level": Level.WARNING,
+        "__doc__": GOOD_DOC,
+        "check": lambda self, facts: (),
+    }
     attributes.update(overrides)
     return type("Probe", (FactRule,), attributes)
 
@@ -50,18 +56,23 @@ def test_a_complete_rule_is_accepted():
     assert rule.doc.summary == "Summary line." and "__global__" in rule.doc.code_block("Example")
 
 
-@pytest.mark.parametrize("overrides, message", [
-    ({"code": "X101"}, "not of the form CL123"),
-    ({"name": "Some_Rule"}, "not kebab-case"),
-    ({"category": "style"}, "unknown category"),
-    ({"default_level": "warning"}, "must be a Level"),
-    ({"precision": "perfect"}, "precision must be one of"),
-    ({"__doc__": "No sections."}, "no '## ' sections"),
-    ({"__doc__": GOOD_DOC.replace("## Why is this bad?\nBecause.\n\n", "")}, "missing"),
-    ({"__doc__": GOOD_DOC.replace("## Use instead", "## Instead")}, "unknown"),
-    ({"__doc__": GOOD_DOC.replace("```cuda\n__global__ void k() {}\n```\n\n## Use", "nothing\n\n## Use")},
-     "has no ```cuda block"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"code": "X101"}, "not of the form CL123"),
+        ({"name": "Some_Rule"}, "not kebab-case"),
+        ({"category": "style"}, "unknown category"),
+        ({"default_level": "warning"}, "must be a Level"),
+        ({"precision": "perfect"}, "precision must be one of"),
+        ({"__doc__": "No sections."}, "no '## ' sections"),
+        ({"__doc__": GOOD_DOC.replace("## Why is this bad?\nBecause.\n\n", "")}, "missing"),
+        ({"__doc__": GOOD_DOC.replace("## Use instead", "## Instead")}, "unknown"),
+        (
+            {"__doc__": GOOD_DOC.replace("```cuda\n__global__ void k() {}\n```\n\n## Use", "nothing\n\n## Use")},
+            "has no ```cuda block",
+        ),
+    ],
+)
 def test_incomplete_rules_are_rejected(overrides, message):
     with pytest.raises(RuleDefinitionError, match=message.replace("?", r"\?").replace("(", r"\(")):
         make(**overrides)
@@ -69,8 +80,11 @@ def test_incomplete_rules_are_rejected(overrides, message):
 
 def test_missing_metadata_is_rejected():
     with pytest.raises(RuleDefinitionError, match="missing class attribute 'code'"):
-        type("NoCode", (FactRule,), {"name": "x", "category": "precision", "default_level": Level.NOTE,
-                                     "__doc__": GOOD_DOC})
+        type(
+            "NoCode",
+            (FactRule,),
+            {"name": "x", "category": "precision", "default_level": Level.NOTE, "__doc__": GOOD_DOC},
+        )
 
 
 def test_the_table_checks_names_classes_and_duplicates():
@@ -88,8 +102,11 @@ def test_the_table_checks_names_classes_and_duplicates():
 
 def test_a_rule_must_say_what_it_reads():
     with pytest.raises(RuleDefinitionError, match="derive from FactRule or SuppressionRule"):
-        type("Neither", (Rule,), {"code": "CL999", "name": "x", "category": "precision",
-                                  "default_level": Level.NOTE, "__doc__": GOOD_DOC})
+        type(
+            "Neither",
+            (Rule,),
+            {"code": "CL999", "name": "x", "category": "precision", "default_level": Level.NOTE, "__doc__": GOOD_DOC},
+        )
 
 
 def test_kinds_come_from_the_base_class():
@@ -108,9 +125,17 @@ def with_preview_and_removed(monkeypatch):
     return preview
 
 
-@pytest.mark.parametrize("select, enabled", [
-    (None, False), (["ALL"], False), (["CL9"], False), (["CL99"], False), (["CL998"], True), (["CL997"], False),
-])
+@pytest.mark.parametrize(
+    "select, enabled",
+    [
+        (None, False),
+        (["ALL"], False),
+        (["CL9"], False),
+        (["CL99"], False),
+        (["CL998"], True),
+        (["CL997"], False),
+    ],
+)
 def test_preview_rules_run_only_when_named_and_removed_ones_never(with_preview_and_removed, select, enabled):
     codes = enabled_rules(select, [], [])
     assert ("CL998" in codes) == enabled
@@ -119,8 +144,9 @@ def test_preview_rules_run_only_when_named_and_removed_ones_never(with_preview_a
 
 
 def test_the_engine_runs_a_preview_rule_when_named(with_preview_and_removed, tmp_path):
-    with_preview_and_removed.check = lambda self, facts: [self.finding("seen", kernel.function.span)
-                                                          for kernel in facts.kernels]
+    with_preview_and_removed.check = lambda self, facts: [
+        self.finding("seen", kernel.function.span) for kernel in facts.kernels
+    ]
     path = tmp_path / "k.cu"
     path.write_text("__global__ void k(float* a) { a[threadIdx.x] = 0.0f; }\n")
     assert [f.code for f in analyze(path, select=enabled_rules(["CL998"], [], [])).findings] == ["CL998"]

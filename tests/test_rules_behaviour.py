@@ -25,8 +25,8 @@ BARRIERS = """
 def test_barrier_levels_and_forms(snippets):
     got = {(f.span.line, f.level.value, f.message.split("`")[1]) for f in snippets.findings(BARRIERS, ["CL302"])}
     assert got == {
-        (5, "error", "__syncwarp()"),            # full mask, lanes split
-        (8, "warning", "block.sync()"),          # whole warps skip it
+        (5, "error", "__syncwarp()"),  # full mask, lanes split
+        (8, "warning", "block.sync()"),  # whole warps skip it
         (9, "warning", 'asm volatile("bar.sync 0;")'),
     }  # a partial-mask __syncwarp and a barrier after an early return are fine
 
@@ -47,13 +47,16 @@ def test_padding_fix_for_a_conflicting_tile(snippets):
     assert (edit.span.line, edit.span.column, edit.replacement) == (2, 30, "[33]")
 
 
-@pytest.mark.parametrize("body, expected", [
-    ("out[i] = a[i * stride];", ("note", "coalesced only when stride == 1")),
-    ("for (int j = 0; j < n; ++j) out[i] += a[i * n + j];", ("warning", "for any realistic n")),
-    ("out[i] = a[idx[i]];", ("note", "depends on data loaded at run time")),
-    ("if (threadIdx.x % 2) out[i] = a[i];", None),  # idle lanes are CL301's business
-    ("out[i] = a[i + 1];", None),                    # misaligned but contiguous: 5 sectors, not 8
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("out[i] = a[i * stride];", ("note", "coalesced only when stride == 1")),
+        ("for (int j = 0; j < n; ++j) out[i] += a[i * n + j];", ("warning", "for any realistic n")),
+        ("out[i] = a[idx[i]];", ("note", "depends on data loaded at run time")),
+        ("if (threadIdx.x % 2) out[i] = a[i];", None),  # idle lanes are CL301's business
+        ("out[i] = a[i + 1];", None),  # misaligned but contiguous: 5 sectors, not 8
+    ],
+)
 def test_global_access_levels(snippets, body, expected):
     source = f"""
         __global__ void k(const float* a, float* out, const int* idx, int n, int stride) {{
@@ -65,21 +68,24 @@ def test_global_access_levels(snippets, body, expected):
     if expected is None:
         assert got == []
     else:
-        (level, message), = got
+        ((level, message),) = got
         assert level == expected[0] and expected[1] in message
 
 
-@pytest.mark.parametrize("condition, body, expected", [
-    ("threadIdx.x % 2", "out[i] = 1.0f; out[i + 1] = 2.0f;", "warning"),
-    ("threadIdx.x == 0", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),  # a single lane's short store: cheap
-    ("threadIdx.x == 0", "for (int j = 0; j < n; ++j) out[j] += out[j + 1];", "warning"),
-    ("threadIdx.x % 2", "m = out[i];", "warning"),  # a load cannot become a select
-    ("threadIdx.x % 2", "m = m * 2.0f + 1.0f;", None),  # register-only: compiled to a select
-    ("threadIdx.x / 32 == 1", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
-    ("i < n", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
-    ("blockIdx.x == 0", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
-    ("out[i] > 0.5f", "out[i] = sqrtf(out[i]) * 2.0f; out[i + 1] = 2.0f;", "note"),
-])
+@pytest.mark.parametrize(
+    "condition, body, expected",
+    [
+        ("threadIdx.x % 2", "out[i] = 1.0f; out[i + 1] = 2.0f;", "warning"),
+        ("threadIdx.x == 0", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),  # a single lane's short store: cheap
+        ("threadIdx.x == 0", "for (int j = 0; j < n; ++j) out[j] += out[j + 1];", "warning"),
+        ("threadIdx.x % 2", "m = out[i];", "warning"),  # a load cannot become a select
+        ("threadIdx.x % 2", "m = m * 2.0f + 1.0f;", None),  # register-only: compiled to a select
+        ("threadIdx.x / 32 == 1", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
+        ("i < n", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
+        ("blockIdx.x == 0", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
+        ("out[i] > 0.5f", "out[i] = sqrtf(out[i]) * 2.0f; out[i + 1] = 2.0f;", "note"),
+    ],
+)
 def test_divergence_levels(snippets, condition, body, expected):
     source = f"""
         __global__ void k(float* out, int n) {{
@@ -197,20 +203,26 @@ def test_fp64_cause_quotes_the_double_literal(snippets):
 WARP_SHAPES = CORPUS / "access" / "warp_shapes.cu"
 
 
-@pytest.mark.parametrize("kernel, advice", [
-    ("ws_rgba_channel_stores", "one `float4` per lane"),
-    ("ws_rgb8_channel_loop", "pad each element to 4 channels and store one `uchar4` per lane"),
-    ("ws_two_of_four_channels", "put threadIdx.x in the fastest-varying index"),
-    ("ws_row_broadcast_4x64", "make blocks at least 32 threads wide"),
-])
+@pytest.mark.parametrize(
+    "kernel, advice",
+    [
+        ("ws_rgba_channel_stores", "one `float4` per lane"),
+        ("ws_rgb8_channel_loop", "pad each element to 4 channels and store one `uchar4` per lane"),
+        ("ws_two_of_four_channels", "put threadIdx.x in the fastest-varying index"),
+        ("ws_row_broadcast_4x64", "make blocks at least 32 threads wide"),
+    ],
+)
 def test_uncoalesced_advice_fits_the_cause(kernel, advice, corpus_results):
     messages = [f.message for f in corpus_results(WARP_SHAPES).findings if f.code == "CL101" and f.function == kernel]
     assert messages and all(advice in m for m in messages), messages
 
 
 def test_padding_is_searched_for_32_banks(corpus_results):
-    found = {f.span.line: f for f in corpus_results(WARP_SHAPES).findings
-             if f.code == "CL201" and f.function == "ws_tile16_padded_17"}
+    found = {
+        f.span.line: f
+        for f in corpus_results(WARP_SHAPES).findings
+        if f.code == "CL201" and f.function == "ws_tile16_padded_17"
+    }
     store, load = (found[line] for line in sorted(found))
     assert "cannot remove it" in store.message and store.fix is None
     assert "pad the row for 32 banks ([18])" in load.message

@@ -186,10 +186,12 @@ def test_fixes(log):
     (change,) = fix["artifactChanges"]
     assert fix["description"]["text"]
     assert change["artifactLocation"] == {"uri": "fp64.cu", "uriBaseId": "%SRCROOT%"}
-    assert change["replacements"] == [{
-        "deletedRegion": {"startLine": 4, "startColumn": 33, "endLine": 4, "endColumn": 36},
-        "insertedContent": {"text": "0.1f"},
-    }]
+    assert change["replacements"] == [
+        {
+            "deletedRegion": {"startLine": 4, "startColumn": 33, "endLine": 4, "endColumn": 36},
+            "insertedContent": {"text": "0.1f"},
+        }
+    ]
 
 
 def test_files_that_were_not_fully_analyzed_become_notifications(log):
@@ -246,8 +248,10 @@ def test_regions_cover_multi_line_expressions(tmp_path, schema):
     path.write_text(MULTI_LINE)
     log = _sarif(_run([path]), tmp_path)
     jsonschema.validate(log, schema)
-    regions = sorted((r["locations"][0]["physicalLocation"]["region"] for r in log["runs"][0]["results"]),
-                     key=lambda region: region["startLine"])
+    regions = sorted(
+        (r["locations"][0]["physicalLocation"]["region"] for r in log["runs"][0]["results"]),
+        key=lambda region: region["startLine"],
+    )
     assert regions == [
         {"startLine": 4, "startColumn": 5, "endLine": 6, "endColumn": 11},  # a[(threadIdx.x ... + 1]
         {"startLine": 7, "startColumn": 22, "endLine": 8, "endColumn": 41},  # AT(b, ... threadIdx.x * 4)
@@ -262,7 +266,8 @@ def test_directories_found_in_the_project_are_notes(tmp_path, schema):
     (tmp_path / "inc" / "width.h").write_text("#define WIDTH 4\n")
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "k.cu").write_text(
-        '#include "width.h"\n__global__ void k(float* a) { a[threadIdx.x] = WIDTH; }\n')
+        '#include "width.h"\n__global__ void k(float* a) { a[threadIdx.x] = WIDTH; }\n'
+    )
     log = _sarif(_run([tmp_path / "src"]), tmp_path)
     jsonschema.validate(log, schema)
     (note,) = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]

@@ -54,8 +54,16 @@ def test_disassembly_maps_to_innermost_line():
     functions = lines.parse_disassembly(DISASSEMBLY)
     assert list(functions) == ["_Z3fooPf", "_Z3barv"]
     foo = functions["_Z3fooPf"]
-    assert [i.opcode for i in foo] == ["LDC", "LDG.E", "F2F.F64.F32", "DMUL", "STL", "BAR.SYNC.DEFER_BLOCKING",
-                                       "DEPBAR.LE", "BRA"]
+    assert [i.opcode for i in foo] == [
+        "LDC",
+        "LDG.E",
+        "F2F.F64.F32",
+        "DMUL",
+        "STL",
+        "BAR.SYNC.DEFER_BLOCKING",
+        "DEPBAR.LE",
+        "BRA",
+    ]
     load = foo[1]
     assert load.location == lines.Location("/w/h.cuh", 3)
     assert load.inlined_at == (lines.Location("/w/k.cu", 12),)
@@ -75,27 +83,50 @@ def test_instruction_classes():
 
 def _export(name: str, rows: list[dict[str, str]], columns: list[str]) -> str:
     header = ",".join(f'"{c}"' for c in ["Address", "Source", *columns])
-    body = [",".join(f'"{v}"' for v in [row["Address"], row["Source"], *(row.get(c, "0") for c in columns)])
-            for row in rows]
+    body = [
+        ",".join(f'"{v}"' for v in [row["Address"], row["Source"], *(row.get(c, "0") for c in columns)]) for row in rows
+    ]
     return "\n".join([f'"Kernel Name","{name}",', header, *body])
 
 
 FOO_ROWS = [
-    {"Address": "0x7f00", "Source": "LDC R1, c[0x0][0x28]", "Instructions Executed": "4",
-     "Thread Instructions Executed": "128", "Predicated-On Thread Instructions Executed": "128"},
-    {"Address": "0x7f10", "Source": "LDG.E R2, desc[UR4][R2.64]", "Instructions Executed": "4",
-     "Thread Instructions Executed": "128", "Predicated-On Thread Instructions Executed": "128",
-     "L2 Theoretical Sectors Global": "32", "L2 Theoretical Sectors Global Ideal": "16"},
+    {
+        "Address": "0x7f00",
+        "Source": "LDC R1, c[0x0][0x28]",
+        "Instructions Executed": "4",
+        "Thread Instructions Executed": "128",
+        "Predicated-On Thread Instructions Executed": "128",
+    },
+    {
+        "Address": "0x7f10",
+        "Source": "LDG.E R2, desc[UR4][R2.64]",
+        "Instructions Executed": "4",
+        "Thread Instructions Executed": "128",
+        "Predicated-On Thread Instructions Executed": "128",
+        "L2 Theoretical Sectors Global": "32",
+        "L2 Theoretical Sectors Global Ideal": "16",
+    },
     {"Address": "0x7f20", "Source": "F2F.F64.F32 R4, R2"},
     {"Address": "0x7f30", "Source": "DMUL R4, R4, 0.5"},
-    {"Address": "0x7f40", "Source": "@P0 STL [R1], R2", "Instructions Executed": "4",
-     "Thread Instructions Executed": "128", "Predicated-On Thread Instructions Executed": "64"},
+    {
+        "Address": "0x7f40",
+        "Source": "@P0 STL [R1], R2",
+        "Instructions Executed": "4",
+        "Thread Instructions Executed": "128",
+        "Predicated-On Thread Instructions Executed": "64",
+    },
     {"Address": "0x7f50", "Source": "BAR.SYNC.DEFER_BLOCKING 0x0"},
     {"Address": "0x7f60", "Source": "DEPBAR.LE SB0, 0x0"},
     {"Address": "0x7f70", "Source": "BRA 0x7f70", "Instructions Executed": "4", "Divergent Branches": "2"},
 ]
-COLUMNS = ["Instructions Executed", "Thread Instructions Executed", "Predicated-On Thread Instructions Executed",
-           "Divergent Branches", "L2 Theoretical Sectors Global", "L2 Theoretical Sectors Global Ideal"]
+COLUMNS = [
+    "Instructions Executed",
+    "Thread Instructions Executed",
+    "Predicated-On Thread Instructions Executed",
+    "Divergent Branches",
+    "L2 Theoretical Sectors Global",
+    "L2 Theoretical Sectors Global Ideal",
+]
 
 
 def test_source_export_drops_the_repeated_launch_and_reads_missing_columns_as_zero():
@@ -103,16 +134,20 @@ def test_source_export_drops_the_repeated_launch_and_reads_missing_columns_as_ze
     kernels = lines.parse_source_export(text)
     assert len(kernels) == 1 and kernels[0].name == "foo(float *)"
     assert kernels[0].opcodes[4] == "STL"
-    twice = _export("foo(float *)", FOO_ROWS, COLUMNS) + "\n" + _export(
-        "foo(float *)", [{**r, "Instructions Executed": "8"} for r in FOO_ROWS], COLUMNS)
+    twice = (
+        _export("foo(float *)", FOO_ROWS, COLUMNS)
+        + "\n"
+        + _export("foo(float *)", [{**r, "Instructions Executed": "8"} for r in FOO_ROWS], COLUMNS)
+    )
     assert len(lines.parse_source_export(twice)) == 2  # a second launch with other counts stays
 
 
 def test_line_figures_sum_counters_on_innermost_lines():
     functions = lines.parse_disassembly(DISASSEMBLY)
     problems: list[str] = []
-    figures = lines.line_figures(functions, lines.parse_source_export(_export("foo(float *)", FOO_ROWS, COLUMNS)),
-                                 problems)
+    figures = lines.line_figures(
+        functions, lines.parse_source_export(_export("foo(float *)", FOO_ROWS, COLUMNS)), problems
+    )
     assert problems == []
     helper = figures[lines.Location("/w/h.cuh", 3)]
     assert (helper.sass, helper.gsec, helper.gideal, helper.gworst) == (3, 32, 16, 2.0)
@@ -130,8 +165,11 @@ def test_kernel_names_reduce_to_the_identifier():
 def test_a_launch_whose_code_is_not_disassembled_is_reported():
     problems: list[str] = []
     other = [{**FOO_ROWS[0], "Source": "MOV R1, R2"}]
-    lines.line_figures(lines.parse_disassembly(DISASSEMBLY), lines.parse_source_export(
-        _export("foo(float *)", other, COLUMNS)), problems)
+    lines.line_figures(
+        lines.parse_disassembly(DISASSEMBLY),
+        lines.parse_source_export(_export("foo(float *)", other, COLUMNS)),
+        problems,
+    )
     assert problems and "foo(float *)" in problems[0]
 
 
@@ -147,12 +185,18 @@ def _figures(**rows: dict) -> dict[int, object]:
 
 
 def test_divergent_branch_is_a_hazard_unless_cheap():
-    figures = _figures(L10=dict(inst=100, thr=3200, pred=3200, bra=100, div=100),
-                       L11=dict(inst=1000, thr=16000, pred=16000), L20=dict(inst=10000, thr=320000, pred=320000))
+    figures = _figures(
+        L10=dict(inst=100, thr=3200, pred=3200, bra=100, div=100),
+        L11=dict(inst=1000, thr=16000, pred=16000),
+        L20=dict(inst=10000, thr=320000, pred=320000),
+    )
     branch = lines.Branch(10, ((11, 11),), "if", (1, 30))
     assert lines.file_verdicts(figures, {10: branch}, {}, False)["divergence"] == {10: True}
-    one_lane = _figures(L10=dict(inst=100, thr=3200, pred=3200, bra=100, div=100),
-                        L11=dict(inst=1, thr=1, pred=1), L20=dict(inst=100000, thr=3200000, pred=3200000))
+    one_lane = _figures(
+        L10=dict(inst=100, thr=3200, pred=3200, bra=100, div=100),
+        L11=dict(inst=1, thr=1, pred=1),
+        L20=dict(inst=100000, thr=3200000, pred=3200000),
+    )
     assert lines.file_verdicts(one_lane, {10: branch}, {}, False)["divergence"] == {10: False}
 
 
@@ -166,9 +210,11 @@ def test_predicated_body_idles_lanes_and_a_select_does_not():
 
 def test_loop_bodies_and_nested_statements_are_judged_on_their_own_lines():
     # A uniform loop whose unrolled remainder is predicated off, around an if that diverges.
-    figures = _figures(L10=dict(inst=100, thr=3200, pred=3200, bra=100),
-                       L11=dict(inst=100, thr=3200, pred=3200, bra=100, div=100),
-                       L12=dict(inst=800, thr=25600, pred=3200))
+    figures = _figures(
+        L10=dict(inst=100, thr=3200, pred=3200, bra=100),
+        L11=dict(inst=100, thr=3200, pred=3200, bra=100, div=100),
+        L12=dict(inst=800, thr=25600, pred=3200),
+    )
     loop = lines.Branch(10, ((11, 13),), "for", (1, 30))
     inner = lines.Branch(11, ((12, 12),), "if", (1, 30))
     verdicts = lines.file_verdicts(figures, {10: loop, 11: inner}, {}, False)["divergence"]
@@ -176,10 +222,13 @@ def test_loop_bodies_and_nested_statements_are_judged_on_their_own_lines():
 
 
 def test_access_and_static_verdicts():
-    figures = _figures(L5=dict(sass=2, inst=4, gsec=64, gideal=32, gworst=2.0),
-                       L6=dict(sass=2, inst=4, swf=10, sideal=8, sworst=1.25),
-                       L7=dict(sass=3, fp64=3, cvt64=2), L8=dict(sass=1, fp64=1, cvt64=1),
-                       L9=dict(sass=1, inst=4, bar=1, local=1))
+    figures = _figures(
+        L5=dict(sass=2, inst=4, gsec=64, gideal=32, gworst=2.0),
+        L6=dict(sass=2, inst=4, swf=10, sideal=8, sworst=1.25),
+        L7=dict(sass=3, fp64=3, cvt64=2),
+        L8=dict(sass=1, fp64=1, cvt64=1),
+        L9=dict(sass=1, inst=4, bar=1, local=1),
+    )
     verdicts = lines.file_verdicts(figures, {}, {9: 3}, True)
     assert verdicts["global"] == {5: True}
     assert verdicts["shared"] == {6: False}
@@ -190,8 +239,12 @@ def test_access_and_static_verdicts():
 
 def test_tally_by_level_and_unmeasured_findings():
     verdicts = {"global": {("k.cu", 5): True, ("k.cu", 6): False, ("k.cu", 7): True}}
-    findings = [lines.Finding("CL101", "warning", "k.cu", 5), lines.Finding("CL102", "note", "k.cu", 6),
-                lines.Finding("CL101", "warning", "k.cu", 40), lines.Finding("CL201", "warning", "k.cu", 7)]
+    findings = [
+        lines.Finding("CL101", "warning", "k.cu", 5),
+        lines.Finding("CL102", "note", "k.cu", 6),
+        lines.Finding("CL101", "warning", "k.cu", 40),
+        lines.Finding("CL201", "warning", "k.cu", 7),
+    ]
     strict = lines.tally(verdicts, findings, lines.LEVEL_SETS["warning+error"])["global"]
     assert strict.true_positive == [("k.cu", 5)] and strict.false_negative == [("k.cu", 7)]
     assert strict.negatives == 1 and [u[:2] for u in strict.unmeasured] == [("k.cu", 40)]
@@ -227,8 +280,9 @@ def test_corpus_sidecars_from_exports(tmp_path):
     (exports / "driver_0_k.disasm.txt").write_text(DISASSEMBLY.replace("/w/k.cu", str(corpus)))
     (exports / "driver_0_k.source.csv").write_text(_export("foo(float *)", FOO_ROWS, COLUMNS))
     (exports / "driver_0_k.ncu.log").write_text("measure_gpu device: Test GPU\n")
-    (exports / "manifest.json").write_text(json.dumps(
-        {"ncu": "1.0", "drivers": [{"file": str(corpus), "kernels": ["foo"], "stem": "driver_0_k"}]}))
+    (exports / "manifest.json").write_text(
+        json.dumps({"ncu": "1.0", "drivers": [{"file": str(corpus), "kernels": ["foo"], "stem": "driver_0_k"}]})
+    )
     plan = {corpus: measure.collect(corpus, use_frontend=False)}
     sidecars, problems = measure.line_sidecars(plan, exports)
     assert problems == []
@@ -248,19 +302,46 @@ def test_corpus_sidecars_from_exports(tmp_path):
 def test_real_code_findings_and_kernels():
     score = _bench("score")
     truth = _bench("truth")
-    sarif = {"runs": [{"results": [
-        {"ruleId": "CL101", "level": "note", "message": {"text": "m"},
-         "locations": [{"physicalLocation": {"artifactLocation": {"uri": "sub/k.cu"}, "region": {"startLine": 7}}}]},
-        {"ruleId": "CL301", "level": "warning", "message": {"text": "n"},
-         "locations": [{"physicalLocation": {"artifactLocation": {"uri": "/p/src/k.cu"},
-                                             "region": {"startLine": 3, "endLine": 9}}}]}]}]}
+    sarif = {
+        "runs": [
+            {
+                "results": [
+                    {
+                        "ruleId": "CL101",
+                        "level": "note",
+                        "message": {"text": "m"},
+                        "locations": [
+                            {"physicalLocation": {"artifactLocation": {"uri": "sub/k.cu"}, "region": {"startLine": 7}}}
+                        ],
+                    },
+                    {
+                        "ruleId": "CL301",
+                        "level": "warning",
+                        "message": {"text": "n"},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": "/p/src/k.cu"},
+                                    "region": {"startLine": 3, "endLine": 9},
+                                }
+                            }
+                        ],
+                    },
+                ]
+            }
+        ]
+    }
     path = Path(pytest.importorskip("tempfile").mkdtemp()) / "log.sarif"
     path.write_text(json.dumps(sarif))
     findings = score.read_findings(path, Path("/p/src"))
-    assert [(f.rule, f.level, f.file, f.line) for f in findings] == [("CL101", "note", "sub/k.cu", 7),
-                                                                      ("CL301", "warning", "k.cu", 3)]
-    details = ('"ID","Kernel Name","Block Size","Grid Size","Metric Name"\n'
-               '"0","k(float *)","(256, 1, 1)","(48, 1, 1)","a"\n"0","k(float *)","(256, 1, 1)","(48, 1, 1)","b"\n')
+    assert [(f.rule, f.level, f.file, f.line) for f in findings] == [
+        ("CL101", "note", "sub/k.cu", 7),
+        ("CL301", "warning", "k.cu", 3),
+    ]
+    details = (
+        '"ID","Kernel Name","Block Size","Grid Size","Metric Name"\n'
+        '"0","k(float *)","(256, 1, 1)","(48, 1, 1)","a"\n"0","k(float *)","(256, 1, 1)","(48, 1, 1)","b"\n'
+    )
     assert truth.kernels_from_details(details) == [{"name": "k", "block": [256, 1, 1], "grid": [48, 1, 1]}]
 
 

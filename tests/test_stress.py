@@ -25,8 +25,15 @@ def tree(tmp_path_factory):
 
 def _cudalint(*args: str, cwd) -> subprocess.CompletedProcess:
     environment = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "cudalint", *args], capture_output=True, text=True, cwd=cwd,
-                          env=environment, check=False, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "cudalint", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=environment,
+        check=False,
+        timeout=600,
+    )
 
 
 def test_every_file_is_analyzed_or_explained(tree):

@@ -114,8 +114,12 @@ def test_wildcards_and_foreign_comments(comment, reported):
 
 
 def test_codes_whose_rules_did_not_run_are_not_reported():
-    comments = _comments("// cudalint: ignore[CL401]", "// cudalint: ignore", "// NOLINT(cudalint-implicit-fp64)",
-                         "// cudalint: ignore[CL999]")
+    comments = _comments(
+        "// cudalint: ignore[CL401]",
+        "// cudalint: ignore",
+        "// NOLINT(cudalint-implicit-fp64)",
+        "// cudalint: ignore[CL999]",
+    )
     _, unused = _run(comments, [], enabled=("CL001",))
     assert [u.text for u in unused] == ["CL999"]
 
@@ -129,8 +133,13 @@ def test_a_blanket_comment_does_not_hide_its_own_unused_report():
 
 
 def test_cl001_messages():
-    comments = _comments("// cudalint: ignore[CL401]", "// cudalint: ignore[CL999]", "// cudalint: ignore-file",
-                         "// cudalint: ignore-next-line", "// NOLINT(cudalint-nope)")
+    comments = _comments(
+        "// cudalint: ignore[CL401]",
+        "// cudalint: ignore[CL999]",
+        "// cudalint: ignore-file",
+        "// cudalint: ignore-next-line",
+        "// NOLINT(cudalint-nope)",
+    )
     _, unused = _run(comments, [])
     messages = [f.message for f in implemented()["CL001"]().report("k.cu", unused)]
     assert messages == [
@@ -149,8 +158,10 @@ def test_cl001_messages():
 def parsed():
     settings = engine.default_settings(Config(), list(implemented()), header_mode=HEADERS)
     environment = frontend.build_environment(settings.frontend)
-    return {name: frontend.parse_file(os.fspath(FIXTURES / name), environment)
-            for name in ("suppressions.cu", "ignore_file.cu")}
+    return {
+        name: frontend.parse_file(os.fspath(FIXTURES / name), environment)
+        for name in ("suppressions.cu", "ignore_file.cu")
+    }
 
 
 def _check(tu, enabled):

@@ -27,31 +27,44 @@ def md5_like(name: str, steps: int) -> str:
     """``steps`` rounds of four mixing functions over a 16-word block held in registers."""
     mixes = ("MIX_F", "MIX_G", "MIX_H", "MIX_I")
     order = ("a, b, c, d", "d, a, b, c", "c, d, a, b", "b, c, d, a")
-    lines = [HASH_PRELUDE, f"__global__ void {name}(const u32* words, u32* digests, int n) {{",
-             "    int idx = blockIdx.x * blockDim.x + threadIdx.x;",
-             "    if (idx >= n) return;",
-             "    u32 w[16];",
-             "    for (int i = 0; i < 16; ++i) w[i] = words[idx * 16 + i];",
-             "    u32 a = 0x67452301, b = 0xefcdab89, c = 0x98badcfe, d = 0x10325476;"]
+    lines = [
+        HASH_PRELUDE,
+        f"__global__ void {name}(const u32* words, u32* digests, int n) {{",
+        "    int idx = blockIdx.x * blockDim.x + threadIdx.x;",
+        "    if (idx >= n) return;",
+        "    u32 w[16];",
+        "    for (int i = 0; i < 16; ++i) w[i] = words[idx * 16 + i];",
+        "    u32 a = 0x67452301, b = 0xefcdab89, c = 0x98badcfe, d = 0x10325476;",
+    ]
     for step in range(steps):
         mix = mixes[step * 4 // steps]
         constant = (step * 2654435761) & 0xFFFFFFFF
         lines.append(f"    STEP({mix}, {order[step % 4]}, w[{(step * 7) % 16}], 0x{constant:08x}u, {5 + step % 19})")
-    lines += ["    digests[idx * 4 + 0] = a;", "    digests[idx * 4 + 1] = b;",
-              "    digests[idx * 4 + 2] = c;", "    digests[idx * 4 + 3] = d;", "}"]
+    lines += [
+        "    digests[idx * 4 + 0] = a;",
+        "    digests[idx * 4 + 1] = b;",
+        "    digests[idx * 4 + 2] = c;",
+        "    digests[idx * 4 + 3] = d;",
+        "}",
+    ]
     return "\n".join(lines) + "\n"
 
 
 def sha1_like(name: str, steps: int) -> str:
     """A message schedule expanded in a loop, then ``steps`` rounds rotating five words."""
-    lines = [HASH_PRELUDE, f"__global__ void {name}(const u32* blocks, u32* out) {{",
-             "    u32 w[80];",
-             "    for (int i = 0; i < 16; ++i) w[i] = blocks[(blockIdx.x * blockDim.x + threadIdx.x) * 16 + i];",
-             "    for (int i = 16; i < 80; ++i) w[i] = ROTL(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);",
-             "    u32 a = 0x67452301, b = 0xefcdab89, c = 0x98badcfe, d = 0x10325476, e = 0xc3d2e1f0, t;"]
+    lines = [
+        HASH_PRELUDE,
+        f"__global__ void {name}(const u32* blocks, u32* out) {{",
+        "    u32 w[80];",
+        "    for (int i = 0; i < 16; ++i) w[i] = blocks[(blockIdx.x * blockDim.x + threadIdx.x) * 16 + i];",
+        "    for (int i = 16; i < 80; ++i) w[i] = ROTL(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);",
+        "    u32 a = 0x67452301, b = 0xefcdab89, c = 0x98badcfe, d = 0x10325476, e = 0xc3d2e1f0, t;",
+    ]
     for step in range(steps):
-        lines.append(f"    t = ROTL(a, 5) + MIX_H(b, c, d) + e + w[{step % 80}] + 0x5a827999u; "
-                     "e = d; d = c; c = ROTL(b, 30); b = a; a = t;")
+        lines.append(
+            f"    t = ROTL(a, 5) + MIX_H(b, c, d) + e + w[{step % 80}] + 0x5a827999u; "
+            "e = d; d = c; c = ROTL(b, 30); b = a; a = t;"
+        )
     lines += ["    out[blockIdx.x * blockDim.x + threadIdx.x] = a ^ b ^ c ^ d ^ e;", "}"]
     return "\n".join(lines) + "\n"
 
@@ -63,8 +76,9 @@ def deep_loop_nest(name: str, depth: int) -> str:
     for level in range(depth):
         counter = f"i{level}"
         indent = "    " * (level + 1)
-        lines.append(f"{indent}for (int {counter} = threadIdx.x; {counter} < bounds[{level}]; "
-                     f"{counter} += blockDim.x) {{")
+        lines.append(
+            f"{indent}for (int {counter} = threadIdx.x; {counter} < bounds[{level}]; {counter} += blockDim.x) {{"
+        )
         counters.append(counter)
         lines.append(f"{indent}    acc += a[{' + '.join(counters)}];")
         lines.append(f"{indent}    if (acc > {level}.0f) a[{counter} * {level + 2}] = acc;")
@@ -76,21 +90,27 @@ def deep_loop_nest(name: str, depth: int) -> str:
 
 def huge_switch(name: str, cases: int) -> str:
     """A dispatch on the thread's index with ``cases`` arms, each with its own accesses."""
-    lines = [f"__global__ void {name}(float* a, const float* b, int n) {{",
-             "    int i = blockIdx.x * blockDim.x + threadIdx.x;",
-             f"    switch (i % {cases}) {{"]
+    lines = [
+        f"__global__ void {name}(float* a, const float* b, int n) {{",
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;",
+        f"    switch (i % {cases}) {{",
+    ]
     for case in range(cases):
-        lines.append(f"    case {case}: a[i * {case % 7 + 1}] = b[i + {case}] * {case}.5f; "
-                     f"if (b[i] > {case}) a[i] += b[i * 2]; break;")
+        lines.append(
+            f"    case {case}: a[i * {case % 7 + 1}] = b[i + {case}] * {case}.5f; "
+            f"if (b[i] > {case}) a[i] += b[i * 2]; break;"
+        )
     lines += ["    default: a[i] = 0.0f;", "    }", "}"]
     return "\n".join(lines) + "\n"
 
 
 def macro_expanded(name: str, uses: int) -> str:
     """One statement-block macro invoked ``uses`` times, as generated code does."""
-    lines = ["#define ACCUMULATE(k) { float v = src[(k) * stride + threadIdx.x]; "
-             "if (v > limit) dst[(k) + threadIdx.x * 4] += v; else dst[threadIdx.x] -= v; }",
-             f"__global__ void {name}(float* dst, const float* src, int stride, float limit) {{"]
+    lines = [
+        "#define ACCUMULATE(k) { float v = src[(k) * stride + threadIdx.x]; "
+        "if (v > limit) dst[(k) + threadIdx.x * 4] += v; else dst[threadIdx.x] -= v; }",
+        f"__global__ void {name}(float* dst, const float* src, int stride, float limit) {{",
+    ]
     lines += [f"    ACCUMULATE({use})" for use in range(uses)]
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -120,8 +140,12 @@ def _run(paths, time_limit: float, jobs: int = 2):
 
 
 def _limit_notices(result) -> dict[str, str]:
-    return {r.path.rsplit("/", 1)[-1]: n.message for r in result.files for n in r.notices
-            if n.kind is NoticeKind.INCOMPLETE and n.message.startswith("time limit")}
+    return {
+        r.path.rsplit("/", 1)[-1]: n.message
+        for r in result.files
+        for n in r.notices
+        if n.kind is NoticeKind.INCOMPLETE and n.message.startswith("time limit")
+    }
 
 
 def test_generated_worst_cases_finish_within_the_limit(tmp_path):

@@ -103,7 +103,8 @@ def test_a_device_scalar_read_after_a_barrier_is_uniform(memory_facts):
     branch, pattern = branch_on(facts, 20)
     assert pattern.variance is Variance.UNIFORM
     assert facts.why(branch.condition) == [
-        "d_flag: read from `d_flag` at an address that is the same in every thread of the block"]
+        "d_flag: read from `d_flag` at an address that is the same in every thread of the block"
+    ]
 
 
 def test_pointers_read_from_memory_keep_their_allocation(memory_facts):
@@ -121,7 +122,8 @@ def test_a_flag_read_before_the_barrier_differs_and_after_it_is_uniform(memory_f
     branch, after = branch_on(facts, 35)
     assert after.variance is Variance.UNIFORM
     assert facts.why(branch.condition, Variance.UNIFORM) == [
-        "s_flag: read from shared `s_flag` after the barrier at line 34: the same in every thread of the block"]
+        "s_flag: read from shared `s_flag` after the barrier at line 34: the same in every thread of the block"
+    ]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -195,9 +197,16 @@ INTRINSICS = """
     }
 """
 
-INTRINSIC_VARIANCE = [(12, Variance.WARP_UNIFORM), (13, Variance.UNIFORM), (14, Variance.THREAD),
-                      (15, Variance.DATA), (16, Variance.WARP_UNIFORM), (17, Variance.UNIFORM),
-                      (18, Variance.DATA), (19, Variance.THREAD)]
+INTRINSIC_VARIANCE = [
+    (12, Variance.WARP_UNIFORM),
+    (13, Variance.UNIFORM),
+    (14, Variance.THREAD),
+    (15, Variance.DATA),
+    (16, Variance.WARP_UNIFORM),
+    (17, Variance.UNIFORM),
+    (18, Variance.DATA),
+    (19, Variance.THREAD),
+]
 
 
 @pytest.fixture(scope="module")
@@ -264,10 +273,12 @@ def test_every_barrier_form_is_seen_with_its_scope(snippets):
     assert all(f.level.value == "error" for f in result.findings)
     facts = kernel(snippets.facts(BARRIER_FORMS), "forms")
     scopes = {b.expr.span.line: b.scope for b in facts.barriers}
-    assert scopes == {**{line: BarrierScope.BLOCK for line in BLOCK_FORMS},
-                      **{line: BarrierScope.GRID for line in GRID_FORMS},
-                      **{line: BarrierScope.WARP for line in WARP_FORMS},
-                      **{line: BarrierScope.PARTIAL for line in PARTIAL_FORMS}}
+    assert scopes == {
+        **{line: BarrierScope.BLOCK for line in BLOCK_FORMS},
+        **{line: BarrierScope.GRID for line in GRID_FORMS},
+        **{line: BarrierScope.WARP for line in WARP_FORMS},
+        **{line: BarrierScope.PARTIAL for line in PARTIAL_FORMS},
+    }
 
 
 RANKS = """
@@ -297,9 +308,16 @@ def rank_facts(snippets):
     return kernel(snippets.facts(RANKS), "ranks")
 
 
-@pytest.mark.parametrize("line, variance", [(12, Variance.WARP_UNIFORM), (13, Variance.THREAD),
-                                            (14, Variance.WARP_UNIFORM), (15, Variance.DATA),
-                                            (17, Variance.DATA)])
+@pytest.mark.parametrize(
+    "line, variance",
+    [
+        (12, Variance.WARP_UNIFORM),
+        (13, Variance.THREAD),
+        (14, Variance.WARP_UNIFORM),
+        (15, Variance.DATA),
+        (17, Variance.DATA),
+    ],
+)
 def test_group_ranks_and_reductions(rank_facts, line, variance):
     assert branch_on(rank_facts, line)[1].variance is variance
 
@@ -343,11 +361,11 @@ def test_a_uniform_base_loaded_at_run_time_keeps_the_lane_stride(loop_facts):
     assert stored.confidence is Confidence.EXACT and stored.sectors == 4
     assert loaded.confidence is Confidence.EXACT and loaded.sectors == 8
     assert loop_facts.why(load.location.offset) == [
-        "boxes[...].offset: read from `boxes` at an address that is the same in every thread of the block"]
+        "boxes[...].offset: read from `boxes` at an address that is the same in every thread of the block"
+    ]
 
 
 def test_ranges_walked_from_a_per_lane_start_are_recognized(loop_facts):
     ((walk, pattern),) = [(a, p) for a, p in accesses_on(loop_facts, 10) if a.location.base == "x"]
     assert pattern.data_pattern is DataPattern.LANE_RANGES
     assert pattern.data_loop.stmt.span.line == 10
-

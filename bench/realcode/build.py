@@ -45,7 +45,8 @@ def extract(program: listing.Program, work: Path, mirrors: Path) -> None:
     mirror = program.suite.mirror(mirrors)
     archive = subprocess.run(
         ["git", "-C", str(mirror), "archive", "--format=tar", program.suite.commit, program.path, *program.extra],
-        capture_output=True, check=False,
+        capture_output=True,
+        check=False,
     )
     if archive.returncode != 0:
         raise RuntimeError(f"git archive failed in {mirror}: {archive.stderr.decode(errors='replace').strip()}")
@@ -57,9 +58,18 @@ def build_command(program: listing.Program, work: Path) -> list[str]:
     if program.suite.name == "polybench":
         utilities = program.root(work) / "CUDA" / "utilities"
         # cudaThreadSynchronize left the runtime API in CUDA 13; its successor does the same.
-        return ["nvcc", "-O3", "-lineinfo", f"-arch={ARCH}", "-DMINI_DATASET",
-                "-DcudaThreadSynchronize=cudaDeviceSynchronize", f"-I{utilities}",
-                "-o", program.binary(work).name, program.source or "main.cu"]
+        return [
+            "nvcc",
+            "-O3",
+            "-lineinfo",
+            f"-arch={ARCH}",
+            "-DMINI_DATASET",
+            "-DcudaThreadSynchronize=cudaDeviceSynchronize",
+            f"-I{utilities}",
+            "-o",
+            program.binary(work).name,
+            program.source or "main.cu",
+        ]
     # EXTRA_CFLAGS lands in every compile and link line of HeCBench's Makefiles.
     return ["make", "-B", f"ARCH={ARCH}", "EXTRA_CFLAGS=-lineinfo"]
 
@@ -90,7 +100,8 @@ def build(program: listing.Program, work: Path, mirrors: Path) -> dict:
     log.write_text(text)
     built = done.returncode == 0 and program.binary(work).exists()
     (program.folder(work) / "compile_commands.json").write_text(
-        json.dumps(compile_commands(program, work, text), indent=1))
+        json.dumps(compile_commands(program, work, text), indent=1)
+    )
     result = {"name": program.name, "built": built, "seconds": round(time.monotonic() - started, 1)}
     if not built:
         result["error"] = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1][:300]
@@ -101,8 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="programs to build (default: all listed)")
     parser.add_argument("--work", type=Path, default=listing.DEFAULT_WORK)
-    parser.add_argument("--mirrors", type=Path, default=listing.DEFAULT_MIRRORS,
-                        help="folder holding <owner>+<name>/repo mirrors")
+    parser.add_argument(
+        "--mirrors", type=Path, default=listing.DEFAULT_MIRRORS, help="folder holding <owner>+<name>/repo mirrors"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     options = parser.parse_args(argv)
     try:

@@ -36,18 +36,19 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
+
 import source_lines  # noqa: E402
 
 SELECTION = ["--kernel-id", ":::1", "--launch-count", "64"]
 
 
 def synccheck(sanitizer: str, program: listing.Program, work: Path, out: Path, timeout: float) -> dict:
-    command = [sanitizer, "--tool", "synccheck", "--print-limit", "200",
-               str(program.binary(work)), *program.args]
+    command = [sanitizer, "--tool", "synccheck", "--print-limit", "200", str(program.binary(work)), *program.args]
     started = time.monotonic()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                              cwd=program.folder(work), check=False)
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout, cwd=program.folder(work), check=False
+        )
         log, status = done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as expired:
         log = (expired.stdout or b"") + (expired.stderr or b"")
@@ -58,6 +59,7 @@ def synccheck(sanitizer: str, program: listing.Program, work: Path, out: Path, t
 
 def tool_versions(ncu: str, sanitizer: str) -> dict:
     """The profiler, sanitizer and GPU the figures come from (the truth files' provenance)."""
+
     def first(command: list[str], pattern: str) -> str:
         try:
             text = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False).stdout
@@ -66,9 +68,11 @@ def tool_versions(ncu: str, sanitizer: str) -> dict:
         match = re.search(pattern, text)
         return match.group(1).strip() if match else "unknown"
 
-    return {"ncu": first([ncu, "--version"], r"Version\s+(\S+)"),
-            "compute-sanitizer": first([sanitizer, "--version"], r"Version\s+(\S+)"),
-            "gpu": first(["nvidia-smi", "-L"], r"GPU 0:\s*([^(]+)")}
+    return {
+        "ncu": first([ncu, "--version"], r"Version\s+(\S+)"),
+        "compute-sanitizer": first([sanitizer, "--version"], r"Version\s+(\S+)"),
+        "gpu": first(["nvidia-smi", "-L"], r"GPU 0:\s*([^(]+)"),
+    }
 
 
 def pack(out: Path, target: Path) -> None:
@@ -108,15 +112,26 @@ def main(argv: list[str] | None = None) -> int:
             print(f"budget spent: {program.name} and later not measured", flush=True)
             break
         outcome = source_lines.profile_and_export(
-            ncu, [str(program.binary(options.work)), *program.args], options.out / program.name, SELECTION,
-            timeout=options.ncu_timeout, cwd=program.folder(options.work))
+            ncu,
+            [str(program.binary(options.work)), *program.args],
+            options.out / program.name,
+            SELECTION,
+            timeout=options.ncu_timeout,
+            cwd=program.folder(options.work),
+        )
         if options.synccheck:
             outcome.update(synccheck(sanitizer, program, options.work, options.out, options.sync_timeout))
         progress[program.name] = outcome
         progress_path.write_text(json.dumps(progress, indent=1))
-        print(f"{program.name:<24} ncu {outcome['status']} {outcome['seconds']} s"
-              + (f", synccheck {outcome['synccheck_status']} {outcome['synccheck_seconds']} s"
-                 if options.synccheck else ""), flush=True)
+        print(
+            f"{program.name:<24} ncu {outcome['status']} {outcome['seconds']} s"
+            + (
+                f", synccheck {outcome['synccheck_status']} {outcome['synccheck_seconds']} s"
+                if options.synccheck
+                else ""
+            ),
+            flush=True,
+        )
         if options.pack:
             pack(options.out, options.pack)
     return 0

@@ -63,8 +63,9 @@ def load(path: Path = PROGRAMS) -> list[Program]:
     for entry in data["program"]:
         suite = suites[entry["suite"]]
         extra = ("CUDA/utilities",) if suite.name == "polybench" else ()
-        programs.append(Program(entry["name"], suite, entry["path"], tuple(entry.get("args", [])),
-                                entry.get("source"), extra))
+        programs.append(
+            Program(entry["name"], suite, entry["path"], tuple(entry.get("args", [])), entry.get("source"), extra)
+        )
     names = [p.name for p in programs]
     duplicates = {n for n in names if names.count(n) > 1}
     if duplicates:

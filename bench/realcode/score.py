@@ -40,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
+
 import source_lines  # noqa: E402
 from source_lines import Branch, Finding, LineFigures, Tally  # noqa: E402
 
@@ -57,8 +58,25 @@ class ProgramScore:
 
 def run_cudalint(folder: Path, sarif: Path) -> None:
     sarif.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "cudalint", ".", "--format", "sarif", "--output", str(sarif),
-                    "--exit-zero", "--no-cache", "--min-level", "note"], cwd=folder, capture_output=True, check=False)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cudalint",
+            ".",
+            "--format",
+            "sarif",
+            "--output",
+            str(sarif),
+            "--exit-zero",
+            "--no-cache",
+            "--min-level",
+            "note",
+        ],
+        cwd=folder,
+        capture_output=True,
+        check=False,
+    )
 
 
 def read_findings(sarif: Path, folder: Path) -> list[Finding]:
@@ -73,8 +91,15 @@ def read_findings(sarif: Path, folder: Path) -> list[Finding]:
                     continue
                 path = Path(uri.removeprefix("file://"))
                 name = Path(os.path.relpath(path, folder)).as_posix() if path.is_absolute() else path.as_posix()
-                findings.append(Finding(result.get("ruleId", ""), result.get("level", "warning"), name, int(line),
-                                        result.get("message", {}).get("text", "")))
+                findings.append(
+                    Finding(
+                        result.get("ruleId", ""),
+                        result.get("level", "warning"),
+                        name,
+                        int(line),
+                        result.get("message", {}).get("text", ""),
+                    )
+                )
     return findings
 
 
@@ -85,8 +110,9 @@ def branch_statements(program: listing.Program, work: Path) -> dict[tuple[str, i
     folder = program.folder(work)
     root = program.root(work).resolve()
     database = folder / "compile_commands.json"
-    environment = frontend.build_environment(frontend.FrontendOptions(compile_commands=str(database)),
-                                             search_from=str(folder))
+    environment = frontend.build_environment(
+        frontend.FrontendOptions(compile_commands=str(database)), search_from=str(folder)
+    )
 
     def name_of(file: str) -> str | None:
         path = Path(file) if Path(file).is_absolute() else folder / file
@@ -117,8 +143,9 @@ def _utf8(raw: bytes) -> bool:
     return True
 
 
-def score_program(program: listing.Program, truth: dict, work: Path, reuse: bool,
-                  cheap_share: float = source_lines.CHEAP_SHARE) -> ProgramScore:
+def score_program(
+    program: listing.Program, truth: dict, work: Path, reuse: bool, cheap_share: float = source_lines.CHEAP_SHARE
+) -> ProgramScore:
     folder = program.folder(work)
     sarif = work / "sarif" / f"{program.name}.sarif"
     if not (reuse and sarif.exists()):
@@ -130,17 +157,20 @@ def score_program(program: listing.Program, truth: dict, work: Path, reuse: bool
     complete = bool(truth.get("synccheck", {}).get("complete"))
     files = set(truth["lines"]) | set(truth["barrier_errors"])
     total_slots = source_lines.issued_slots(
-        LineFigures.from_row(row) for lines in truth["lines"].values() for row in lines.values())
+        LineFigures.from_row(row) for lines in truth["lines"].values() for row in lines.values()
+    )
     for file in files:
         per_line = {int(n): LineFigures.from_row(row) for n, row in truth["lines"].get(file, {}).items()}
         figures.update({(file, n): f for n, f in per_line.items()})
         errors = {int(n): count for n, count in truth["barrier_errors"].get(file, {}).items()}
         file_branches = {line: b for (name, line), b in branches.items() if name == file}
-        for name, lines in source_lines.file_verdicts(per_line, file_branches, errors, complete,
-                                                              total_slots, cheap_share).items():
+        for name, lines in source_lines.file_verdicts(
+            per_line, file_branches, errors, complete, total_slots, cheap_share
+        ).items():
             verdicts[name].update({(file, n): hazard for n, hazard in lines.items()})
-    tallies = {label: source_lines.tally(verdicts, findings, levels)
-               for label, levels in source_lines.LEVEL_SETS.items()}
+    tallies = {
+        label: source_lines.tally(verdicts, findings, levels) for label, levels in source_lines.LEVEL_SETS.items()
+    }
     return ProgramScore(program.name, tallies, figures, branches)
 
 
@@ -149,16 +179,20 @@ def _ratio(value: float | None) -> str:
 
 
 def table(totals: dict[str, dict[str, Tally]]) -> list[str]:
-    out = ["| class | rules | level | measured lines | hazard lines | TP | FP | FN | precision | recall | unmeasured |",
-           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out = [
+        "| class | rules | level | measured lines | hazard lines | TP | FP | FN | precision | recall | unmeasured |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for name, codes in source_lines.CLASSES.items():
         for label in source_lines.LEVEL_SETS:
             t = totals[label][name]
             hazards = len(t.true_positive) + len(t.false_negative)
             measured = hazards + len(t.false_positive) + t.negatives
-            out.append(f"| {name} | {'+'.join(codes)} | {label} | {measured} | {hazards} "
-                       f"| {len(t.true_positive)} | {len(t.false_positive)} | {len(t.false_negative)} "
-                       f"| {_ratio(t.precision)} | {_ratio(t.recall)} | {len(t.unmeasured)} |")
+            out.append(
+                f"| {name} | {'+'.join(codes)} | {label} | {measured} | {hazards} "
+                f"| {len(t.true_positive)} | {len(t.false_positive)} | {len(t.false_negative)} "
+                f"| {_ratio(t.precision)} | {_ratio(t.recall)} | {len(t.unmeasured)} |"
+            )
     return out
 
 
@@ -170,8 +204,10 @@ def describe(figures: LineFigures | None, name: str) -> str:
     if name == "shared":
         return f"wavefronts {figures.swf:g} ideal {figures.sideal:g} worst {figures.sworst:g}x"
     if name == "divergence":
-        return (f"divergent {figures.div:g} of {figures.bra:g} branch executions; "
-                f"pred-on {figures.pred:g} / active {figures.thr:g}")
+        return (
+            f"divergent {figures.div:g} of {figures.bra:g} branch executions; "
+            f"pred-on {figures.pred:g} / active {figures.thr:g}"
+        )
     if name == "fp64":
         return f"fp64 instructions {figures.fp64}, of them F32->F64 promotions {figures.cvt64}"
     if name == "local":
@@ -225,20 +261,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=listing.DEFAULT_WORK)
     parser.add_argument("--truth", type=Path, default=TRUTH)
     parser.add_argument("--reuse", action="store_true", help="read SARIF logs of an earlier run")
-    parser.add_argument("--list", choices=list(source_lines.LEVEL_SETS), nargs="?", const="all levels",
-                        help="print every false positive, miss and unmeasured finding (with source text)")
+    parser.add_argument(
+        "--list",
+        choices=list(source_lines.LEVEL_SETS),
+        nargs="?",
+        const="all levels",
+        help="print every false positive, miss and unmeasured finding (with source text)",
+    )
     parser.add_argument("--markdown", type=Path, help="write the score tables (no source text) to this file")
-    parser.add_argument("--cheap-share", type=float, default=source_lines.CHEAP_SHARE,
-                        help="divergence idling less than this share of its function's lane slots is no hazard "
-                             "(0: every measured divergence is)")
+    parser.add_argument(
+        "--cheap-share",
+        type=float,
+        default=source_lines.CHEAP_SHARE,
+        help="divergence idling less than this share of its function's lane slots is no hazard "
+        "(0: every measured divergence is)",
+    )
     options = parser.parse_args(argv)
     scores = []
     for program in listing.select(listing.load(), options.names):
         truth_path = options.truth / f"{program.name}.json"
         if not truth_path.exists() or not program.folder(options.work).exists():
             continue
-        scores.append(score_program(program, json.loads(truth_path.read_text()), options.work, options.reuse,
-                                    options.cheap_share))
+        scores.append(
+            score_program(program, json.loads(truth_path.read_text()), options.work, options.reuse, options.cheap_share)
+        )
     totals = {label: {name: Tally() for name in source_lines.CLASSES} for label in source_lines.LEVEL_SETS}
     for score in scores:
         for label, classes in score.tallies.items():

@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
+
 import source_lines  # noqa: E402
 
 TRUTH = HERE / "truth"
@@ -48,9 +49,11 @@ def kernels_from_details(text: str) -> list[dict]:
         launch = row.get("ID")
         if launch is None or launch in seen:
             continue
-        seen[launch] = {"name": source_lines.kernel_identifier(row.get("Kernel Name", "")),
-                        "block": _dims(row.get("Block Size", "")),
-                        "grid": _dims(row.get("Grid Size", ""))}
+        seen[launch] = {
+            "name": source_lines.kernel_identifier(row.get("Kernel Name", "")),
+            "block": _dims(row.get("Block Size", "")),
+            "grid": _dims(row.get("Grid Size", "")),
+        }
     return list(seen.values())
 
 
@@ -74,10 +77,14 @@ def program_truth(program: listing.Program, work: Path, exports: Path, tools: di
     figures = source_lines.line_figures(functions, profiled, problems)
     details = exports / f"{program.name}.details.csv"
     truth: dict = {
-        "program": program.name, "suite": program.suite.name, "repository": program.suite.repository,
-        "commit": program.suite.commit, "path": program.path, "args": list(program.args),
+        "program": program.name,
+        "suite": program.suite.name,
+        "repository": program.suite.repository,
+        "commit": program.suite.commit,
+        "path": program.path,
+        "args": list(program.args),
         "measured": f"ncu {tools.get('ncu', '?')}, compute-sanitizer {tools.get('compute-sanitizer', '?')}, "
-                    f"{tools.get('gpu', '?')}",
+        f"{tools.get('gpu', '?')}",
         "kernels": kernels_from_details(details.read_text()) if details.exists() else [],
         "columns": list(source_lines.COLUMNS),
         "lines": {},
@@ -91,8 +98,7 @@ def program_truth(program: listing.Program, work: Path, exports: Path, tools: di
     if log.exists():
         text = log.read_text(errors="replace")
         summary = source_lines.SYNCCHECK_SUMMARY.search(text)
-        truth["synccheck"] = {"errors": int(summary.group(1)) if summary else None,
-                              "complete": summary is not None}
+        truth["synccheck"] = {"errors": int(summary.group(1)) if summary else None, "complete": summary is not None}
         by_name = {Path(f).name: f for f in truth["lines"]}
         for frames in source_lines.synccheck_errors(text):
             # The innermost frame in the program's own files: where the code that

@@ -45,8 +45,13 @@ class ResultCache:
         return self._header_hashes[path]
 
     def _entry_path(self, path: str, data: bytes, args: tuple[str, ...]) -> Path:
-        key = _digest(str(_FORMAT).encode(), self.fingerprint.encode(), os.path.abspath(path).encode(),
-                      data, "\0".join(args).encode())
+        key = _digest(
+            str(_FORMAT).encode(),
+            self.fingerprint.encode(),
+            os.path.abspath(path).encode(),
+            data,
+            "\0".join(args).encode(),
+        )
         return self.directory / key[:2] / f"{key}.pickle"
 
     def lookup(self, path: str, data: bytes, args: tuple[str, ...]) -> Any | None:

@@ -60,76 +60,111 @@ def _choice(choices: tuple[str, ...]):
 
 def _frontend_arguments(parser: argparse.ArgumentParser, help_for_headers: str) -> None:
     """Options shared by ``check`` and ``facts``: how files are parsed."""
-    parser.add_argument("--config", dest="config_file", type=Path,
-                        help="Configuration file (default: nearest cudalint.toml, .cudalint.toml or pyproject.toml "
-                             "[tool.cudalint]).")
+    parser.add_argument(
+        "--config",
+        dest="config_file",
+        type=Path,
+        help="Configuration file (default: nearest cudalint.toml, .cudalint.toml or pyproject.toml [tool.cudalint]).",
+    )
     parser.add_argument("--cuda-path", help="CUDA toolkit root for toolkit mode.")
     parser.add_argument("--headers", type=_choice(HEADER_CHOICES), default="auto", help=help_for_headers)
     parser.add_argument("--arch", help="GPU architecture for the device-side parse, e.g. sm_80 (capped at sm_90).")
-    parser.add_argument("--compile-commands", "-p",
-                        help="Build directory holding compile_commands.json, or the file itself.")
+    parser.add_argument(
+        "--compile-commands", "-p", help="Build directory holding compile_commands.json, or the file itself."
+    )
     parser.add_argument("--include-dir", "-I", dest="include_dirs", action="append", help="Add an include directory.")
     parser.add_argument("--define", "-D", dest="defines", action="append", help="Define a macro (NAME or NAME=VALUE).")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cudalint", description=DESCRIPTION)
-    parser.add_argument("--version", action="version", version=f"cudalint {__version__}",
-                        help="Show the version and exit.")
+    parser.add_argument(
+        "--version", action="version", version=f"cudalint {__version__}", help="Show the version and exit."
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = commands.add_parser("check", help="Analyze CUDA sources and report performance hazards (the default).",
-                                description="Analyze CUDA sources and report performance hazards.")
-    check.add_argument("paths", nargs="*", metavar="PATH",
-                       help="Files or directories (CUDA sources and headers found recursively). "
-                            "Default: current directory.")
+    check = commands.add_parser(
+        "check",
+        help="Analyze CUDA sources and report performance hazards (the default).",
+        description="Analyze CUDA sources and report performance hazards.",
+    )
+    check.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="Files or directories (CUDA sources and headers found recursively). Default: current directory.",
+    )
     check.add_argument("--format", type=_choice(FORMATS), default="full", help=f"Output format: {', '.join(FORMATS)}.")
     check.add_argument("--output", "-o", type=Path, help="Write the report to this file instead of standard output.")
-    check.add_argument("--select", action="append",
-                       help="Rules to enable: codes (CL401), prefixes (CL4) or ALL. Replaces the configured selection, "
-                            "ignores included.")
+    check.add_argument(
+        "--select",
+        action="append",
+        help="Rules to enable: codes (CL401), prefixes (CL4) or ALL. Replaces the configured selection, "
+        "ignores included.",
+    )
     check.add_argument("--extend-select", action="append", help="Rules to enable in addition to the configured set.")
     check.add_argument("--ignore", action="append", help="Rules to disable, in addition to the configured ignores.")
-    check.add_argument("--statistics", action="store_true",
-                       help="Print the number of findings per rule instead of the findings (JSON with --format json).")
-    check.add_argument("--min-level", choices=("note", "warning", "error"),
-                       help="Report findings at this level and above (setting `min-level`, default warning; "
-                            "`note` adds the plausible but unproven findings).")
+    check.add_argument(
+        "--statistics",
+        action="store_true",
+        help="Print the number of findings per rule instead of the findings (JSON with --format json).",
+    )
+    check.add_argument(
+        "--min-level",
+        choices=("note", "warning", "error"),
+        help="Report findings at this level and above (setting `min-level`, default warning; "
+        "`note` adds the plausible but unproven findings).",
+    )
     check.add_argument("--exit-zero", action="store_true", help="Exit with 0 even when there are findings.")
     check.add_argument("--jobs", "-j", type=_positive_int, help="Worker processes (default: all cores).")
-    check.add_argument("--color", type=_choice(COLORS), default="auto",
-                       help="Colored output; auto respects NO_COLOR and FORCE_COLOR.")
+    check.add_argument(
+        "--color", type=_choice(COLORS), default="auto", help="Colored output; auto respects NO_COLOR and FORCE_COLOR."
+    )
     _frontend_arguments(check, "CUDA headers: the toolkit's, the embedded set, or auto (toolkit when found).")
     check.add_argument("--undefine", "-U", dest="undefines", action="append", help="Undefine a macro.")
     check.add_argument("--include", dest="pre_includes", action="append", help="Include this file before each source.")
     check.add_argument("--std", help="C++ standard, e.g. c++17.")
     check.add_argument("--exclude", action="append", help="Glob of paths to skip (added to the configured excludes).")
-    check.add_argument("--no-cache", action="store_true",
-                       help="Analyze every file again instead of reusing results of unchanged ones.")
-    check.add_argument("--cache-dir", type=Path,
-                       help="Where results are cached (default: .cudalint_cache beside the configuration, or "
-                            "CUDALINT_CACHE_DIR).")
-    check.add_argument("--ptxas", dest="use_ptxas", action=argparse.BooleanOptionalAction,
-                       help="Compile each file with nvcc for ptxas's exact registers, stack and spills "
-                            "(configuration `ptxas`).")
-    check.add_argument("--time-limit", type=_seconds,
-                       help="Processor seconds of analysis a file may take after its parse; 0: no limit (configuration "
-                            "`time-limit`, default 10).")
-    check.add_argument("--project-includes", action=argparse.BooleanOptionalAction,
-                       help="Look inside the project for headers the include path misses (configuration "
-                            "`project-includes`).")
+    check.add_argument(
+        "--no-cache", action="store_true", help="Analyze every file again instead of reusing results of unchanged ones."
+    )
+    check.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="Where results are cached (default: .cudalint_cache beside the configuration, or CUDALINT_CACHE_DIR).",
+    )
+    check.add_argument(
+        "--ptxas",
+        dest="use_ptxas",
+        action=argparse.BooleanOptionalAction,
+        help="Compile each file with nvcc for ptxas's exact registers, stack and spills (configuration `ptxas`).",
+    )
+    check.add_argument(
+        "--time-limit",
+        type=_seconds,
+        help="Processor seconds of analysis a file may take after its parse; 0: no limit (configuration "
+        "`time-limit`, default 10).",
+    )
+    check.add_argument(
+        "--project-includes",
+        action=argparse.BooleanOptionalAction,
+        help="Look inside the project for headers the include path misses (configuration `project-includes`).",
+    )
 
     facts = commands.add_parser(
-        "facts", help="Print what cudalint derives for each memory access, branch and barrier.",
+        "facts",
+        help="Print what cudalint derives for each memory access, branch and barrier.",
         description="Print what cudalint derives for each memory access, branch and barrier: the facts behind its "
-                    "findings.")
+        "findings.",
+    )
     facts.add_argument("file", type=Path, help="A CUDA source or header.")
     facts.add_argument("--kernel", help="Only this kernel or device function (name, or name<args>).")
     facts.add_argument("--format", type=_choice(("text", "json")), default="text", help="Output format: text or json.")
     _frontend_arguments(facts, "CUDA headers: toolkit, embedded or auto.")
 
-    rule = commands.add_parser("rule", help="Print a rule's documentation.",
-                               description="Print a rule's documentation.")
+    rule = commands.add_parser(
+        "rule", help="Print a rule's documentation.", description="Print a rule's documentation."
+    )
     rule.add_argument("code", nargs="?", help="Rule code, e.g. CL401.")
     rule.add_argument("--all", dest="all_rules", action="store_true", help="Print every rule's documentation.")
     return parser
@@ -175,8 +210,11 @@ def _nvcc(cuda_path: str | None) -> str | None:
 
     nvcc = find_nvcc(cuda_path)
     if nvcc is None:
-        print("cudalint: warning: --ptxas: nvcc not found (set cuda-path or put nvcc on PATH); "
-              "register findings are estimates", file=sys.stderr)
+        print(
+            "cudalint: warning: --ptxas: nvcc not found (set cuda-path or put nvcc on PATH); "
+            "register findings are estimates",
+            file=sys.stderr,
+        )
     return nvcc
 
 
@@ -196,8 +234,7 @@ def _enabled_codes(options: argparse.Namespace, config: Config) -> list[str]:
     for selector in (select or []) + (extend_select or []):
         for part in parse_selectors([selector], where="--select"):
             if part != "ALL" and not any(code.startswith(part) for code in enabled):
-                print(f"cudalint: warning: {part} selects no rule available in cudalint {__version__}",
-                      file=sys.stderr)
+                print(f"cudalint: warning: {part} selects no rule available in cudalint {__version__}", file=sys.stderr)
     return enabled
 
 
@@ -207,8 +244,9 @@ def _run_settings(options: argparse.Namespace, config: Config, enabled: list[str
     from cudalint.cache import CACHE_DIRECTORY_NAME
 
     settings = engine.default_settings(config, enabled)
-    settings.frontend = _frontend_options(settings.frontend, options, options.undefines, options.pre_includes,
-                                          options.std)
+    settings.frontend = _frontend_options(
+        settings.frontend, options, options.undefines, options.pre_includes, options.std
+    )
     settings.jobs = options.jobs or os.cpu_count() or 1
     if options.time_limit is not None:
         settings.time_limit = options.time_limit or None
@@ -299,8 +337,11 @@ def facts_command(options: argparse.Namespace) -> int:
     facts = Facts(tu)
     kernels = [k for k in facts.kernels if k.function.in_main_file]
     if options.kernel is not None:
-        kernels = [k for k in kernels
-                   if options.kernel in (k.function.name, k.function.display_name, k.function.qualified_name)]
+        kernels = [
+            k
+            for k in kernels
+            if options.kernel in (k.function.name, k.function.display_name, k.function.qualified_name)
+        ]
         if not kernels:
             raise CommandFailed(f"no kernel or device function named {options.kernel!r} in {file}")
     root = os.getcwd()

@@ -16,8 +16,16 @@ CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "include", "define")
 _SELECTOR_KEYS = ("select", "ignore", "extend-select")
 _STRING_KEYS = ("cuda-path", "arch", "compile-commands")
-KNOWN_KEYS = (*_LIST_KEYS, *_STRING_KEYS, "per-file-ignores", "max-registers", "ptxas", "time-limit",
-              "project-includes", "min-level")
+KNOWN_KEYS = (
+    *_LIST_KEYS,
+    *_STRING_KEYS,
+    "per-file-ignores",
+    "max-registers",
+    "ptxas",
+    "time-limit",
+    "project-includes",
+    "min-level",
+)
 DEFAULT_TIME_LIMIT = 10.0
 """Processor seconds of analysis one translation unit may take after its parse."""
 
@@ -251,7 +259,8 @@ def is_excluded(config: Config, path: Path, patterns: list[str]) -> bool:
         return False  # Making the path relative costs a real-path lookup: skip it when nothing is excluded.
     relative = _relative_to_root(config, path)
     return any(
-        fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern)
+        fnmatch.fnmatch(relative, pattern)
+        or fnmatch.fnmatch(path.name, pattern)
         or fnmatch.fnmatch(relative, pattern.rstrip("/") + "/*")
         for pattern in patterns
     )

@@ -71,6 +71,7 @@ class Notice:
 
     def one_line(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}:{self.column or 1}"
-        prefix = {NoticeKind.ERROR: "error", NoticeKind.INCOMPLETE: "analysis incomplete",
-                  NoticeKind.NOTE: "note"}[self.kind]
+        prefix = {NoticeKind.ERROR: "error", NoticeKind.INCOMPLETE: "analysis incomplete", NoticeKind.NOTE: "note"}[
+            self.kind
+        ]
         return f"{where}: {prefix}: {self.message}"

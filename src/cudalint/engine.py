@@ -14,17 +14,16 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from cudalint import __version__, frontend, ir
+from cudalint import units as planning
 from cudalint.cache import ResultCache
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.diagnostics import Finding, Level, Notice, NoticeKind
 from cudalint.rules import RuleKind, of_kind
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
 from cudalint.units import RECOVERED_CODE, FileReport, Unit, UnitResult
-from cudalint import units as planning
 
 if TYPE_CHECKING:
     # The analysis itself is imported where a unit is analyzed (in the workers): a run whose
@@ -82,8 +81,9 @@ class RunResult:
 
     def at_least(self, level: Level) -> RunResult:
         """The same run with only the findings at ``level`` or above; the others are counted in ``hidden``."""
-        shown = [dataclasses.replace(r, findings=[f for f in r.findings if f.level.rank <= level.rank])
-                 for r in self.files]
+        shown = [
+            dataclasses.replace(r, findings=[f for f in r.findings if f.level.rank <= level.rank]) for r in self.files
+        ]
         hidden = Counter(f.level for f in self.findings if f.level.rank > level.rank)
         return dataclasses.replace(self, files=shown, hidden=dict(hidden))
 
@@ -120,7 +120,9 @@ def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list
                     dirs[:] = []
                     continue
                 visited.add((info.st_dev, info.st_ino))
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_excluded(config, Path(root) / d, exclude))
+                dirs[:] = sorted(
+                    d for d in dirs if not d.startswith(".") and not is_excluded(config, Path(root) / d, exclude)
+                )
                 for name in sorted(names):
                     candidate = Path(root) / name
                     if candidate.suffix in wanted and not is_excluded(config, candidate, exclude):
@@ -196,8 +198,12 @@ class _Deadline:
             raise self.stopped
 
 
-def analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: RunSettings,
-                 project: frontend.ProjectFiles | None = None) -> UnitResult:
+def analyze_unit(
+    unit: Unit,
+    environment: frontend.ParseEnvironment,
+    settings: RunSettings,
+    project: frontend.ProjectFiles | None = None,
+) -> UnitResult:
     """Parse ``unit.main`` once and analyze every project file's code it holds."""
     started = time.process_time()
     result = _analyze_unit(unit, environment, settings, project)
@@ -205,12 +211,14 @@ def analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: R
     return result
 
 
-def _analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: RunSettings,
-                  project: frontend.ProjectFiles | None) -> UnitResult:
+def _analyze_unit(
+    unit: Unit, environment: frontend.ParseEnvironment, settings: RunSettings, project: frontend.ProjectFiles | None
+) -> UnitResult:
     result = UnitResult(unit.main)
     try:
-        parsed = frontend.parse_unit(unit.main, environment, include_dirs=unit.include_dirs,
-                                     legacy_api=unit.legacy_api, project=project)
+        parsed = frontend.parse_unit(
+            unit.main, environment, include_dirs=unit.include_dirs, legacy_api=unit.legacy_api, project=project
+        )
     except frontend.SourceError as exc:
         result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
         return result
@@ -240,26 +248,46 @@ def _analyze_unit(unit: Unit, environment: frontend.ParseEnvironment, settings: 
     return result
 
 
-def _timed_out(result: UnitResult, parsed: frontend.ParsedUnit | None, settings: RunSettings, stop: TimeLimitReached,
-               elapsed: float | None) -> UnitResult:
+def _timed_out(
+    result: UnitResult,
+    parsed: frontend.ParsedUnit | None,
+    settings: RunSettings,
+    stop: TimeLimitReached,
+    elapsed: float | None,
+) -> UnitResult:
     result.files, result.timed_out, result.analyzed = {}, True, True
     if parsed is not None and not result.includes:
         # What the unit covers is known from its parse even when lowering did not finish.
         result.includes = parsed.included_files()
     after = f" after {elapsed:.1f} s" if elapsed is not None else ""
-    result.notices.append(Notice(result.main, NoticeKind.INCOMPLETE, (
-        f"time limit of {settings.time_limit:g} s reached{after} {stop.activity}: no findings for this file "
-        "(the `time-limit` setting or --time-limit raises it)")))
+    result.notices.append(
+        Notice(
+            result.main,
+            NoticeKind.INCOMPLETE,
+            (
+                f"time limit of {settings.time_limit:g} s reached{after} {stop.activity}: no findings for this file "
+                "(the `time-limit` setting or --time-limit raises it)"
+            ),
+        )
+    )
     return result
 
 
 def _budget_notices(facts: Facts, files: dict[str, planning.FileReport]) -> list[Notice]:
     """One notice for each entry point of a project file whose analysis stopped at its budget."""
-    return [Notice(kernel.function.span.file, NoticeKind.INCOMPLETE,
-                   f"the analysis of `{kernel.function.display_name}` stopped at line {kernel.cut.line} after "
-                   f"{kernel.cut.budget} steps, its budget for a function of its size: accesses, branches and "
-                   "barriers from there on are not checked", kernel.cut.line, 1)
-            for kernel in facts.kernels if kernel.cut is not None and kernel.function.span.file in files]
+    return [
+        Notice(
+            kernel.function.span.file,
+            NoticeKind.INCOMPLETE,
+            f"the analysis of `{kernel.function.display_name}` stopped at line {kernel.cut.line} after "
+            f"{kernel.cut.budget} steps, its budget for a function of its size: accesses, branches and "
+            "barriers from there on are not checked",
+            kernel.cut.line,
+            1,
+        )
+        for kernel in facts.kernels
+        if kernel.cut is not None and kernel.function.span.file in files
+    ]
 
 
 def _rule_findings(facts: Facts, settings: RunSettings) -> list[Finding]:
@@ -280,21 +308,27 @@ def _internal_error(result: UnitResult, exc: Exception) -> UnitResult:
     return result
 
 
-def build_context(path: str, environment: frontend.ParseEnvironment, settings: RunSettings,
-                  result: UnitResult) -> BuildContext:
+def build_context(
+    path: str, environment: frontend.ParseEnvironment, settings: RunSettings, result: UnitResult
+) -> BuildContext:
     """How the project builds ``path``; with ``settings.nvcc``, also what ptxas makes of it
     (a failed compilation is noted and the source-level estimates stand)."""
     from cudalint import ptxas
     from cudalint.dataflow import BuildContext
 
     flags = environment.flags_for(os.path.abspath(path))
-    arch = flags.arch or (frontend.flags.parse_arch(settings.config.arch) if settings.config.arch else None) \
+    arch = (
+        flags.arch
+        or (frontend.flags.parse_arch(settings.config.arch) if settings.config.arch else None)
         or environment.default_arch
+    )
     max_registers = flags.max_registers or settings.config.max_registers
     if settings.nvcc is None:
         return BuildContext(arch, max_registers)
     try:
-        compiled = ptxas.compile_resources(path, settings.nvcc, arch, (*environment.user_args, *flags.args), max_registers)
+        compiled = ptxas.compile_resources(
+            path, settings.nvcc, arch, (*environment.user_args, *flags.args), max_registers
+        )
     except ptxas.CompileError as exc:
         result.notices.append(Notice(path, NoticeKind.INCOMPLETE, f"--ptxas: {exc}; register findings are estimates"))
         return BuildContext(arch, max_registers)
@@ -355,12 +389,16 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     if settings.cache_dir:
         environment = dataclasses.replace(environment, precompiled_dir=str(Path(settings.cache_dir) / "pch"))
     named = {os.path.normpath(os.path.abspath(p)) for p in paths if not os.path.isdir(p)}
-    project = (frontend.ProjectFiles(_project_root(settings.config, files), _toolkit_dirs(environment))
-               if settings.project_includes else None)
+    project = (
+        frontend.ProjectFiles(_project_root(settings.config, files), _toolkit_dirs(environment))
+        if settings.project_includes
+        else None
+    )
     # Files beside a named one may be its includers (a header, a kernel file written to be included).
     beside = [p for path in named for p in frontend.sources_beside(path)]
-    graph = frontend.IncludeGraph.around([*files, *beside], environment, project,
-                                         frontend.flags.system_include_dirs(environment))
+    graph = frontend.IncludeGraph.around(
+        [*files, *beside], environment, project, frontend.flags.system_include_dirs(environment)
+    )
     environment = dataclasses.replace(environment, include_graph=graph)
     context = _Run(settings, environment, files, named, project, graph)
     compiled = set(environment.compile_db.entries) if environment.compile_db else set()
@@ -372,16 +410,20 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     return RunResult(results, environment.header_mode.value, {r.main: r.seconds for r in unit_results if r.seconds})
 
 
-def analyze_file(path: str, environment: frontend.ParseEnvironment, settings: RunSettings,
-                 cache: ResultCache | None = None) -> FileResult:
+def analyze_file(
+    path: str, environment: frontend.ParseEnvironment, settings: RunSettings, cache: ResultCache | None = None
+) -> FileResult:
     """``path`` as a run naming only it would report it, analyzed in this process."""
     path = os.path.normpath(os.path.abspath(path))
-    graph = environment.include_graph or frontend.IncludeGraph.around([path, *frontend.sources_beside(path)],
-                                                                       environment)
+    graph = environment.include_graph or frontend.IncludeGraph.around(
+        [path, *frontend.sources_beside(path)], environment
+    )
     context = _Run(settings, dataclasses.replace(environment, include_graph=graph), [path], {path}, None, graph)
     unit_results = [_cached_or_analyzed(unit, context, cache) for unit in planning.plan([path], {path}, graph)]
-    unit_results += [analyze_unit(unit, context.environment, settings) for unit in
-                     planning.fallback_units([path], {path}, unit_results)]
+    unit_results += [
+        analyze_unit(unit, context.environment, settings)
+        for unit in planning.fallback_units([path], {path}, unit_results)
+    ]
     merged = _merge(context, unit_results)
     return merged[0] if merged else FileResult(path)
 
@@ -463,17 +505,33 @@ def _added_directories(context: _Run, unit_results: list[UnitResult]) -> list[No
             first.setdefault(directory, (name, includer))
     notices = []
     for directory, (name, includer) in first.items():
-        path = includer if includer in context.scope else next(
-            (r.main for r in unit_results if directory in (d for d, _, _ in context.graph.project_directories(r.main))),
-            includer)
+        path = (
+            includer
+            if includer in context.scope
+            else next(
+                (
+                    r.main
+                    for r in unit_results
+                    if directory in (d for d, _, _ in context.graph.project_directories(r.main))
+                ),
+                includer,
+            )
+        )
         if path not in context.scope:
             continue
         others = users[directory] - 1
         also = f", as do {others} other file{'s' if others != 1 else ''}" if others else ""
-        notices.append(Notice(path, NoticeKind.NOTE, (
-            f"'{name}' found in {planning.relative_to(directory, context.project.root)}{os.sep}: "
-            "directory added to the "
-            f"include path{also} (the `project-includes` setting turns this off)")))
+        notices.append(
+            Notice(
+                path,
+                NoticeKind.NOTE,
+                (
+                    f"'{name}' found in {planning.relative_to(directory, context.project.root)}{os.sep}: "
+                    "directory added to the "
+                    f"include path{also} (the `project-includes` setting turns this off)"
+                ),
+            )
+        )
     return notices
 
 
@@ -494,9 +552,19 @@ def _name_missing_headers_once(results: list[FileResult]) -> None:
                 continue
             named.add(header)
             others = counts[header] - 1
-            also = f" ({others} more file{'s' if others != 1 else ''} include{'' if others != 1 else 's'} it)" if others else ""
-            kept.append(dataclasses.replace(notice, message=(
-                f"{notice.message}{also}; analyzed without it: add its directory to the `include` setting or -I")))
+            also = (
+                f" ({others} more file{'s' if others != 1 else ''} include{'' if others != 1 else 's'} it)"
+                if others
+                else ""
+            )
+            kept.append(
+                dataclasses.replace(
+                    notice,
+                    message=(
+                        f"{notice.message}{also}; analyzed without it: add its directory to the `include` setting or -I"
+                    ),
+                )
+            )
         result.notices = kept
 
 
@@ -526,8 +594,11 @@ def _open_cache(settings: RunSettings) -> ResultCache | None:
 
 def _cache_arguments(unit: Unit, environment: frontend.ParseEnvironment) -> tuple[str, ...]:
     """What, besides its text, decides how a unit is parsed."""
-    return (*environment.args_for(unit.main), *(f"-idirafter{d}" for d in unit.include_dirs),
-            f"--legacy-api={unit.legacy_api}")
+    return (
+        *environment.args_for(unit.main),
+        *(f"-idirafter{d}" for d in unit.include_dirs),
+        f"--legacy-api={unit.legacy_api}",
+    )
 
 
 def _cached_result(unit: Unit, context: _Run, cache: ResultCache) -> UnitResult | None:
@@ -593,8 +664,9 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                     done[unit] = pool.submit(_analyze_in_worker, unit).result()
                 except BrokenProcessPool:
                     result = UnitResult(unit.main, internal_error=True)
-                    result.notices.append(Notice(unit.main, NoticeKind.ERROR,
-                                                 "internal error: the C++ parser crashed on this file"))
+                    result.notices.append(
+                        Notice(unit.main, NoticeKind.ERROR, "internal error: the C++ parser crashed on this file")
+                    )
                     done[unit] = result
                 if cache is not None:
                     _store(unit, context, cache, done[unit])
@@ -640,5 +712,10 @@ def default_settings(config: Config, enabled: list[str] | None = None, **fronten
         options = dataclasses.replace(options, **frontend_overrides)
     if enabled is None:
         enabled = enabled_rules(config.select, config.extend_select, config.ignore)
-    return RunSettings(frontend=options, enabled=enabled, config=config, time_limit=config.time_limit,
-                       project_includes=config.project_includes)
+    return RunSettings(
+        frontend=options,
+        enabled=enabled,
+        config=config,
+        time_limit=config.time_limit,
+        project_includes=config.project_includes,
+    )

@@ -75,7 +75,6 @@ class CType:
     """Key into ``TranslationUnit.records`` for struct/class/union types."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class Field:
     name: str

@@ -97,8 +97,9 @@ def parse_suppressions(comments: tuple[ir.Comment, ...]) -> list[Suppression]:
                 names = [n.strip() for n in match.group(2).split(",") if n.strip()]
                 suppression.selectors = [Selector(n, explicit=n.lower().startswith("cudalint-")) for n in names]
                 # NOLINT(bugprone-*) is another tool's business; NOLINT(*) is ours too.
-                if not any(s.explicit or fnmatch.fnmatchcase("cudalint-x", s.text.lower())
-                           for s in suppression.selectors):
+                if not any(
+                    s.explicit or fnmatch.fnmatchcase("cudalint-x", s.text.lower()) for s in suppression.selectors
+                ):
                     continue
             found.append(suppression)
     return found
@@ -151,11 +152,20 @@ def unused_suppressions(suppressions: list[Suppression], enabled: list[str]) -> 
         for selector in suppression.selectors:
             if selector.used or not selector.explicit:
                 continue
-            targets = [code for code, row in RULES.items()
-                       if selector.matches(code, row.name, suppression.style == "nolint")]
+            targets = [
+                code for code, row in RULES.items() if selector.matches(code, row.name, suppression.style == "nolint")
+            ]
             runnable = [code for code in targets if RULES[code].location is not None]
             if targets and not (runnable and all(code in enabled for code in runnable)):
                 continue
-            unused.append(UnusedSuppression(*where, selector.text, suppression.style, suppression.scope,
-                                            unknown=not targets, name=rule_name(selector.text)))
+            unused.append(
+                UnusedSuppression(
+                    *where,
+                    selector.text,
+                    suppression.style,
+                    suppression.scope,
+                    unknown=not targets,
+                    name=rule_name(selector.text),
+                )
+            )
     return unused

@@ -86,8 +86,13 @@ class UnitResult:
 # ---------------------------------------------------------------------------- planning
 
 
-def plan(files: list[str], named: set[str], graph: frontend.IncludeGraph, compiled: set[str] = frozenset(),
-         project_includes: bool = True) -> list[Unit]:
+def plan(
+    files: list[str],
+    named: set[str],
+    graph: frontend.IncludeGraph,
+    compiled: set[str] = frozenset(),
+    project_includes: bool = True,
+) -> list[Unit]:
     """The units that cover ``files``: each CUDA source nothing in the run includes; for a
     file only an outside file includes (one the compile database lists in ``compiled``,
     one beside a named file), that file; a named file nothing includes, alone. A header
@@ -123,8 +128,11 @@ def fallback_units(files: list[str], named: set[str], results: Iterable[UnitResu
     each is parsed alone after all."""
     covered = set().union(*(r.covered for r in results))
     attempted = {r.main for r in results}
-    return [Unit(path) for path in files if path not in covered and path not in attempted
-            and (path.endswith(frontend.CUDA_SUFFIXES) or path in named)]
+    return [
+        Unit(path)
+        for path in files
+        if path not in covered and path not in attempted and (path.endswith(frontend.CUDA_SUFFIXES) or path in named)
+    ]
 
 
 # ---------------------------------------------------------------------------- one unit's findings
@@ -190,8 +198,11 @@ def _innermost(span: ir.Span, functions: list[ir.Function]) -> BodyKey | None:
 
 
 def encloses(outer: ir.Span, inner: ir.Span) -> bool:
-    return (outer.file == inner.file and (outer.line, outer.column) <= (inner.line, inner.column)
-            and (inner.line, inner.column) <= (outer.end_line, outer.end_column))
+    return (
+        outer.file == inner.file
+        and (outer.line, outer.column) <= (inner.line, inner.column)
+        and (inner.line, inner.column) <= (outer.end_line, outer.end_column)
+    )
 
 
 def _mark_recovered(findings: list[Finding], tu: ir.TranslationUnit) -> list[Finding]:
@@ -199,8 +210,10 @@ def _mark_recovered(findings: list[Finding], tu: ir.TranslationUnit) -> list[Fin
     them may be partial."""
     errors = [e.span for e in tu.errors if e.span is not None]
     recovered = [f.span for f in tu.functions if any(encloses(f.span, e) for e in errors)]
-    return [dataclasses.replace(f, message=f.message + RECOVERED_CODE) if any(encloses(r, f.span) for r in recovered)
-            else f for f in findings]
+    return [
+        dataclasses.replace(f, message=f.message + RECOVERED_CODE) if any(encloses(r, f.span) for r in recovered) else f
+        for f in findings
+    ]
 
 
 # ---------------------------------------------------------------------------- merging units
@@ -237,8 +250,15 @@ def error_notices(result: UnitResult, scope: set[str]) -> list[Notice]:
     for error in chosen:
         where = error.span.file if error.span is not None else result.main
         if where in scope:
-            notices.append(Notice(where, NoticeKind.INCOMPLETE, error.message, error.span.line if error.span else None,
-                                  error.span.column if error.span else None))
+            notices.append(
+                Notice(
+                    where,
+                    NoticeKind.INCOMPLETE,
+                    error.message,
+                    error.span.line if error.span else None,
+                    error.span.column if error.span else None,
+                )
+            )
         elif result.main in scope:
             message = f"{error.message} (in {where}:{error.span.line})"
             notices.append(Notice(result.main, NoticeKind.INCOMPLETE, message))
@@ -252,8 +272,11 @@ def unit_notices(result: UnitResult, scope: set[str]) -> list[Notice]:
     if result.main in scope or not result.notices:
         return [notice for notice in result.notices if notice.path == result.main or notice.path in scope]
     targets = sorted(path for path in result.files if path in scope) or [result.main]
-    return [notice if notice.path in scope else dataclasses.replace(notice, path=targets[0])
-            for notice in result.notices if notice.path == result.main or notice.path in scope]
+    return [
+        notice if notice.path in scope else dataclasses.replace(notice, path=targets[0])
+        for notice in result.notices
+        if notice.path == result.main or notice.path in scope
+    ]
 
 
 def relative_to(path: str, root: str) -> str:

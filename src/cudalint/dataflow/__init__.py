@@ -7,27 +7,65 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from cudalint import ir
-from cudalint.ptxas import KernelResources
+from cudalint.dataflow.banks import WideAccess, merged_accesses, shared_access_pattern
 from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.divergence import BranchPattern, Cost, Idiom, Workload, branch_pattern
 from cudalint.dataflow.interpret import (
-    Access, Barrier, BarrierScope, Branch, Cut, KernelTrace, LoopRun, MemorySpace, trace_kernel,
+    Access,
+    Barrier,
+    BarrierScope,
+    Branch,
+    Cut,
+    KernelTrace,
+    LoopRun,
+    MemorySpace,
+    trace_kernel,
 )
-from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
-    LocalArray, Occupancy, RegisterBudget, RegisterEstimate, UnrollModel, UnrollReason, estimate_registers,
-    local_arrays, math_library_stack, occupancy, register_budget,
+    LocalArray,
+    Occupancy,
+    RegisterBudget,
+    RegisterEstimate,
+    UnrollModel,
+    UnrollReason,
+    estimate_registers,
+    local_arrays,
+    math_library_stack,
+    occupancy,
+    register_budget,
 )
 from cudalint.dataflow.shapes import block_shape
+from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
 from cudalint.dataflow.threads import BlockShape
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
-from cudalint.dataflow.banks import WideAccess, merged_accesses, shared_access_pattern
+from cudalint.ptxas import KernelResources
 
 __all__ = [
-    "Access", "AccessPattern", "Barrier", "BarrierScope", "BlockShape", "BuildContext", "Branch", "BranchPattern",
-    "Confidence", "Cost", "Cut", "DataPattern", "Facts", "Fp64Region", "Idiom", "KernelFacts", "KernelResources",
-    "LaunchContext", "LocalArray", "LoopRun", "MemorySpace", "Occupancy", "RegisterBudget", "RegisterEstimate",
+    "Access",
+    "AccessPattern",
+    "Barrier",
+    "BarrierScope",
+    "BlockShape",
+    "BuildContext",
+    "Branch",
+    "BranchPattern",
+    "Confidence",
+    "Cost",
+    "Cut",
+    "DataPattern",
+    "Facts",
+    "Fp64Region",
+    "Idiom",
+    "KernelFacts",
+    "KernelResources",
+    "LaunchContext",
+    "LocalArray",
+    "LoopRun",
+    "MemorySpace",
+    "Occupancy",
+    "RegisterBudget",
+    "RegisterEstimate",
     "Variance",
 ]
 
@@ -106,8 +144,10 @@ class KernelFacts:
 
     @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:
-        return [(branch, branch_pattern(branch, self.shape, self.bindings, self.trace.loops, self.workload))
-                for branch in self.trace.branches]
+        return [
+            (branch, branch_pattern(branch, self.shape, self.bindings, self.trace.loops, self.workload))
+            for branch in self.trace.branches
+        ]
 
     @property
     def cut(self) -> Cut | None:
@@ -130,7 +170,9 @@ class KernelFacts:
         for branch in self.trace.branches:
             for atom in branch.condition.atoms():
                 if atom.kind is AtomKind.OPERATION and atom.name in COMPARISONS:
-                    names.update(a.name for argument in atom.args for a in argument.atoms() if a.kind is AtomKind.PARAMETER)
+                    names.update(
+                        a.name for argument in atom.args for a in argument.atoms() if a.kind is AtomKind.PARAMETER
+                    )
         return frozenset(names)
 
     def size_parameters_of(self, access: Access) -> frozenset[str]:
@@ -150,8 +192,14 @@ class KernelFacts:
     def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:
         """The access's cost with some parameter values fixed."""
         if access.space is MemorySpace.SHARED:
-            return shared_access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops,
-                                         self._merged_shared.get(id(access)), self._unrolled_trips)
+            return shared_access_pattern(
+                access,
+                self.shape,
+                {**self.bindings, **bindings},
+                self.trace.loops,
+                self._merged_shared.get(id(access)),
+                self._unrolled_trips,
+            )
         return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
 
     def _unrolled_trips(self, run: LoopRun) -> int | None:
@@ -228,8 +276,12 @@ class Facts:
     values to analyze it with; other kernels use what the source says.
     """
 
-    def __init__(self, tu: ir.TranslationUnit, launches: Mapping[str, LaunchContext] | None = None,
-                 build: BuildContext | None = None):
+    def __init__(
+        self,
+        tu: ir.TranslationUnit,
+        launches: Mapping[str, LaunchContext] | None = None,
+        build: BuildContext | None = None,
+    ):
         self.tu = tu
         self.launches = launches or {}
         self.build = build or BuildContext()
@@ -246,10 +298,23 @@ class Facts:
         context = self.launches.get(function.display_name.replace(", ", ",")) or self.launches.get(function.name)
         if context is None:
             shape = block_shape(self.tu, function)
-            return KernelFacts(function, shape, trace_kernel(self.tu, function, shape), build=self.build,
-                               records=self.tu.records, helpers=self._helpers)
-        return KernelFacts(function, context.shape, trace_kernel(self.tu, function, context.shape), context.bindings,
-                           self.build, self.tu.records, self._helpers)
+            return KernelFacts(
+                function,
+                shape,
+                trace_kernel(self.tu, function, shape),
+                build=self.build,
+                records=self.tu.records,
+                helpers=self._helpers,
+            )
+        return KernelFacts(
+            function,
+            context.shape,
+            trace_kernel(self.tu, function, context.shape),
+            context.bindings,
+            self.build,
+            self.tu.records,
+            self._helpers,
+        )
 
     @cached_property
     def _helpers(self) -> dict[str, ir.Function]:
@@ -263,8 +328,11 @@ class Facts:
         if span.line == span.end_line:
             text = lines[span.line - 1][span.column - 1 : span.end_column - 1]
         else:
-            parts = [lines[span.line - 1][span.column - 1 :], *lines[span.line : span.end_line - 1],
-                     lines[span.end_line - 1][: span.end_column - 1]]
+            parts = [
+                lines[span.line - 1][span.column - 1 :],
+                *lines[span.line : span.end_line - 1],
+                lines[span.end_line - 1][: span.end_column - 1],
+            ]
             text = " ".join(parts)
         text = " ".join(text.split())
         return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -99,7 +99,7 @@ def _units(request: Request) -> int:
     """Running lanes, a neighbouring pair asking for one address counted once."""
     units = 0
     for first in range(0, len(request), 2):
-        units += len({address for address in request[first:first + 2] if address is not None})
+        units += len({address for address in request[first : first + 2] if address is not None})
     return units
 
 
@@ -155,9 +155,9 @@ def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> lis
         if not any(running):
             continue
         addresses = evaluator.lanes(offset, warp)
-        if any(on and address is None for address, on in zip(addresses, running)):
+        if any(on and address is None for address, on in zip(addresses, running, strict=False)):
             return None
-        requests.append([address if on else None for address, on in zip(addresses, running)])
+        requests.append([address if on else None for address, on in zip(addresses, running, strict=False)])
     return requests
 
 
@@ -171,8 +171,13 @@ class UnrolledTrips:
     """Trips (words) per merged access."""
 
 
-def unrolled_trips(access: Access, offset: Sym, shape: BlockShape, loops: Mapping[Atom, LoopRun] | None,
-                   unrolled: Callable[[LoopRun], int | None]) -> UnrolledTrips | None:
+def unrolled_trips(
+    access: Access,
+    offset: Sym,
+    shape: BlockShape,
+    loops: Mapping[Atom, LoopRun] | None,
+    unrolled: Callable[[LoopRun], int | None],
+) -> UnrolledTrips | None:
     """When the only loop ``offset`` moves with is unrolled (``unrolled`` gives its trips,
     None for a rolled loop), advances one word per trip and starts aligned in every lane,
     the trips nvcc merges into one access of 2 or 4 words (at most 16 bytes)."""
@@ -183,25 +188,39 @@ def unrolled_trips(access: Access, offset: Sym, shape: BlockShape, loops: Mappin
     counter = counters.pop()
     run = (loops or {}).get(counter)
     trips = unrolled(run) if run is not None else None
-    if not trips or offset.coefficient_of(counter).constant != size \
-            or counter in (offset - offset.coefficient_of(counter) * Sym.atom(counter)).atoms():
+    if (
+        not trips
+        or offset.coefficient_of(counter).constant != size
+        or counter in (offset - offset.coefficient_of(counter) * Sym.atom(counter)).atoms()
+    ):
         return None
     for words in (4, 2):
-        if words * size <= WIDEST_WORD and trips % words == 0 \
-                and _aligned_at(offset, words * size, shape, {counter: 0}):
+        if (
+            words * size <= WIDEST_WORD
+            and trips % words == 0
+            and _aligned_at(offset, words * size, shape, {counter: 0})
+        ):
             return UnrolledTrips(counter, trips, words)
     return None
 
 
 def _aligned_at(offset: Sym, width: int, shape: BlockShape, iterations: Mapping[Atom, int]) -> bool:
     evaluator = LaneEvaluator(shape, iterations=iterations)
-    return all(address is not None and address % width == 0
-               for warp in range(min(shape.warps(), ALIGNMENT_WARPS)) for address in evaluator.lanes(offset, warp))
+    return all(
+        address is not None and address % width == 0
+        for warp in range(min(shape.warps(), ALIGNMENT_WARPS))
+        for address in evaluator.lanes(offset, warp)
+    )
 
 
-def access_requests(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
-                    loops: Mapping[Atom, LoopRun] | None = None, offset: Sym | None = None,
-                    merged_trips: UnrolledTrips | None = None) -> list[list[Request]] | None:
+def access_requests(
+    access: Access,
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+    loops: Mapping[Atom, LoopRun] | None = None,
+    offset: Sym | None = None,
+    merged_trips: UnrolledTrips | None = None,
+) -> list[list[Request]] | None:
     """The block's requests of ``access`` (at ``offset`` when given) for each set of values
     tried (loop trips, runtime values), or for the first trip of each merged group of
     ``merged_trips``; None when a running lane's address is not known."""
@@ -212,8 +231,10 @@ def access_requests(access: Access, shape: BlockShape, bindings: Mapping[str, in
     if merged_trips is None:
         tried = evaluators(shape, offset, *conditions, bindings=bindings or {}, trips=loop_trips(loops))
     else:
-        tried = [LaneEvaluator(shape, bindings=bindings, iterations={merged_trips.counter: trip})
-                 for trip in range(0, merged_trips.trips, merged_trips.words)]
+        tried = [
+            LaneEvaluator(shape, bindings=bindings, iterations={merged_trips.counter: trip})
+            for trip in range(0, merged_trips.trips, merged_trips.words)
+        ]
     rounds = []
     for evaluator in tried:
         requests = block_requests(access, offset, evaluator)
@@ -240,8 +261,12 @@ class WideAccess:
     """Bytes per lane."""
 
 
-def merged_accesses(accesses: Sequence[Access], barriers: Sequence[Barrier], shape: BlockShape,
-                    bindings: Mapping[str, int] | None = None) -> dict[int, WideAccess]:
+def merged_accesses(
+    accesses: Sequence[Access],
+    barriers: Sequence[Barrier],
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+) -> dict[int, WideAccess]:
     """The wide access each merged shared access belongs to, by ``id`` of the access.
 
     Accesses merge when they load (or store) words of one array, of one size, the same
@@ -253,8 +278,13 @@ def merged_accesses(accesses: Sequence[Access], barriers: Sequence[Barrier], sha
     groups: dict[tuple, list[int]] = {}
     for index, access in enumerate(accesses):
         if access.space is MemorySpace.SHARED and access.size and access.size < WIDEST_WORD:
-            key = (access.location.base, access.kind, access.size, _conditions(access),
-                   tuple(id(loop) for loop in access.loops))
+            key = (
+                access.location.base,
+                access.kind,
+                access.size,
+                _conditions(access),
+                tuple(id(loop) for loop in access.loops),
+            )
             groups.setdefault(key, []).append(index)
     merged: dict[int, WideAccess] = {}
     for members in groups.values():
@@ -282,8 +312,13 @@ def _neighbour_runs(members: list[Access]) -> list[dict[int, Access]]:
     return [run for _, run in runs if len(run) > 1]
 
 
-def _aligned_merges(run: dict[int, Access], accesses: Sequence[Access], barriers: Sequence[Barrier],
-                    shape: BlockShape, bindings: Mapping[str, int] | None) -> dict[int, WideAccess]:
+def _aligned_merges(
+    run: dict[int, Access],
+    accesses: Sequence[Access],
+    barriers: Sequence[Barrier],
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None,
+) -> dict[int, WideAccess]:
     merged: dict[int, WideAccess] = {}
     size = next(iter(run.values())).size or 0
     for words in (4, 2):
@@ -313,11 +348,14 @@ def _adjacent(members: list[Access], accesses: Sequence[Access], barriers: Seque
     positions = sorted(next(i for i, a in enumerate(accesses) if a is m) for m in members)
     base, kind = members[0].location.base, members[0].kind
     other = AccessKind.STORE if kind is AccessKind.LOAD else AccessKind.LOAD
-    if any(a.location.base == base and a.kind is other for a in accesses[positions[0]:positions[-1]]):
+    if any(a.location.base == base and a.kind is other for a in accesses[positions[0] : positions[-1]]):
         return False
     places = sorted(_place(m.span) for m in members)
-    return not any(places[0] < _place(barrier.expr.span) < places[-1] for barrier in barriers
-                   if barrier.expr.span.file == members[0].span.file)
+    return not any(
+        places[0] < _place(barrier.expr.span) < places[-1]
+        for barrier in barriers
+        if barrier.expr.span.file == members[0].span.file
+    )
 
 
 def _place(span: ir.Span) -> tuple[str, int, int]:
@@ -326,14 +364,24 @@ def _place(span: ir.Span) -> tuple[str, int, int]:
 
 def _sampled(values: Sequence[Sym], bindings: Mapping[str, int]) -> tuple[str, ...]:
     """The uniform unknowns (parameters not bound, values loaded at run time) in ``values``."""
-    names = {atom.name for value in values for atom in value.atoms()
-             if atom.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM)
-             or (atom.kind is AtomKind.PARAMETER and atom.name not in bindings)}
+    names = {
+        atom.name
+        for value in values
+        for atom in value.atoms()
+        if atom.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM)
+        or (atom.kind is AtomKind.PARAMETER and atom.name not in bindings)
+    }
     return tuple(sorted(names))
 
 
-_DECIDABLE = {AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM,
-              AtomKind.ITERATION, AtomKind.OPERATION}
+_DECIDABLE = {
+    AtomKind.THREAD_INDEX,
+    AtomKind.BLOCK_INDEX,
+    AtomKind.BLOCK_DIM,
+    AtomKind.GRID_DIM,
+    AtomKind.ITERATION,
+    AtomKind.OPERATION,
+}
 
 
 def _decidable(condition: Sym) -> bool:
@@ -369,13 +417,26 @@ def _lanes_chosen_by_data(access: Access) -> tuple[str, ...]:
 
 
 def _loops_named(values: Sequence[Sym]) -> tuple[str, ...]:
-    return tuple(sorted({f"the loop at line {atom.name.removeprefix('L')}" for value in values
-                         for atom in value.atoms() if atom.kind is AtomKind.ITERATION}))
+    return tuple(
+        sorted(
+            {
+                f"the loop at line {atom.name.removeprefix('L')}"
+                for value in values
+                for atom in value.atoms()
+                if atom.kind is AtomKind.ITERATION
+            }
+        )
+    )
 
 
-def shared_access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
-                          loops: Mapping[Atom, LoopRun] | None = None, wide: WideAccess | None = None,
-                          unrolled: Callable[[LoopRun], int | None] | None = None) -> AccessPattern:
+def shared_access_pattern(
+    access: Access,
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+    loops: Mapping[Atom, LoopRun] | None = None,
+    wide: WideAccess | None = None,
+    unrolled: Callable[[LoopRun], int | None] | None = None,
+) -> AccessPattern:
     """``access_pattern`` with the wavefronts of a shared access: per request, averaged over
     the block's warps and, when only loop trips change the addresses, over the trips
     tried; when uniform unknowns (a runtime stride) change them, the worst value tried.
@@ -405,6 +466,10 @@ def shared_access_pattern(access: Access, shape: BlockShape, bindings: Mapping[s
         for each in costs:
             cost += each
     exact = not chosen_by_data and all(c.ratio == costs[0].ratio for c in costs)
-    return replace(pattern, confidence=Confidence.EXACT if exact else Confidence.SYMBOLIC,
-                   wavefronts=cost.per_request, ideal_wavefronts=cost.ideal_per_request,
-                   depends_on=() if exact else unknowns + _loops_named([offset, *conditions]))
+    return replace(
+        pattern,
+        confidence=Confidence.EXACT if exact else Confidence.SYMBOLIC,
+        wavefronts=cost.per_request,
+        ideal_wavefronts=cost.ideal_per_request,
+        depends_on=() if exact else unknowns + _loops_named([offset, *conditions]),
+    )

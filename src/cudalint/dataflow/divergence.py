@@ -172,8 +172,9 @@ class Workload:
                 stmt, loops, parent = pending.pop()
                 places.setdefault(id(stmt), (function, loops, parent))
                 inner = (*loops, stmt) if stmt.kind in _LOOPS else loops
-                pending.extend((child, inner, stmt) for child in (stmt.init, *stmt.body, stmt.orelse)
-                               if child is not None)
+                pending.extend(
+                    (child, inner, stmt) for child in (stmt.init, *stmt.body, stmt.orelse) if child is not None
+                )
         return places
 
     def remainder(self, stmt: ir.Stmt) -> float:
@@ -188,7 +189,7 @@ class Workload:
             if parent is None or (leaves_loop and parent.kind in _LOOPS):
                 return total
             if parent.kind is ir.StmtKind.COMPOUND:
-                later = parent.body[next(i for i, child in enumerate(parent.body) if child is current) + 1:]
+                later = parent.body[next(i for i, child in enumerate(parent.body) if child is current) + 1 :]
                 total += sum(self.statement(child) for child in later)
             current = parent
 
@@ -205,8 +206,13 @@ class Workload:
         return min(1.0, per_execution * repeats / total)
 
 
-def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None = None,
-                   loops: Mapping[Atom, LoopRun] | None = None, workload: Workload | None = None) -> BranchPattern:
+def branch_pattern(
+    branch: Branch,
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+    loops: Mapping[Atom, LoopRun] | None = None,
+    workload: Workload | None = None,
+) -> BranchPattern:
     condition = branch.condition
     variance = refine_variance(condition, shape, loop_trips(loops))
     # Over the loop iterations (and parameter values) tried, keep the one that splits the
@@ -215,7 +221,7 @@ def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int
     for evaluator in _evaluators(branch, shape, bindings, loops):
         warp, active = first_running_warp(branch.guards, evaluator)
         values = evaluator.lanes(condition, warp)
-        taken = None if None in values else sum(1 for v, on in zip(values, active) if on and v)
+        taken = None if None in values else sum(1 for v, on in zip(values, active, strict=False) if on and v)
         count = sum(active)
         split = min(taken, count - taken) if taken is not None else -1
         if best is None or split > best[0]:
@@ -233,7 +239,11 @@ def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int
     per_trip = workload.trips_of(stmt) if loop else 1
     share = None if idle is None else workload.share(stmt, idle * per_trip / WARP_SIZE)
     return BranchPattern(
-        variance, taken, count, bounds, pattern.block_uniform,
+        variance,
+        taken,
+        count,
+        bounds,
+        pattern.block_uniform,
         idiom=_idiom(branch, splits, bounds, loops),
         idle_share=share,
         potential_share=workload.share(stmt, guarded * per_trip / 2),
@@ -242,10 +252,12 @@ def branch_pattern(branch: Branch, shape: BlockShape, bindings: Mapping[str, int
     )
 
 
-def _evaluators(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None,
-                loops: Mapping[Atom, LoopRun] | None) -> list[LaneEvaluator]:
-    return evaluators(shape, branch.condition, *(g.condition for g in branch.guards), bindings=bindings,
-                      trips=loop_trips(loops))
+def _evaluators(
+    branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None, loops: Mapping[Atom, LoopRun] | None
+) -> list[LaneEvaluator]:
+    return evaluators(
+        shape, branch.condition, *(g.condition for g in branch.guards), bindings=bindings, trips=loop_trips(loops)
+    )
 
 
 def _examined_warps(shape: BlockShape) -> list[int]:
@@ -256,8 +268,9 @@ def _examined_warps(shape: BlockShape) -> list[int]:
     return sorted({round(i * (count - 1) / (MAX_WARPS_EXAMINED - 1)) for i in range(MAX_WARPS_EXAMINED)})
 
 
-def _splits(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None,
-            loops: Mapping[Atom, LoopRun] | None) -> list[list[int]] | None:
+def _splits(
+    branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None, loops: Mapping[Atom, LoopRun] | None
+) -> list[list[int]] | None:
     """For each sampled set of values and each examined warp that reaches the branch: the
     condition's value in each of its running lanes. None where a lane's value is unknown."""
     samples = []
@@ -269,7 +282,7 @@ def _splits(branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | Non
             values = evaluator.lanes(branch.condition, warp)
             if None in values:
                 return None
-            samples.append([v for v, on in zip(values, running) if on])
+            samples.append([v for v, on in zip(values, running, strict=False) if on])
     return samples
 
 
@@ -332,7 +345,10 @@ def _predicated(path: ir.Stmt, workload: Workload) -> bool:
         return False
     return not any(s.kind in (*_LOOPS, ir.StmtKind.ASM, ir.StmtKind.RETURN) for s in path.walk()) and not any(
         node.kind is ir.ExprKind.CALL and node.decl in workload.helpers
-        for s in path.walk() for expr in s.expressions() for node in expr.walk())
+        for s in path.walk()
+        for expr in s.expressions()
+        for node in expr.walk()
+    )
 
 
 def selects_only(stmt: ir.Stmt) -> bool:
@@ -354,14 +370,18 @@ def _selects_only(path: ir.Stmt) -> bool:
         expr = statement.expr
         if expr.kind is not ir.ExprKind.ASSIGN or expr.children[0].kind is not ir.ExprKind.DECL_REF:
             return False
-        if any(node.kind in (ir.ExprKind.CALL, ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER) or
-               (node.kind is ir.ExprKind.UNARY and node.op == "*") for node in expr.walk()):
+        if any(
+            node.kind in (ir.ExprKind.CALL, ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER)
+            or (node.kind is ir.ExprKind.UNARY and node.op == "*")
+            for node in expr.walk()
+        ):
             return False
     return True
 
 
-def _idiom(branch: Branch, samples: list[list[int]] | None, bounds: bool,
-           loops: Mapping[Atom, LoopRun] | None) -> Idiom | None:
+def _idiom(
+    branch: Branch, samples: list[list[int]] | None, bounds: bool, loops: Mapping[Atom, LoopRun] | None
+) -> Idiom | None:
     stmt = branch.stmt
     if selects_only(stmt):
         return Idiom.SELECT

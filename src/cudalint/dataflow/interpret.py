@@ -64,27 +64,76 @@ _VOID = ir.CType(ir.TypeKind.VOID, "void")
 _LOADS = frozenset(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"))
 _STORES = frozenset(("__stcg", "__stcs", "__stwb", "__stwt"))
 _NAMED_CONSTANTS = frozenset((ir.ExprKind.DECL_REF, ir.ExprKind.MEMBER, ir.ExprKind.CALL))
-_MIN_MAX = {"min": "min", "max": "max", "umin": "min", "umax": "max", "llmin": "min", "llmax": "max",
-            "ullmin": "min", "ullmax": "max", "std::min": "min", "std::max": "max"}
-_BIT_FUNCTIONS = {"__popc": "popc", "__popcll": "popc", "__ffs": "ffs", "__clz": "clz", "__brev": "brev",
-                  "abs": "abs", "labs": "abs", "llabs": "abs", "__mulhi": "mulhi", "__umulhi": "mulhi"}
+_MIN_MAX = {
+    "min": "min",
+    "max": "max",
+    "umin": "min",
+    "umax": "max",
+    "llmin": "min",
+    "llmax": "max",
+    "ullmin": "min",
+    "ullmax": "max",
+    "std::min": "min",
+    "std::max": "max",
+}
+_BIT_FUNCTIONS = {
+    "__popc": "popc",
+    "__popcll": "popc",
+    "__ffs": "ffs",
+    "__clz": "clz",
+    "__brev": "brev",
+    "abs": "abs",
+    "labs": "abs",
+    "llabs": "abs",
+    "__mulhi": "mulhi",
+    "__umulhi": "mulhi",
+}
 _BALLOTS = frozenset(("__ballot_sync", "__ballot", "__activemask", "__match_all_sync"))
 _VOTES = frozenset(("__any_sync", "__all_sync", "__uni_sync", "__any", "__all"))
-_WARP_REDUCTIONS = frozenset(("__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
-                              "__reduce_or_sync", "__reduce_xor_sync"))
+_WARP_REDUCTIONS = frozenset(
+    (
+        "__reduce_add_sync",
+        "__reduce_min_sync",
+        "__reduce_max_sync",
+        "__reduce_and_sync",
+        "__reduce_or_sync",
+        "__reduce_xor_sync",
+    )
+)
 _BROADCAST_SHUFFLES = {"__shfl_sync": 2, "__shfl": 1}
 """Shuffles that read one given lane, by the index of their source-lane argument."""
-_EXCHANGE_SHUFFLES = {"__shfl_up_sync": 1, "__shfl_down_sync": 1, "__shfl_xor_sync": 1, "__shfl_up": 0,
-                      "__shfl_down": 0, "__shfl_xor": 0}
+_EXCHANGE_SHUFFLES = {
+    "__shfl_up_sync": 1,
+    "__shfl_down_sync": 1,
+    "__shfl_xor_sync": 1,
+    "__shfl_up": 0,
+    "__shfl_down": 0,
+    "__shfl_xor": 0,
+}
 """Shuffles where each lane reads another lane, by the index of their value argument."""
 _PER_LANE = {
-    "clock": "a clock reading", "clock64": "a clock reading", "__globaltimer": "a clock reading",
+    "clock": "a clock reading",
+    "clock64": "a clock reading",
+    "__globaltimer": "a clock reading",
     "__match_any_sync": "the mask of the lanes holding the same value",
-    "curand": "a per-thread random number", "curand_uniform": "a per-thread random number",
+    "curand": "a per-thread random number",
+    "curand_uniform": "a per-thread random number",
     "curand_normal": "a per-thread random number",
 }
-_INTRINSICS = frozenset(("__umul24", "__mul24", *_BIT_FUNCTIONS, *_MIN_MAX, *_BROADCAST_SHUFFLES,
-                         *_EXCHANGE_SHUFFLES, *_BALLOTS, *_VOTES, *_WARP_REDUCTIONS, *_PER_LANE))
+_INTRINSICS = frozenset(
+    (
+        "__umul24",
+        "__mul24",
+        *_BIT_FUNCTIONS,
+        *_MIN_MAX,
+        *_BROADCAST_SHUFFLES,
+        *_EXCHANGE_SHUFFLES,
+        *_BALLOTS,
+        *_VOTES,
+        *_WARP_REDUCTIONS,
+        *_PER_LANE,
+    )
+)
 
 
 class MemorySpace(enum.Enum):
@@ -461,7 +510,7 @@ class Interpreter:
                 # Code after `if (c) return;` runs only where c is false.
                 self.guards.append(Guard(condition, False, child, after_exit=True))
                 pushed += 1
-        del self.guards[len(self.guards) - pushed:]
+        del self.guards[len(self.guards) - pushed :]
 
     def _stmt(self, stmt: ir.Stmt) -> Sym | None:
         """Runs one statement; returns an ``if``'s condition, for early-exit tracking."""
@@ -488,7 +537,7 @@ class Interpreter:
         elif kind is ir.StmtKind.RETURN:
             value = self._expr(stmt.expr) if stmt.expr is not None else None
             if self._returns and value is not None:
-                self._returns[-1].append((value, tuple(self.guards[self._return_depths[-1]:])))
+                self._returns[-1].append((value, tuple(self.guards[self._return_depths[-1] :])))
         elif kind in (ir.StmtKind.CASE, ir.StmtKind.DEFAULT, ir.StmtKind.LABEL, ir.StmtKind.UNKNOWN):
             if stmt.expr is not None:
                 self._expr(stmt.expr)
@@ -519,8 +568,11 @@ class Interpreter:
                 self.env[var.decl] = target
                 return
         if var.init is None:
-            self.env[var.decl] = self._fresh(var.name, Variance.UNIFORM) if var.type.kind is not ir.TypeKind.POINTER \
+            self.env[var.decl] = (
+                self._fresh(var.name, Variance.UNIFORM)
+                if var.type.kind is not ir.TypeKind.POINTER
                 else Pointer(MemorySpace.UNKNOWN, var.name, sym.ZERO, var.type.pointee)
+            )
             return
         self.env[var.decl] = self._convert(self._expr(var.init), var.type)
 
@@ -533,7 +585,9 @@ class Interpreter:
     def _if(self, stmt: ir.Stmt) -> Sym:
         if stmt.init is not None:
             self._stmt(stmt.init)
-        condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else self._fresh("condition", Variance.UNIFORM)
+        condition = (
+            self._int(self._expr(stmt.cond)) if stmt.cond is not None else self._fresh("condition", Variance.UNIFORM)
+        )
         self._branch(stmt, condition)
         before = dict(self.env)
         self.guards.append(Guard(condition, True, stmt))
@@ -562,8 +616,10 @@ class Interpreter:
                 merged[decl] = value if other is None else _select(condition, value, other)
         memories = (taken.get(MEMORY, {}), not_taken.get(MEMORY, {}))
         keys = {*memories[0], *memories[1]}
-        merged[MEMORY] = {key: _select(condition, *(memory[key] if key in memory else self._unstored(key)
-                                                    for memory in memories)) for key in keys}
+        merged[MEMORY] = {
+            key: _select(condition, *(memory[key] if key in memory else self._unstored(key) for memory in memories))
+            for key in keys
+        }
         return merged
 
     def _unstored(self, key: MemoryKey) -> Value:
@@ -572,7 +628,9 @@ class Interpreter:
         return self._fresh(key.base, variance, why)
 
     def _switch(self, stmt: ir.Stmt) -> None:
-        condition = self._int(self._expr(stmt.cond)) if stmt.cond is not None else self._fresh("switch", Variance.UNIFORM)
+        condition = (
+            self._int(self._expr(stmt.cond)) if stmt.cond is not None else self._fresh("switch", Variance.UNIFORM)
+        )
         self._branch(stmt, condition)
         before = dict(self.env)
         for child in stmt.body:
@@ -594,8 +652,11 @@ class Interpreter:
         inductions = self._inductions(stmt, assigned)
         bound = {decl: induction.at(iteration) for decl, induction in inductions.items()}
         # A carried variable's value at the start of a trip: unknown, varying at least as its start.
-        placeholders = {decl: self._fresh(assigned[decl], entry[decl].variance) for decl in assigned
-                        if decl in entry and decl not in inductions and isinstance(entry[decl], Sym)}
+        placeholders = {
+            decl: self._fresh(assigned[decl], entry[decl].variance)
+            for decl in assigned
+            if decl in entry and decl not in inductions and isinstance(entry[decl], Sym)
+        }
         if self.recording:
             # Summary run, not recorded: what does one trip do to the variables it assigns?
             self.recording = False
@@ -607,8 +668,9 @@ class Interpreter:
             self.env = dict(entry)
             self.env.update(bound)
             for decl, placeholder in placeholders.items():
-                self.env[decl] = _closed_form(entry[decl], placeholder, after_one_trip.get(decl), iteration,
-                                              assigned[decl])
+                self.env[decl] = _closed_form(
+                    entry[decl], placeholder, after_one_trip.get(decl), iteration, assigned[decl]
+                )
         else:
             # Inside a summary run: one run of the body over placeholders is enough.
             self.env.update(placeholders)
@@ -619,10 +681,18 @@ class Interpreter:
         trips = self._static_trips(stmt, condition, counter, geometric) if self.recording else None
         if self.recording:
             self.trace.loops[counter] = LoopRun(
-                stmt, counter, condition, trips, geometric,
-                lane_starts=frozenset(atom for induction in inductions.values()
-                                      if induction.operator == "+" and induction.start.variance is Variance.DATA
-                                      for atom in induction.start.atoms() if atom.kind is AtomKind.VARYING),
+                stmt,
+                counter,
+                condition,
+                trips,
+                geometric,
+                lane_starts=frozenset(
+                    atom
+                    for induction in inductions.values()
+                    if induction.operator == "+" and induction.start.variance is Variance.DATA
+                    for atom in induction.start.atoms()
+                    if atom.kind is AtomKind.VARYING
+                ),
             )
         self._leave_loop(entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips)
 
@@ -650,8 +720,9 @@ class Interpreter:
         self.loops.pop()
         return condition
 
-    def _leave_loop(self, entry: dict, assigned: dict[str, str], inductions: dict[str, Induction], condition: Sym,
-                    trips: int | None) -> None:
+    def _leave_loop(
+        self, entry: dict, assigned: dict[str, str], inductions: dict[str, Induction], condition: Sym, trips: int | None
+    ) -> None:
         """After the loop, what it assigned depends on how many trips ran: exact when the trip
         count is a constant and the variable an induction, else an unknown that varies as
         the values and the trip count do."""
@@ -669,12 +740,19 @@ class Interpreter:
             if isinstance(value, Pointer) and variance is Variance.UNIFORM:
                 continue
             if isinstance(value, Sym):
-                why = "assigned in a loop whose trip count differs between threads" \
-                    if exit_variance > Variance.UNIFORM else None
+                why = (
+                    "assigned in a loop whose trip count differs between threads"
+                    if exit_variance > Variance.UNIFORM
+                    else None
+                )
                 self.env[decl] = self._fresh(name, Variance.DATA if variance is Variance.THREAD else variance, why)
             elif isinstance(value, Pointer):
-                self.env[decl] = Pointer(value.space, value.base, self._fresh(
-                    f"{name} offset", Variance.DATA if variance >= Variance.THREAD else variance), value.pointee)
+                self.env[decl] = Pointer(
+                    value.space,
+                    value.base,
+                    self._fresh(f"{name} offset", Variance.DATA if variance >= Variance.THREAD else variance),
+                    value.pointee,
+                )
 
     def _static_trips(self, stmt: ir.Stmt, condition: Sym, counter: Atom, geometric: bool) -> int | None:
         """The trip count of a ``for`` or ``while`` whose condition involves only constants,
@@ -764,7 +842,11 @@ class Interpreter:
         return self._computed(f"{_describe(expr)}", *inputs)
 
     def _int_literal(self, expr: ir.Expr) -> Value:
-        return Sym.const(expr.value) if isinstance(expr.value, int) else self._fresh(expr.text or "literal", Variance.UNIFORM)
+        return (
+            Sym.const(expr.value)
+            if isinstance(expr.value, int)
+            else self._fresh(expr.text or "literal", Variance.UNIFORM)
+        )
 
     def _bool_literal(self, expr: ir.Expr) -> Value:
         return Sym.const(1 if expr.value else 0)
@@ -836,10 +918,17 @@ class Interpreter:
                 return Pointer(MemorySpace.LOCAL, _describe(expr.children[0]), sym.ZERO, expr.type.pointee)
             # An integer made into an address: where it points varies as the integer does.
             variance = _join_variance(self._int(value))
-            offset = sym.ZERO if variance is Variance.UNIFORM else \
-                sym.unknown("address", Variance.DATA if variance >= Variance.THREAD else variance)
-            return Pointer(MemorySpace.UNKNOWN, _describe(expr.children[0]) if expr.children else "address", offset,
-                           expr.type.pointee)
+            offset = (
+                sym.ZERO
+                if variance is Variance.UNIFORM
+                else sym.unknown("address", Variance.DATA if variance >= Variance.THREAD else variance)
+            )
+            return Pointer(
+                MemorySpace.UNKNOWN,
+                _describe(expr.children[0]) if expr.children else "address",
+                offset,
+                expr.type.pointee,
+            )
         if isinstance(value, Reference):
             value = self._load(value.location, None)
         if isinstance(value, Alias):
@@ -870,7 +959,11 @@ class Interpreter:
             pointer = self._expr(expr.children[0])
             if isinstance(pointer, Alias):
                 return pointer
-            return Pointer(pointer.space, pointer.base, pointer.offset, expr.type) if isinstance(pointer, Pointer) else None
+            return (
+                Pointer(pointer.space, pointer.base, pointer.offset, expr.type)
+                if isinstance(pointer, Pointer)
+                else None
+            )
         if kind is ir.ExprKind.MEMBER and expr.children:
             base_expr = expr.children[0]
             return self._field(expr, self._expr(base_expr) if expr.op == "->" else self._location(base_expr))
@@ -891,8 +984,12 @@ class Interpreter:
         record = self.tu.records.get((base.pointee.record if base.pointee else None) or "")
         offset = next((f.offset for f in record.fields if f.name == expr.name), None) if record else None
         if offset is None:
-            return Pointer(base.space, base.base, sym.operation(
-                "+", base.offset, self._fresh(f"offset of {expr.name}", Variance.UNIFORM)), expr.type)
+            return Pointer(
+                base.space,
+                base.base,
+                sym.operation("+", base.offset, self._fresh(f"offset of {expr.name}", Variance.UNIFORM)),
+                expr.type,
+            )
         return Pointer(base.space, base.base, base.offset + offset, expr.type)
 
     def _alias_of(self, expr: ir.Expr) -> Alias | None:
@@ -924,27 +1021,48 @@ class Interpreter:
             self.env[alias.decl] = value
 
     def _record(self, expr: ir.Expr, kind: AccessKind, location: Pointer, type_: ir.CType | None) -> None:
-        if not self.recording or type_ is None or type_.kind is ir.TypeKind.ARRAY \
-                or location.space is MemorySpace.PARAMETER:
+        if (
+            not self.recording
+            or type_ is None
+            or type_.kind is ir.TypeKind.ARRAY
+            or location.space is MemorySpace.PARAMETER
+        ):
             return
         guards, loops = tuple(self.guards), tuple(self.loops)
-        self.trace.accesses.append(Access(
-            expr=expr, kind=kind, location=location, size=type_.size, type=type_,
-            guards=guards, loops=loops, stmt=self.statement, inlined_from=tuple(self.call_names),
-            repeats=self._repeated_load(location, type_.size, guards, loops) if kind is AccessKind.LOAD else None,
-        ))
+        self.trace.accesses.append(
+            Access(
+                expr=expr,
+                kind=kind,
+                location=location,
+                size=type_.size,
+                type=type_,
+                guards=guards,
+                loops=loops,
+                stmt=self.statement,
+                inlined_from=tuple(self.call_names),
+                repeats=self._repeated_load(location, type_.size, guards, loops) if kind is AccessKind.LOAD else None,
+            )
+        )
 
-    def _repeated_load(self, location: Pointer, size: int | None, guards: tuple[Guard, ...],
-                       loops: tuple[ir.Stmt, ...]) -> Access | None:
+    def _repeated_load(
+        self, location: Pointer, size: int | None, guards: tuple[Guard, ...], loops: tuple[ir.Stmt, ...]
+    ) -> Access | None:
         """The earlier load a load of ``location`` repeats (see ``Access.repeats``)."""
-        for earlier in reversed(self.trace.accesses[self._accesses_before_barrier:]):
+        for earlier in reversed(self.trace.accesses[self._accesses_before_barrier :]):
             related = earlier.location.base == location.base or MemorySpace.UNKNOWN in (earlier.space, location.space)
             if not related:
                 continue
-            same_address = (earlier.space, earlier.location.offset, earlier.size) == (location.space, location.offset,
-                                                                                       size)
-            if same_address and earlier.kind is not AccessKind.ATOMIC and earlier.loops == loops \
-                    and guards[:len(earlier.guards)] == earlier.guards:
+            same_address = (earlier.space, earlier.location.offset, earlier.size) == (
+                location.space,
+                location.offset,
+                size,
+            )
+            if (
+                same_address
+                and earlier.kind is not AccessKind.ATOMIC
+                and earlier.loops == loops
+                and guards[: len(earlier.guards)] == earlier.guards
+            ):
                 return earlier.repeats or earlier  # Loaded or stored here last: the value is in a register.
             if earlier.kind is not AccessKind.LOAD:
                 return None  # Stored since (or possibly, through an unknown pointer).
@@ -992,8 +1110,10 @@ class Interpreter:
         address = refine_variance(location.offset, self.shape)
         if address is Variance.UNIFORM:
             if location.space is MemorySpace.SHARED and self.last_barrier is not None:
-                return address, (f"read from shared `{base}` after the barrier at line {self.last_barrier}: "
-                                 "the same in every thread of the block")
+                return address, (
+                    f"read from shared `{base}` after the barrier at line {self.last_barrier}: "
+                    "the same in every thread of the block"
+                )
             return address, f"read from `{base}` at an address that is the same in every thread of the block"
         if address is Variance.WARP_UNIFORM:
             return address, f"read from `{base}` at an address that is the same across each warp"
@@ -1006,7 +1126,7 @@ class Interpreter:
         pointee = location.pointee.pointee if location.pointee is not None else None
         targets = self.pointer_targets.get((location.space, location.base), set())
         if len(targets) == 1:
-            (space, base), = targets
+            ((space, base),) = targets
             return Pointer(space, base, self._fresh(f"{name} offset", variance, why), pointee)
         space = MemorySpace.GLOBAL if location.space is MemorySpace.PARAMETER else MemorySpace.UNKNOWN
         offset = sym.ZERO if variance is Variance.UNIFORM else self._fresh(f"{name} offset", variance, why)
@@ -1017,15 +1137,20 @@ class Interpreter:
         the same allocation may alias it and see an unknown."""
         if isinstance(value, Reference):
             value = self._load(value.location, None)
-        memory = {key: stored for key, stored in self.env.get(MEMORY, {}).items()
-                  if location.space is not MemorySpace.UNKNOWN and key.space is not MemorySpace.UNKNOWN
-                  and (key.space, key.base) != (location.space, location.base)}
+        memory = {
+            key: stored
+            for key, stored in self.env.get(MEMORY, {}).items()
+            if location.space is not MemorySpace.UNKNOWN
+            and key.space is not MemorySpace.UNKNOWN
+            and (key.space, key.base) != (location.space, location.base)
+        }
         if isinstance(value, (Sym, Pointer)):
             memory[MemoryKey(location.space, location.base, location.offset)] = value
         self.env[MEMORY] = memory
         if location.space is MemorySpace.LOCAL:
-            self.local_variance[location.base] = max(self.local_variance.get(location.base, Variance.UNIFORM),
-                                                     _join_variance(value))
+            self.local_variance[location.base] = max(
+                self.local_variance.get(location.base, Variance.UNIFORM), _join_variance(value)
+            )
         if isinstance(value, Pointer):
             self.pointer_targets.setdefault((location.space, location.base), set()).add((value.space, value.base))
 
@@ -1103,7 +1228,9 @@ class Interpreter:
     def _conditional(self, expr: ir.Expr) -> Value:
         condition = self._int(self._expr(expr.children[0]))
         # Only the lanes that choose an arm run its memory accesses (nvcc predicates them).
-        then, otherwise = (self._guarded(arm, condition, holds) for arm, holds in zip(expr.children[1:], (True, False)))
+        then, otherwise = (
+            self._guarded(arm, condition, holds) for arm, holds in zip(expr.children[1:], (True, False), strict=False)
+        )
         return _select(condition, then, otherwise)
 
     def _guarded(self, expr: ir.Expr, condition: Sym, holds: bool) -> Value:
@@ -1141,8 +1268,11 @@ class Interpreter:
 
     def _barrier(self, expr: ir.Expr, name: str, scope: BarrierScope) -> None:
         if self.recording:
-            self.trace.barriers.append(Barrier(expr, name, tuple(self.guards), tuple(self.loops), self.statement,
-                                               tuple(self.call_names), scope))
+            self.trace.barriers.append(
+                Barrier(
+                    expr, name, tuple(self.guards), tuple(self.loops), self.statement, tuple(self.call_names), scope
+                )
+            )
         if scope is not BarrierScope.PARTIAL:
             # Whatever any thread stored before it, every thread now reads alike.
             _forget_memory(self.env, keep_local=True)
@@ -1151,7 +1281,7 @@ class Interpreter:
 
     # ---- calls
 
-    def _call(self, expr: ir.Expr) -> Value:
+    def _call(self, expr: ir.Expr) -> Value:  # noqa: C901 - one branch per kind it dispatches on, pending a dispatch table
         name = (expr.name or "").removeprefix("::")
         if self.recording:
             self.trace.calls.add(name.removeprefix("std::"))
@@ -1165,8 +1295,9 @@ class Interpreter:
                 return sym.ZERO
             self._barrier(expr, name, BarrierScope.BLOCK)
             if name in _COUNTING_BARRIERS:
-                return self._fresh(f"{name}(...)", Variance.UNIFORM,
-                                     f"returned by {name}: the same in every thread of the block")
+                return self._fresh(
+                    f"{name}(...)", Variance.UNIFORM, f"returned by {name}: the same in every thread of the block"
+                )
             return sym.ZERO
         if name in _LOADS and expr.children:
             pointer = self._expr(expr.children[0])
@@ -1187,16 +1318,24 @@ class Interpreter:
             if isinstance(pointer, Pointer):
                 self._record(expr, AccessKind.ATOMIC, pointer, expr.type)
                 self._remember(pointer, self._fresh(f"{name}(...)", Variance.DATA))
-            return self._fresh(f"{name}(...)", Variance.DATA,
-                                 f"returned by {name}: each lane gets the value another left, different in each lane")
+            return self._fresh(
+                f"{name}(...)",
+                Variance.DATA,
+                f"returned by {name}: each lane gets the value another left, different in each lane",
+            )
         if name == "operator=" and len(expr.children) == 2:
             # Assignment of a struct or vector type (float4, a user struct) into memory.
             value = self._expr(expr.children[1])
             self._store(expr.children[0], value, expr)
             return value
         callee = self.functions.get(expr.decl or "")
-        inlined = callee is not None and callee.kind.runs_on_device and len(self.call_stack) < MAX_INLINE_DEPTH \
-            and callee.decl not in self.call_stack and callee.decl != self.function.decl
+        inlined = (
+            callee is not None
+            and callee.kind.runs_on_device
+            and len(self.call_stack) < MAX_INLINE_DEPTH
+            and callee.decl not in self.call_stack
+            and callee.decl != self.function.decl
+        )
         arguments = self._bind_arguments(callee, expr) if inlined else [self._expr(c) for c in expr.children]
         if expr.op == "construct" and len(arguments) == 1 and isinstance(arguments[0], (Group, Triple)):
             return arguments[0]  # A copy of a group handle (`thread_group g = block;`).
@@ -1227,7 +1366,7 @@ class Interpreter:
             bound.append(self._expr(argument))
         return bound
 
-    def _intrinsic(self, name: str, arguments: list[Value], expr: ir.Expr) -> Value | None:
+    def _intrinsic(self, name: str, arguments: list[Value], expr: ir.Expr) -> Value | None:  # noqa: C901 - one branch per kind it dispatches on, pending a dispatch table
         """CUDA's integer and warp intrinsics, as functions of their operands' values."""
         if name not in _INTRINSICS:
             return None
@@ -1245,9 +1384,14 @@ class Interpreter:
             width = values[_BROADCAST_SHUFFLES[name] + 1] if len(values) > _BROADCAST_SHUFFLES[name] + 1 else None
             if value.variance is Variance.UNIFORM:
                 return value
-            if refine_variance(source, self.shape) <= Variance.WARP_UNIFORM and (width is None or (width.constant or 0) >= 32):
-                return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
-                                     f"broadcast from one lane by {name}: the same across the warp")
+            if refine_variance(source, self.shape) <= Variance.WARP_UNIFORM and (
+                width is None or (width.constant or 0) >= 32
+            ):
+                return self._fresh(
+                    f"{name}(...)",
+                    Variance.WARP_UNIFORM,
+                    f"broadcast from one lane by {name}: the same across the warp",
+                )
             return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
         if name in _EXCHANGE_SHUFFLES and len(values) > _EXCHANGE_SHUFFLES[name]:
             value = values[_EXCHANGE_SHUFFLES[name]]
@@ -1255,19 +1399,22 @@ class Interpreter:
                 return value
             return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
         if name in _BALLOTS:
-            return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
-                                 f"returned by {name}: the same in every lane of the warp")
+            return self._fresh(
+                f"{name}(...)", Variance.WARP_UNIFORM, f"returned by {name}: the same in every lane of the warp"
+            )
         if name in _VOTES and values:
             predicate = values[-1]
             if predicate.variance is Variance.UNIFORM:
                 return sym.operation("!=", predicate, sym.ZERO)
-            return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
-                                 f"returned by {name}: the same in every lane of the warp")
+            return self._fresh(
+                f"{name}(...)", Variance.WARP_UNIFORM, f"returned by {name}: the same in every lane of the warp"
+            )
         if name in _WARP_REDUCTIONS and values:
             if values[-1].variance is Variance.UNIFORM:
                 return values[-1]
-            return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
-                                 f"returned by {name}: the same in every lane of the warp")
+            return self._fresh(
+                f"{name}(...)", Variance.WARP_UNIFORM, f"returned by {name}: the same in every lane of the warp"
+            )
         if name in _PER_LANE:
             return self._fresh(f"{name}(...)", Variance.DATA, _PER_LANE[name])
         return None
@@ -1275,9 +1422,12 @@ class Interpreter:
     def _inline(self, callee: ir.Function, arguments: list[Value], call: ir.Expr) -> Value:
         saved_env = self.env
         self.env = dict(self.env)
-        for param, argument in zip(callee.params, arguments):
-            self.env[param.decl] = argument if isinstance(argument, (Alias, Reference, Group, Triple)) \
+        for param, argument in zip(callee.params, arguments, strict=False):
+            self.env[param.decl] = (
+                argument
+                if isinstance(argument, (Alias, Reference, Group, Triple))
                 else self._convert(argument, param.type)
+            )
         self.call_stack.append(callee.decl)
         self.call_names.append(callee.display_name)
         self._returns.append([])
@@ -1310,8 +1460,11 @@ class Interpreter:
         made = _new_group(name, expr, arguments)
         if made is not None:
             return made
-        group = receiver if isinstance(receiver, Group) else next(
-            (a for a in arguments if isinstance(a, Group)), None) or _group_of(expr.decl or "")
+        group = (
+            receiver
+            if isinstance(receiver, Group)
+            else next((a for a in arguments if isinstance(a, Group)), None) or _group_of(expr.decl or "")
+        )
         if expr.op == "construct" or name.startswith("operator "):
             if group is not None:
                 return group  # A copy or conversion of a group handle.
@@ -1327,10 +1480,16 @@ class Interpreter:
             value = self._int(arguments[0])
             if value.variance is Variance.UNIFORM:
                 return value
-            broadcast = name == "shfl" and len(arguments) > 1 and \
-                refine_variance(self._int(arguments[1]), self.shape) <= Variance.WARP_UNIFORM
-            return self._group_shared(name, group, value) if broadcast else \
-                self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+            broadcast = (
+                name == "shfl"
+                and len(arguments) > 1
+                and refine_variance(self._int(arguments[1]), self.shape) <= Variance.WARP_UNIFORM
+            )
+            return (
+                self._group_shared(name, group, value)
+                if broadcast
+                else self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+            )
         if name in ("any", "all", "ballot", "match_all"):
             return self._group_shared(name, group, self._int(arguments[0]) if arguments else sym.ZERO)
         return self._computed(f"{name}(...)", *arguments)
@@ -1342,11 +1501,17 @@ class Interpreter:
             return value
         size = group.size if group is not None and group.kind == "tile" else None
         if size is not None and size % 32 == 0:
-            return self._fresh(f"{name}(...)", Variance.WARP_UNIFORM,
-                                 f"computed by {name} over a tile of {size} threads: the same across the warp")
+            return self._fresh(
+                f"{name}(...)",
+                Variance.WARP_UNIFORM,
+                f"computed by {name} over a tile of {size} threads: the same across the warp",
+            )
         what = f"tiles of {size} threads" if size is not None else "the threads of the group"
-        return self._fresh(f"{name}(...)", Variance.DATA,
-                             f"computed by {name} over {what}: the same within a tile, different between tiles")
+        return self._fresh(
+            f"{name}(...)",
+            Variance.DATA,
+            f"computed by {name} over {what}: the same within a tile, different between tiles",
+        )
 
 
 # ---------------------------------------------------------------------- helpers
@@ -1380,8 +1545,12 @@ def _group_of(decl: str) -> Group | None:
     size = _TILE_SIZE.search(decl)
     if size:
         return Group("tile", int(size.group(1)))
-    for kind, marker in (("block", "@S@thread_block@"), ("grid", "@S@grid_group@"), ("cluster", "@S@cluster_group@"),
-                         ("coalesced", "@S@coalesced_group@")):
+    for kind, marker in (
+        ("block", "@S@thread_block@"),
+        ("grid", "@S@grid_group@"),
+        ("cluster", "@S@cluster_group@"),
+        ("coalesced", "@S@coalesced_group@"),
+    ):
         if marker in decl:
             return Group(kind)
     return None
@@ -1419,25 +1588,39 @@ def _group_value(name: str, group: Group | None) -> Value | None:
     threads = _block_threads()
     block_index = Triple(*(sym.builtin("blockIdx", c) for c in "xyz"))
     if group.kind == "block":
-        values = {"thread_rank": linear, "size": threads, "num_threads": threads,
-                  "group_index": block_index, "thread_index": Triple(*(sym.builtin("threadIdx", c) for c in "xyz")),
-                  "group_dim": Triple(*(sym.builtin("blockDim", c) for c in "xyz")),
-                  "dim_threads": Triple(*(sym.builtin("blockDim", c) for c in "xyz"))}
+        values = {
+            "thread_rank": linear,
+            "size": threads,
+            "num_threads": threads,
+            "group_index": block_index,
+            "thread_index": Triple(*(sym.builtin("threadIdx", c) for c in "xyz")),
+            "group_dim": Triple(*(sym.builtin("blockDim", c) for c in "xyz")),
+            "dim_threads": Triple(*(sym.builtin("blockDim", c) for c in "xyz")),
+        }
         return values.get(name)
     if group.kind == "grid":
         gx, gy, gz = (sym.builtin("gridDim", c) for c in "xyz")
         block_rank = block_index.x + block_index.y * gx + block_index.z * gx * gy
-        values = {"thread_rank": block_rank * threads + linear, "block_rank": block_rank, "block_index": block_index,
-                  "dim_blocks": Triple(gx, gy, gz), "num_blocks": gx * gy * gz,
-                  "size": gx * gy * gz * threads, "num_threads": gx * gy * gz * threads}
+        values = {
+            "thread_rank": block_rank * threads + linear,
+            "block_rank": block_rank,
+            "block_index": block_index,
+            "dim_blocks": Triple(gx, gy, gz),
+            "num_blocks": gx * gy * gz,
+            "size": gx * gy * gz * threads,
+            "num_threads": gx * gy * gz * threads,
+        }
         return values.get(name)
     if group.kind == "tile" and group.size:
         within = sym.operation("%", linear, Sym.const(group.parent)) if group.parent else linear
         parent_threads = Sym.const(group.parent) if group.parent else threads
-        values = {"thread_rank": sym.operation("%", linear, Sym.const(group.size)),
-                  "size": Sym.const(group.size), "num_threads": Sym.const(group.size),
-                  "meta_group_rank": sym.operation("/", within, Sym.const(group.size)),
-                  "meta_group_size": sym.operation("/", parent_threads, Sym.const(group.size))}
+        values = {
+            "thread_rank": sym.operation("%", linear, Sym.const(group.size)),
+            "size": Sym.const(group.size),
+            "num_threads": Sym.const(group.size),
+            "meta_group_rank": sym.operation("/", within, Sym.const(group.size)),
+            "meta_group_size": sym.operation("/", parent_threads, Sym.const(group.size)),
+        }
         return values.get(name)
     if name in ("thread_rank",):
         return sym.unknown("thread_rank(...)", Variance.DATA)
@@ -1494,14 +1677,21 @@ def _select(condition: Sym, then: Value, otherwise: Value) -> Value:
         return then
     if isinstance(then, Sym) and isinstance(otherwise, Sym):
         return sym.operation("select", condition, then, otherwise)
-    if isinstance(then, Pointer) and isinstance(otherwise, Pointer) and (then.space, then.base) == (otherwise.space, otherwise.base):
-        return Pointer(then.space, then.base, sym.operation("select", condition, then.offset, otherwise.offset), then.pointee)
+    if (
+        isinstance(then, Pointer)
+        and isinstance(otherwise, Pointer)
+        and (then.space, then.base) == (otherwise.space, otherwise.base)
+    ):
+        return Pointer(
+            then.space, then.base, sym.operation("select", condition, then.offset, otherwise.offset), then.pointee
+        )
     return _opaque("select", condition, then, otherwise)
 
 
 def _forget_memory(env: dict, keep_local: bool = False) -> None:
-    env[MEMORY] = {key: value for key, value in env.get(MEMORY, {}).items()
-                   if keep_local and key.space is MemorySpace.LOCAL}
+    env[MEMORY] = {
+        key: value for key, value in env.get(MEMORY, {}).items() if keep_local and key.space is MemorySpace.LOCAL
+    }
 
 
 def _returned_value(callee: ir.Function, returned: list[tuple[Value, tuple[Guard, ...]]]) -> Value:
@@ -1559,9 +1749,19 @@ def _update(expr: ir.Expr) -> tuple[str, str, ir.Expr | None] | None:
     return None
 
 
-_INVARIANT_KINDS = frozenset((ir.ExprKind.INT_LITERAL, ir.ExprKind.BOOL_LITERAL, ir.ExprKind.CHAR_LITERAL,
-                              ir.ExprKind.DECL_REF, ir.ExprKind.BUILTIN_INDEX, ir.ExprKind.BINARY,
-                              ir.ExprKind.CAST, ir.ExprKind.SIZEOF, ir.ExprKind.CONDITIONAL))
+_INVARIANT_KINDS = frozenset(
+    (
+        ir.ExprKind.INT_LITERAL,
+        ir.ExprKind.BOOL_LITERAL,
+        ir.ExprKind.CHAR_LITERAL,
+        ir.ExprKind.DECL_REF,
+        ir.ExprKind.BUILTIN_INDEX,
+        ir.ExprKind.BINARY,
+        ir.ExprKind.CAST,
+        ir.ExprKind.SIZEOF,
+        ir.ExprKind.CONDITIONAL,
+    )
+)
 
 
 def _invariant(amount: ir.Expr | None, assigned: dict[str, str]) -> bool:
@@ -1631,7 +1831,9 @@ def _writes(loop: ir.Stmt):
         expressions.extend(stmt.expressions())
     for expr in expressions:
         for node in expr.walk():
-            if node.kind is ir.ExprKind.ASSIGN or (node.kind is ir.ExprKind.UNARY and node.op in ("++", "--", "post++", "post--")):
+            if node.kind is ir.ExprKind.ASSIGN or (
+                node.kind is ir.ExprKind.UNARY and node.op in ("++", "--", "post++", "post--")
+            ):
                 target = node.children[0] if node.children else None
                 if target is not None and target.kind is ir.ExprKind.DECL_REF and target.decl:
                     yield target.decl, target.name or "variable"
@@ -1654,16 +1856,25 @@ def _write_counts(loop: ir.Stmt) -> dict[str, int]:
 
 def _copied(expr: ir.Expr) -> ir.Expr:
     """What a struct argument copies: ``args`` in ``f(args)``, under the copy constructor."""
-    while expr.children and (expr.kind is ir.ExprKind.CAST or (
-            expr.kind is ir.ExprKind.CALL and expr.op == "construct" and len(expr.children) == 1
-            and expr.children[0].type.record == expr.type.record)):
+    while expr.children and (
+        expr.kind is ir.ExprKind.CAST
+        or (
+            expr.kind is ir.ExprKind.CALL
+            and expr.op == "construct"
+            and len(expr.children) == 1
+            and expr.children[0].type.record == expr.type.record
+        )
+    ):
         expr = expr.children[0]
     return expr
 
 
 def _refers_to(expr: ir.Expr, decl: str) -> bool:
-    return expr.kind is ir.ExprKind.DECL_REF and expr.decl == decl or (
-        expr.kind is ir.ExprKind.CAST and bool(expr.children) and _refers_to(expr.children[0], decl))
+    return (
+        expr.kind is ir.ExprKind.DECL_REF
+        and expr.decl == decl
+        or (expr.kind is ir.ExprKind.CAST and bool(expr.children) and _refers_to(expr.children[0], decl))
+    )
 
 
 def exits_early(stmt: ir.Stmt) -> bool:
@@ -1685,8 +1896,13 @@ def _size(function: ir.Function) -> int:
 def _calls(function: ir.Function) -> list[str]:
     if function.body is None:
         return []
-    return [node.decl for stmt in function.body.walk() for expr in stmt.expressions() for node in expr.walk()
-            if node.kind is ir.ExprKind.CALL and node.decl]
+    return [
+        node.decl
+        for stmt in function.body.walk()
+        for expr in stmt.expressions()
+        for node in expr.walk()
+        if node.kind is ir.ExprKind.CALL and node.decl
+    ]
 
 
 def _budget(function: ir.Function, functions: dict[str, ir.Function]) -> int:

@@ -29,8 +29,9 @@ class TileRequests:
     """The requests of a kernel's shared accesses, each computed once: the padding search
     of every finding on a tile costs all of the tile's accesses."""
 
-    def __init__(self, shape: BlockShape, bindings: Mapping[str, int] | None = None,
-                 loops: Mapping[Atom, LoopRun] | None = None):
+    def __init__(
+        self, shape: BlockShape, bindings: Mapping[str, int] | None = None, loops: Mapping[Atom, LoopRun] | None = None
+    ):
         self.shape = shape
         self.bindings = bindings
         self.loops = loops
@@ -47,8 +48,9 @@ class TileRequests:
         return self._found[id(access)]
 
 
-def conflict_free_padding(access: Access, siblings: Iterable[Access], requests_of: TileRequests, row_bytes: int,
-                          element_bytes: int) -> int | None:
+def conflict_free_padding(
+    access: Access, siblings: Iterable[Access], requests_of: TileRequests, row_bytes: int, element_bytes: int
+) -> int | None:
     """Elements to add to each row of the array ``access`` reads so that none of its warps'
     requests takes more wavefronts than its conflict-free minimum, for every value of the
     unknowns tried, and the accesses to the array together (``siblings``, the access
@@ -58,14 +60,19 @@ def conflict_free_padding(access: Access, siblings: Iterable[Access], requests_o
     if not requests or row_bytes <= 0 or element_bytes <= 0:
         return None
     size = access.size or 0
-    others = [(found, sibling.size or 0) for sibling in siblings
-              if sibling is not access and (found := requests_of.of(sibling))]
+    others = [
+        (found, sibling.size or 0)
+        for sibling in siblings
+        if sibling is not access and (found := requests_of.of(sibling))
+    ]
     everything = [(requests, size), *others]
     before = sum(_cost(found, size_, row_bytes, row_bytes) for found, size_ in everything)
     for padding in range(1, PADDING_PERIOD_BYTES // element_bytes):
         padded_row = row_bytes + padding * element_bytes
-        if any(cost.taken > cost.ideal for cost in
-               (request_wavefronts(_laid_out(request, row_bytes, padded_row), size) for request in requests)):
+        if any(
+            cost.taken > cost.ideal
+            for cost in (request_wavefronts(_laid_out(request, row_bytes, padded_row), size) for request in requests)
+        ):
             continue
         if sum(_cost(found, size_, row_bytes, padded_row) for found, size_ in everything) < before:
             return padding
@@ -74,10 +81,13 @@ def conflict_free_padding(access: Access, siblings: Iterable[Access], requests_o
 
 def _cost(requests: Counter[tuple[int | None, ...]], size: int, row_bytes: int, padded_row: int) -> int:
     """The wavefronts the requests take with rows ``padded_row`` bytes apart."""
-    return sum(count * request_wavefronts(_laid_out(request, row_bytes, padded_row), size).taken
-               for request, count in requests.items())
+    return sum(
+        count * request_wavefronts(_laid_out(request, row_bytes, padded_row), size).taken
+        for request, count in requests.items()
+    )
 
 
 def _laid_out(request: Request, row_bytes: int, padded_row: int) -> Request:
-    return [None if address is None else (address // row_bytes) * padded_row + address % row_bytes
-            for address in request]
+    return [
+        None if address is None else (address // row_bytes) * padded_row + address % row_bytes for address in request
+    ]

@@ -108,9 +108,7 @@ class Fp64Region:
         if len(self.literals) != 1 or not isinstance(self.literals[0].value, float):
             return False
         simple = (
-            operation.op in _NARROWABLE_BINARY
-            or operation.op in COMPARISONS
-            or operation.op in _COMPOUND_ARITHMETIC
+            operation.op in _NARROWABLE_BINARY or operation.op in COMPARISONS or operation.op in _COMPOUND_ARITHMETIC
         )
         return simple and exactly_float(self.literals[0].value)
 
@@ -264,8 +262,11 @@ def _converts_to_low_precision(call: ir.Expr) -> bool:
 
 def _is_pow_float_int(call: ir.Expr) -> bool:
     """nvcc's headers send ``pow(float, int)`` to the double ``pow`` (clang's pick the float one)."""
-    if ((call.name or "").removeprefix("std::") != "pow" or call.type.kind not in _FLOAT_KINDS
-            or len(call.children) != 2):
+    if (
+        (call.name or "").removeprefix("std::") != "pow"
+        or call.type.kind not in _FLOAT_KINDS
+        or len(call.children) != 2
+    ):
         return False
     base, exponent = call.children
     return base.type.kind in _FLOAT_KINDS and exponent.type.kind is ir.TypeKind.INTEGER

@@ -54,8 +54,14 @@ class ArchLimits:
 # Per-SM residency limits by compute capability (CUDA Programming Guide, table of
 # technical specifications); newer architectures use the closest older entry.
 _ARCH_LIMITS = {
-    70: ArchLimits(64, 32), 75: ArchLimits(32, 16), 80: ArchLimits(64, 32), 86: ArchLimits(48, 16),
-    87: ArchLimits(48, 16), 89: ArchLimits(48, 24), 90: ArchLimits(64, 32), 100: ArchLimits(64, 32),
+    70: ArchLimits(64, 32),
+    75: ArchLimits(32, 16),
+    80: ArchLimits(64, 32),
+    86: ArchLimits(48, 16),
+    87: ArchLimits(48, 16),
+    89: ArchLimits(48, 24),
+    90: ArchLimits(64, 32),
+    100: ArchLimits(64, 32),
     120: ArchLimits(48, 32),
 }
 
@@ -94,8 +100,9 @@ def register_budget(function: ir.Function, arch: int, max_registers: int | None)
         text = bounds.text or ", ".join(str(v) for v in (bounds.max_threads, bounds.min_blocks) if v)
         return RegisterBudget(min(cap, MAX_REGISTERS_PER_THREAD), f"__launch_bounds__({text})")
     if function.max_registers:
-        return RegisterBudget(min(function.max_registers, MAX_REGISTERS_PER_THREAD),
-                              f"__maxnreg__({function.max_registers})")
+        return RegisterBudget(
+            min(function.max_registers, MAX_REGISTERS_PER_THREAD), f"__maxnreg__({function.max_registers})"
+        )
     if max_registers:
         return RegisterBudget(min(max_registers, MAX_REGISTERS_PER_THREAD), f"-maxrregcount={max_registers}")
     return RegisterBudget(MAX_REGISTERS_PER_THREAD, "the hardware limit", explicit=False)
@@ -140,14 +147,52 @@ class UnrollReason(enum.Enum):
 
 # Operation counts of CUDA math functions once inlined, for the unrolling model: the
 # precise trigonometric functions carry a long slow path, intrinsics are one instruction.
-_HEAVY_CALLS = frozenset((
-    "sinf", "cosf", "tanf", "sincosf", "powf", "sin", "cos", "tan", "sincos", "pow", "exp", "log", "erfinvf",
-    "acosf", "asinf", "atan2f", "lgammaf", "tgammaf",
-))
-_MODERATE_CALLS = frozenset((
-    "expf", "exp2f", "exp10f", "logf", "log2f", "log10f", "log1pf", "expm1f", "tanhf", "sinhf", "coshf",
-    "erff", "erfcf", "atanf", "cbrtf", "sqrt", "fmod", "fmodf", "hypotf", "normcdff",
-))
+_HEAVY_CALLS = frozenset(
+    (
+        "sinf",
+        "cosf",
+        "tanf",
+        "sincosf",
+        "powf",
+        "sin",
+        "cos",
+        "tan",
+        "sincos",
+        "pow",
+        "exp",
+        "log",
+        "erfinvf",
+        "acosf",
+        "asinf",
+        "atan2f",
+        "lgammaf",
+        "tgammaf",
+    )
+)
+_MODERATE_CALLS = frozenset(
+    (
+        "expf",
+        "exp2f",
+        "exp10f",
+        "logf",
+        "log2f",
+        "log10f",
+        "log1pf",
+        "expm1f",
+        "tanhf",
+        "sinhf",
+        "coshf",
+        "erff",
+        "erfcf",
+        "atanf",
+        "cbrtf",
+        "sqrt",
+        "fmod",
+        "fmodf",
+        "hypotf",
+        "normcdff",
+    )
+)
 HEAVY_CALL_COST = 40
 MODERATE_CALL_COST = 10
 CHEAP_CALL_COST = 2
@@ -169,14 +214,17 @@ class UnrollModel:
             if enclosing is None or enclosing is run or self.verdict(enclosing) is not UnrollReason.UNROLLED:
                 return None
             ranges.append(range(self.trip_count(enclosing) or 0))
-        counts = [self._trips(run, dict(zip(outer, values, strict=True))) for values in itertools.islice(
-            itertools.product(*ranges), MAX_TRIP_COUNT)]
+        counts = [
+            self._trips(run, dict(zip(outer, values, strict=True)))
+            for values in itertools.islice(itertools.product(*ranges), MAX_TRIP_COUNT)
+        ]
         return None if not counts or None in counts else max(counts)
 
     def _trips(self, run: LoopRun, fixed: dict[Atom, int]) -> int | None:
         for trips in range(MAX_TRIP_COUNT + 1):
             value = run.condition.evaluate(
-                lambda atom, trips=trips: trips if atom == run.iteration else fixed.get(atom))
+                lambda atom, trips=trips: trips if atom == run.iteration else fixed.get(atom)
+            )
             if value is None:
                 return None
             if value == 0:
@@ -239,10 +287,21 @@ def expression_cost(expr: ir.Expr) -> int:
     for node in expr.walk():
         if node.kind is ir.ExprKind.CALL:
             name = (node.name or "").removeprefix("std::").removeprefix("::")
-            cost += (HEAVY_CALL_COST if name in _HEAVY_CALLS
-                     else MODERATE_CALL_COST if name in _MODERATE_CALLS else CHEAP_CALL_COST)
-        elif node.kind in (ir.ExprKind.BINARY, ir.ExprKind.UNARY, ir.ExprKind.ASSIGN, ir.ExprKind.SUBSCRIPT,
-                           ir.ExprKind.CONDITIONAL, ir.ExprKind.MEMBER):
+            cost += (
+                HEAVY_CALL_COST
+                if name in _HEAVY_CALLS
+                else MODERATE_CALL_COST
+                if name in _MODERATE_CALLS
+                else CHEAP_CALL_COST
+            )
+        elif node.kind in (
+            ir.ExprKind.BINARY,
+            ir.ExprKind.UNARY,
+            ir.ExprKind.ASSIGN,
+            ir.ExprKind.SUBSCRIPT,
+            ir.ExprKind.CONDITIONAL,
+            ir.ExprKind.MEMBER,
+        ):
             cost += 1
     return cost
 
@@ -349,13 +408,20 @@ class LocalArray:
     def declaration(self) -> str:
         """As declared: ``float acc[8][8]``."""
         return f"{_element_type(self.var.type).spelling} {self.var.name}" + "".join(
-            f"[{n}]" for n in _dimensions(self.var.type))
+            f"[{n}]" for n in _dimensions(self.var.type)
+        )
 
     @property
     def unrolled_access(self) -> Access | None:
         """The first access whose index is a constant only because its loop is predicted to unroll."""
-        return next((access for access in self.accesses
-                     if any(a.kind is AtomKind.ITERATION for a in access.location.offset.atoms())), None)
+        return next(
+            (
+                access
+                for access in self.accesses
+                if any(a.kind is AtomKind.ITERATION for a in access.location.offset.atoms())
+            ),
+            None,
+        )
 
 
 @dataclass(frozen=True)
@@ -391,15 +457,19 @@ class _Visit:
         return self.order > other.order or bool(self.around & other.around)
 
 
-def local_arrays(trace: KernelTrace, model: UnrollModel,
-                 records: Mapping[str, ir.Record] | None = None) -> list[LocalArray]:
+def local_arrays(
+    trace: KernelTrace, model: UnrollModel, records: Mapping[str, ir.Record] | None = None
+) -> list[LocalArray]:
     by_array: dict[str, list[Access]] = {}
     for access in trace.accesses:
         if access.space is MemorySpace.LOCAL and access.location.base in trace.local_arrays:
             by_array.setdefault(access.location.base, []).append(access)
     tables = _constant_tables(trace, by_array, model)
-    arrays = [_local_array(var, by_array.get(name, []), model, trace.function, records or {}, tables)
-              for name, var in trace.local_arrays.items() if var.type.size is not None]
+    arrays = [
+        _local_array(var, by_array.get(name, []), model, trace.function, records or {}, tables)
+        for name, var in trace.local_arrays.items()
+        if var.type.size is not None
+    ]
     return _all_or_nothing(arrays, math_library_stack(trace))
 
 
@@ -410,8 +480,11 @@ def _constant_tables(trace: KernelTrace, by_array: Mapping[str, list[Access]], m
     tables = set()
     for name, var in trace.local_arrays.items():
         accesses = by_array.get(name, [])
-        if _constant_list(var.init) and all(a.kind is AccessKind.LOAD for a in accesses) and not any(
-                _dynamic_reason(a.location.offset, model, trace.function, frozenset()) for a in accesses):
+        if (
+            _constant_list(var.init)
+            and all(a.kind is AccessKind.LOAD for a in accesses)
+            and not any(_dynamic_reason(a.location.offset, model, trace.function, frozenset()) for a in accesses)
+        ):
             tables.add(name)
     return frozenset(tables)
 
@@ -429,31 +502,54 @@ def _constant_list(init: ir.Expr | None) -> bool:
     return True
 
 
-def _local_array(var: ir.VarDecl, accesses: list[Access], model: UnrollModel, function: ir.Function,
-                 records: Mapping[str, ir.Record], tables: frozenset[str]) -> LocalArray:
+def _local_array(
+    var: ir.VarDecl,
+    accesses: list[Access],
+    model: UnrollModel,
+    function: ir.Function,
+    records: Mapping[str, ir.Record],
+    tables: frozenset[str],
+) -> LocalArray:
     runs = {id(run.stmt): run for run in model.loops.values()}
     rolled = {key for key, run in runs.items() if model.verdict(run) is not UnrollReason.UNROLLED}
     visits = [_visit(order, access, model, function, runs, rolled, tables) for order, access in enumerate(accesses)]
     forwarded = {v.order for v in visits if v.reason is not None and v.is_load and _reads_back(v, visits)}
     memory_loads = [v for v in visits if v.is_load and v.reason is not None and v.order not in forwarded]
-    constant_loads = [v for v in visits if v.is_load and v.reason is None
-                      and any(s.reason is not None and v.may_follow(s) for s in visits if s.is_store)]
+    constant_loads = [
+        v
+        for v in visits
+        if v.is_load
+        and v.reason is None
+        and any(s.reason is not None and v.may_follow(s) for s in visits if s.is_store)
+    ]
     readers = memory_loads + constant_loads
-    needed = [v for v in visits if v.reason is not None and (
-        v.order in {r.order for r in memory_loads} or v.is_store and any(r.may_follow(v) for r in readers))]
+    needed = [
+        v
+        for v in visits
+        if v.reason is not None
+        and (v.order in {r.order for r in memory_loads} or v.is_store and any(r.may_follow(v) for r in readers))
+    ]
     dynamic = tuple(DynamicIndex(v.access, v.reason or "") for v in needed)
     if not dynamic:
         return LocalArray(var, tuple(accesses), ())
     placement, why = _placement(var, [v for v in visits if v.order in {n.order for n in needed}], model, records)
     stored = [v for v in visits if v.is_store and v.reason is None and any(r.may_follow(v) for r in readers)]
     in_memory = {v.order for v in (*needed, *constant_loads, *stored)} | {
-        v.order for v in visits if v.reason is not None and v.is_store}
+        v.order for v in visits if v.reason is not None and v.is_store
+    }
     memory = tuple(v.access for v in visits if v.order in in_memory)
     return LocalArray(var, tuple(accesses), dynamic, placement, why, memory)
 
 
-def _visit(order: int, access: Access, model: UnrollModel, function: ir.Function, runs: Mapping[int, LoopRun],
-           rolled: set[int], tables: frozenset[str]) -> _Visit:
+def _visit(
+    order: int,
+    access: Access,
+    model: UnrollModel,
+    function: ir.Function,
+    runs: Mapping[int, LoopRun],
+    rolled: set[int],
+    tables: frozenset[str],
+) -> _Visit:
     unrolled = [runs[id(loop)] for loop in access.loops if id(loop) in runs and id(loop) not in rolled]
     count = math.prod(model.trip_count(run) or 1 for run in unrolled)
     offset = access.location.offset
@@ -461,15 +557,24 @@ def _visit(order: int, access: Access, model: UnrollModel, function: ir.Function
     ranges = [range(model.trip_count(run) or 1) for run in counters]
     copies: tuple[Sym, ...] | None = None
     if math.prod(len(r) for r in ranges) <= MAX_COPIES:
-        copies = tuple(dict.fromkeys(
-            _substitute(offset, {run.iteration: value for run, value in zip(counters, values, strict=True)})
-            for values in itertools.product(*ranges)))
+        copies = tuple(
+            dict.fromkeys(
+                _substitute(offset, {run.iteration: value for run, value in zip(counters, values, strict=True)})
+                for values in itertools.product(*ranges)
+            )
+        )
     return _Visit(
-        order, access, copies, count,
+        order,
+        access,
+        copies,
+        count,
         rolled=frozenset(id(loop) for loop in access.loops if id(loop) in rolled),
         around=frozenset(id(loop) for loop in access.loops),
-        conditions=frozenset((id(g.decision), g.holds) for g in access.guards
-                             if g.decision is not None and g.decision.kind in (ir.StmtKind.IF, ir.StmtKind.SWITCH)),
+        conditions=frozenset(
+            (id(g.decision), g.holds)
+            for g in access.guards
+            if g.decision is not None and g.decision.kind in (ir.StmtKind.IF, ir.StmtKind.SWITCH)
+        ),
         reason=_dynamic_reason(offset, model, function, tables),
     )
 
@@ -504,8 +609,15 @@ def _reads_back(load: _Visit, visits: list[_Visit]) -> bool:
     the same element at another run-time index."""
     if load.copies is None:
         return False
-    sources = [v for v in visits if v.is_store and v.order < load.order and v.rolled == load.rolled
-               and v.conditions <= load.conditions and v.copies is not None]
+    sources = [
+        v
+        for v in visits
+        if v.is_store
+        and v.order < load.order
+        and v.rolled == load.rolled
+        and v.conditions <= load.conditions
+        and v.copies is not None
+    ]
     written = {offset: store.order for store in sources for offset in store.copies}
     if not all(offset in written for offset in load.copies):
         return False
@@ -534,8 +646,10 @@ def _dynamic_reason(offset: Sym, model: UnrollModel, function: ir.Function, tabl
                 return "the counter of a loop that nvcc keeps rolled"
             verdict = model.verdict(run)
             if verdict is not UnrollReason.UNROLLED:
-                return f"the counter of the loop at line {run.stmt.span.line}, which nvcc keeps rolled: " + \
-                    model.explain(run)
+                return (
+                    f"the counter of the loop at line {run.stmt.span.line}, which nvcc keeps rolled: "
+                    + model.explain(run)
+                )
         elif atom.kind is AtomKind.THREAD_INDEX:
             return f"an index computed from {atom}"
         elif atom.kind is AtomKind.PARAMETER:
@@ -554,7 +668,8 @@ def _read_from(atom: Atom, tables: frozenset[str]) -> bool:
     """Whether ``atom`` is a value loaded from one of ``tables`` (the interpreter names a
     loaded value after the array it was read from: ``order[...]``)."""
     return atom.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.VARYING) and any(
-        atom.name.startswith(f"{table}[") for table in tables)
+        atom.name.startswith(f"{table}[") for table in tables
+    )
 
 
 def _element_type(ctype: ir.CType) -> ir.CType:
@@ -574,8 +689,9 @@ def _scalar_sizes(ctype: ir.CType, records: Mapping[str, ir.Record], depth: int 
     return {ctype.size}
 
 
-def _placement(var: ir.VarDecl, needed: list[_Visit], model: UnrollModel,
-               records: Mapping[str, ir.Record]) -> tuple[Placement, str]:
+def _placement(
+    var: ir.VarDecl, needed: list[_Visit], model: UnrollModel, records: Mapping[str, ir.Record]
+) -> tuple[Placement, str]:
     """Where nvcc leaves an array that ``needed`` index at run time, and why."""
     element = _element_type(var.type)
     sizes = _scalar_sizes(element, records)
@@ -583,33 +699,49 @@ def _placement(var: ir.VarDecl, needed: list[_Visit], model: UnrollModel,
         return Placement.UNDECIDED, ""
     if sizes != {4}:
         bits = ", ".join(f"{8 * size}-bit" for size in sorted(s for s in sizes if s != 4))
-        return Placement.LOCAL, (f"its elements are {bits} values (`{element.spelling}`), and nvcc moves only "
-                                 "32-bit values in and out of registers at a run-time index")
+        return Placement.LOCAL, (
+            f"its elements are {bits} values (`{element.spelling}`), and nvcc moves only "
+            "32-bit values in and out of registers at a run-time index"
+        )
     words = math.ceil((var.type.size or 0) / 4)
     looped = [v for v in needed if v.rolled]
     if looped:
         return _placement_in_loops(looped, words, model)
     accesses = sum(v.count for v in needed)
     if words > MAX_SELECT_WORDS:
-        return Placement.LOCAL, (f"it holds {words} 32-bit values, more than nvcc will pick from registers "
-                                 "at a run-time index")
+        return Placement.LOCAL, (
+            f"it holds {words} 32-bit values, more than nvcc will pick from registers at a run-time index"
+        )
     if accesses >= 3 and accesses * words >= MAX_SELECTED_WORD_PICKS:
-        return Placement.LOCAL, (f"its {accesses} run-time-indexed accesses, once loops unroll, would each pick "
-                                 f"among {words} values in registers, more than nvcc does")
+        return Placement.LOCAL, (
+            f"its {accesses} run-time-indexed accesses, once loops unroll, would each pick "
+            f"among {words} values in registers, more than nvcc does"
+        )
     return (Placement.SELECTS if accesses * words <= SURE_SELECT_WORD_PICKS else Placement.UNDECIDED), ""
 
 
 def _placement_in_loops(looped: list[_Visit], words: int, model: UnrollModel) -> tuple[Placement, str]:
-    if words >= LOOP_LOCAL_WORDS or words >= LOOP_COUNTER_SELECT_WORDS and not all(
-            _counter_indexed(v, model) for v in looped):
-        return Placement.LOCAL, (f"inside a rolled loop, nvcc does not pick among {words} values in registers "
-                                 "at a run-time index")
+    if (
+        words >= LOOP_LOCAL_WORDS
+        or words >= LOOP_COUNTER_SELECT_WORDS
+        and not all(_counter_indexed(v, model) for v in looped)
+    ):
+        return Placement.LOCAL, (
+            f"inside a rolled loop, nvcc does not pick among {words} values in registers at a run-time index"
+        )
     # A load and a store at run-time indices that are not one read-modify-write of an element.
-    moved = any(not (load.rolled == store.rolled and load.copies == store.copies)
-                for load in looped if load.is_load for store in looped if store.is_store)
+    moved = any(
+        not (load.rolled == store.rolled and load.copies == store.copies)
+        for load in looped
+        if load.is_load
+        for store in looped
+        if store.is_store
+    )
     if moved:
-        return Placement.LOCAL, ("values are stored at one run-time index and loaded at another inside rolled "
-                                 "loops, which nvcc does in local memory")
+        return Placement.LOCAL, (
+            "values are stored at one run-time index and loaded at another inside rolled "
+            "loops, which nvcc does in local memory"
+        )
     return Placement.UNDECIDED, ""
 
 
@@ -624,8 +756,9 @@ def _counter_indexed(visit: _Visit, model: UnrollModel) -> bool:
         if run is None:
             return False
         verdict = model.verdict(run)
-        if verdict is not UnrollReason.UNROLLED and (verdict is not UnrollReason.TRIP_NOT_CONSTANT
-                                                     or run.stmt.unroll is not None):
+        if verdict is not UnrollReason.UNROLLED and (
+            verdict is not UnrollReason.TRIP_NOT_CONSTANT or run.stmt.unroll is not None
+        ):
             return False
     return True
 
@@ -636,11 +769,18 @@ def _all_or_nothing(arrays: list[LocalArray], library_stack: int) -> list[LocalA
     anchor = next((a for a in arrays if a.placement is Placement.LOCAL), None)
     if anchor is None and not library_stack:
         return arrays
-    why = (f"the kernel keeps `{anchor.var.name}` in local memory already" if anchor is not None
-           else "the kernel's precise trigonometric calls already use local memory for argument reduction")
+    why = (
+        f"the kernel keeps `{anchor.var.name}` in local memory already"
+        if anchor is not None
+        else "the kernel's precise trigonometric calls already use local memory for argument reduction"
+    )
     why += ", and nvcc then leaves every array indexed at run time there"
-    return [dataclasses.replace(a, placement=Placement.LOCAL, why=why)
-            if a.dynamic and a.placement in (Placement.SELECTS, Placement.UNDECIDED) else a for a in arrays]
+    return [
+        dataclasses.replace(a, placement=Placement.LOCAL, why=why)
+        if a.dynamic and a.placement in (Placement.SELECTS, Placement.UNDECIDED)
+        else a
+        for a in arrays
+    ]
 
 
 # Precise trigonometric functions reduce large arguments (Payne-Hanek) in a small
@@ -670,8 +810,9 @@ class RegisterEstimate:
     """Largest first; the fixed overhead is not listed."""
 
 
-def estimate_registers(function: ir.Function, model: UnrollModel, arrays: Iterable[LocalArray],
-                       records: Mapping[str, ir.Record]) -> RegisterEstimate:
+def estimate_registers(
+    function: ir.Function, model: UnrollModel, arrays: Iterable[LocalArray], records: Mapping[str, ir.Record]
+) -> RegisterEstimate:
     """Registers one thread needs at its busiest: the arrays kept in registers, the structs
     that hold arrays (wmma fragments), the values carried across the loops that stay rolled,
     and a fixed overhead. Arrays and structs are counted as live together (they usually
@@ -718,9 +859,14 @@ def _array_holders(function: ir.Function, records: Mapping[str, ir.Record]) -> l
     ``num_elements`` values in ``x[]``, all in registers for the fragment's lifetime."""
     if function.body is None:
         return []
-    return [var for stmt in function.body.walk() for var in stmt.decls
-            if var.storage is ir.StorageClass.LOCAL and var.type.kind is ir.TypeKind.RECORD
-            and _holds_array(records.get(var.type.record or ""), records)]
+    return [
+        var
+        for stmt in function.body.walk()
+        for var in stmt.decls
+        if var.storage is ir.StorageClass.LOCAL
+        and var.type.kind is ir.TypeKind.RECORD
+        and _holds_array(records.get(var.type.record or ""), records)
+    ]
 
 
 def _carried_values(function: ir.Function, rolled: list[ir.Stmt], counted: set[str]) -> list[tuple[str, int]]:
@@ -741,8 +887,13 @@ def _carried_values(function: ir.Function, rolled: list[ir.Stmt], counted: set[s
         expressions = [e for e in (loop.cond, loop.step) if e is not None] + [e for s in body for e in s.expressions()]
         for node in (n for expr in expressions for n in expr.walk()):
             var = declared.get(node.decl or "") if node.kind is ir.ExprKind.DECL_REF and node.value is None else None
-            if var is None or var.decl in local or var.decl in carried or var.decl in counted \
-                    or var.type.kind is ir.TypeKind.ARRAY:
+            if (
+                var is None
+                or var.decl in local
+                or var.decl in carried
+                or var.decl in counted
+                or var.type.kind is ir.TypeKind.ARRAY
+            ):
                 continue
             if var.storage is ir.StorageClass.PARAMETER and var.type.kind is not ir.TypeKind.POINTER:
                 continue

@@ -61,8 +61,9 @@ def _local_initializers(function: ir.Function | None) -> dict[str, ir.Expr]:
             for node in expr.walk():
                 if node.kind is ir.ExprKind.ASSIGN or (node.kind is ir.ExprKind.CALL and node.name == "operator="):
                     target = node.children[0] if node.children else None
-                    while (target is not None and target.kind in (ir.ExprKind.MEMBER, ir.ExprKind.CAST)
-                           and target.children):
+                    while (
+                        target is not None and target.kind in (ir.ExprKind.MEMBER, ir.ExprKind.CAST) and target.children
+                    ):
                         target = target.children[0]
                     if target is not None and target.kind is ir.ExprKind.DECL_REF and target.decl:
                         reassigned.add(target.decl)
@@ -80,8 +81,11 @@ def _uses_y_or_z(function: ir.Function) -> bool:
     for stmt in function.body.walk():
         for expr in stmt.expressions():
             for node in expr.walk():
-                if (node.kind is ir.ExprKind.BUILTIN_INDEX and node.name in ("threadIdx", "blockDim")
-                        and node.member in ("y", "z")):
+                if (
+                    node.kind is ir.ExprKind.BUILTIN_INDEX
+                    and node.name in ("threadIdx", "blockDim")
+                    and node.member in ("y", "z")
+                ):
                     return True
     return False
 
@@ -98,8 +102,11 @@ def block_shape(tu: ir.TranslationUnit, kernel: ir.Function) -> BlockShape:
             return ASSUMED_SHAPE
         shapes.add(dims)
         # A launch in the file that includes the kernel's file says so.
-        at = f"line {launch.span.line}" if launch.span.file == kernel.span.file else \
-            f"{os.path.basename(launch.span.file)}:{launch.span.line}"
+        at = (
+            f"line {launch.span.line}"
+            if launch.span.file == kernel.span.file
+            else f"{os.path.basename(launch.span.file)}:{launch.span.line}"
+        )
         where = f"launch at {at}"
     if len(shapes) == 1:
         x, y, z = shapes.pop()

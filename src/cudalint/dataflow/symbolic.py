@@ -54,8 +54,6 @@ class AtomKind(enum.Enum):
     OPERATION = "op"
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class Atom:
     kind: AtomKind
@@ -144,8 +142,10 @@ class Sym:
     @cached_property
     def size(self) -> int:
         """Atoms in the value, counting those inside operation atoms."""
-        return sum(len(monomial) + sum(argument.size for atom in monomial for argument in atom.args)
-                   for monomial, _ in self.terms) + len(self.terms)
+        return sum(
+            len(monomial) + sum(argument.size for atom in monomial for argument in atom.args)
+            for monomial, _ in self.terms
+        ) + len(self.terms)
 
     @cached_property
     def variance(self) -> Variance:
@@ -287,7 +287,7 @@ def _bit_reverse(value: int) -> int:
 
 def _geometric(start: int, factor: int, trips: int) -> int | None:
     """``start`` multiplied by ``factor`` once per trip (``x *= 3`` in a loop)."""
-    return start * factor ** trips if 0 <= trips < 64 else None
+    return start * factor**trips if 0 <= trips < 64 else None
 
 
 def _geometric_division(start: int, divisor: int, trips: int) -> int | None:
@@ -403,8 +403,9 @@ def opaque(name: str, *args: Sym) -> Sym:
     lanes still differ); one computed from loaded data is data."""
     variance = max((a.variance for a in args), default=Variance.UNIFORM)
     if variance is Variance.THREAD:
-        leaves = sorted({atom for a in args for atom in a.atoms() if atom.kind is AtomKind.THREAD_INDEX},
-                        key=Atom.sort_key)
+        leaves = sorted(
+            {atom for a in args for atom in a.atoms() if atom.kind is AtomKind.THREAD_INDEX}, key=Atom.sort_key
+        )
         return Sym.atom(Atom(AtomKind.OPERATION, "opaque", tuple(Sym.atom(leaf) for leaf in leaves)))
     return unknown(f"{name}(...)", variance)
 

@@ -68,9 +68,15 @@ def _stable_index(atom: Atom, round_: int) -> int:
 class LaneEvaluator:
     """Evaluates symbolic values for the lanes of a warp under one set of uniform values."""
 
-    def __init__(self, shape: BlockShape, round_: int = 0, bindings: Mapping[str, int] | None = None,
-                 block: tuple[int, int, int] = (3, 2, 1), grid: tuple[int, int, int] = (64, 8, 4),
-                 iterations: Mapping[Atom, int] | None = None):
+    def __init__(
+        self,
+        shape: BlockShape,
+        round_: int = 0,
+        bindings: Mapping[str, int] | None = None,
+        block: tuple[int, int, int] = (3, 2, 1),
+        grid: tuple[int, int, int] = (64, 8, 4),
+        iterations: Mapping[Atom, int] | None = None,
+    ):
         self.shape = shape
         self.round = round_
         """Selects the loop iteration and the sample value of each parameter and uniform unknown."""
@@ -144,23 +150,29 @@ class LoopTrips:
 NO_TRIPS = LoopTrips()
 
 
-def evaluators(shape: BlockShape, *values: Sym, bindings: Mapping[str, int] | None = None,
-               trips: LoopTrips = NO_TRIPS) -> list[LaneEvaluator]:
+def evaluators(
+    shape: BlockShape, *values: Sym, bindings: Mapping[str, int] | None = None, trips: LoopTrips = NO_TRIPS
+) -> list[LaneEvaluator]:
     """Several assignments of the uniform unknowns in ``values``, to tell exact results from
     value-dependent ones; one suffices when they have none (or all are bound)."""
     bound = bindings or {}
     atoms = {atom for value in values for atom in value.atoms()}
-    sampled = any(atom.kind in _SAMPLED and not (atom.kind is AtomKind.PARAMETER and atom.name in bound)
-                  for atom in atoms)
+    sampled = any(
+        atom.kind in _SAMPLED and not (atom.kind is AtomKind.PARAMETER and atom.name in bound) for atom in atoms
+    )
     if values and not sampled:
         return [LaneEvaluator(shape, 0, bound)]
     counts = {atom: count for atom, count in trips.counts.items() if atom in atoms and count > 0}
-    rounds = [LaneEvaluator(shape, round_, bound, iterations={atom: round_ % count for atom, count in counts.items()})
-              for round_ in range(SAMPLE_ROUNDS)]
+    rounds = [
+        LaneEvaluator(shape, round_, bound, iterations={atom: round_ % count for atom, count in counts.items()})
+        for round_ in range(SAMPLE_ROUNDS)
+    ]
     for loop in trips.every_trip & atoms:
         last = min(counts.get(loop, MAX_GEOMETRIC_TRIPS), MAX_GEOMETRIC_TRIPS)
-        rounds += [LaneEvaluator(shape, trip % SAMPLE_ROUNDS, bound, iterations={loop: trip})
-                   for trip in range(SAMPLE_ROUNDS, last)]
+        rounds += [
+            LaneEvaluator(shape, trip % SAMPLE_ROUNDS, bound, iterations={loop: trip})
+            for trip in range(SAMPLE_ROUNDS, last)
+        ]
     return rounds
 
 
@@ -168,8 +180,10 @@ def uniform_value(value: Sym, shape: BlockShape, iterations: Mapping[Atom, int] 
     """The value when it is the same in every thread and known without sampling anything:
     constants, the block's dimensions (from ``shape``) and loop trips given in ``iterations``."""
     known = (AtomKind.BLOCK_DIM, AtomKind.ITERATION, AtomKind.OPERATION)
-    if any(atom.kind not in known or (atom.kind is AtomKind.ITERATION and atom not in (iterations or {}))
-           for atom in value.atoms()):
+    if any(
+        atom.kind not in known or (atom.kind is AtomKind.ITERATION and atom not in (iterations or {}))
+        for atom in value.atoms()
+    ):
         return None
     return LaneEvaluator(shape, iterations=iterations).lanes(value)[0]
 
@@ -195,8 +209,9 @@ def refine_variance(value: Sym, shape: BlockShape, trips: LoopTrips = NO_TRIPS) 
         return Variance.THREAD
     for atom in value.atoms():
         if atom.kind is AtomKind.OPERATION and atom.name in COMPARISONS:
-            varying = [a for a in atom.args
-                       if a.variance is Variance.THREAD and _differs_between_lanes(a, shape, trips)]
+            varying = [
+                a for a in atom.args if a.variance is Variance.THREAD and _differs_between_lanes(a, shape, trips)
+            ]
             if varying and any(value_dependent(a) for a in atom.args if a not in varying):
                 return Variance.THREAD
     return Variance.WARP_UNIFORM

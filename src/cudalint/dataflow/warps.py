@@ -96,8 +96,14 @@ class AccessPattern:
         return round(self.wavefronts / self.ideal_wavefronts, 2)
 
 
-_DECIDABLE = {AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM,
-              AtomKind.ITERATION, AtomKind.OPERATION}
+_DECIDABLE = {
+    AtomKind.THREAD_INDEX,
+    AtomKind.BLOCK_INDEX,
+    AtomKind.BLOCK_DIM,
+    AtomKind.GRID_DIM,
+    AtomKind.ITERATION,
+    AtomKind.OPERATION,
+}
 
 
 def _decidable(condition: Sym) -> bool:
@@ -124,7 +130,9 @@ def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> list[bool
         if not _decidable(part):
             continue
         values = evaluator.lanes(part, warp)
-        lanes = [lane and (True if v is None else (v != 0) == guard.holds) for lane, v in zip(lanes, values)]
+        lanes = [
+            lane and (True if v is None else (v != 0) == guard.holds) for lane, v in zip(lanes, values, strict=False)
+        ]
     return lanes
 
 
@@ -133,7 +141,7 @@ def active_lanes(guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int 
     count = len(evaluator.shape.lane_coordinates(warp))
     active = [True] * count
     for guard in guards:
-        active = [a and h for a, h in zip(active, _guard_holds(guard, evaluator, warp))]
+        active = [a and h for a, h in zip(active, _guard_holds(guard, evaluator, warp), strict=False)]
     return active
 
 
@@ -207,7 +215,8 @@ def _unknown_value(atom: Atom, bound: Collection[str]) -> bool:
     if atom.kind is AtomKind.PARAMETER:
         return atom.name not in bound
     return atom.kind is AtomKind.OPERATION and any(
-        _unknown_value(a, bound) for argument in atom.args for a in argument.atoms())
+        _unknown_value(a, bound) for argument in atom.args for a in argument.atoms()
+    )
 
 
 def lane_relevant(offset: Sym, bound: Collection[str] = ()) -> Sym:
@@ -215,18 +224,24 @@ def lane_relevant(offset: Sym, bound: Collection[str] = ()) -> Sym:
     values known only at run time (parameters other than the ``bound`` ones, loaded
     values): they shift the whole request, and matter only through its alignment, which
     the source does not tell."""
-    kept = [(monomial, coefficient) for monomial, coefficient in offset.terms
-            if not (any(_unknown_value(atom, bound) for atom in monomial)
-                    and max((Sym.atom(atom).variance for atom in monomial), default=Variance.UNIFORM)
-                    <= Variance.WARP_UNIFORM)]
+    kept = [
+        (monomial, coefficient)
+        for monomial, coefficient in offset.terms
+        if not (
+            any(_unknown_value(atom, bound) for atom in monomial)
+            and max((Sym.atom(atom).variance for atom in monomial), default=Variance.UNIFORM) <= Variance.WARP_UNIFORM
+        )
+    ]
     return offset if len(kept) == len(offset.terms) else Sym(tuple(kept))
 
 
 def loop_trips(loops: Mapping[Atom, LoopRun] | None) -> LoopTrips:
     """The loops' constant trip counts, and which loops to take through every trip."""
     loops = loops or {}
-    return LoopTrips({atom: run.trips for atom, run in loops.items() if run.trips is not None},
-                     frozenset(atom for atom, run in loops.items() if run.geometric))
+    return LoopTrips(
+        {atom: run.trips for atom, run in loops.items() if run.trips is not None},
+        frozenset(atom for atom, run in loops.items() if run.geometric),
+    )
 
 
 def _data_pattern(offset: Sym, loops: Mapping[Atom, LoopRun] | None) -> tuple[DataPattern | None, LoopRun | None]:
@@ -245,19 +260,27 @@ def _lane_stride(offset: Sym, shape: BlockShape) -> Sym | None:
     if offset.variance is Variance.DATA:
         return None
     thread_x = Atom(AtomKind.THREAD_INDEX, "x")
-    nested = any(thread_x in argument.atoms() for atom in offset.atoms() if atom.kind is AtomKind.OPERATION
-                 for argument in atom.args)
+    nested = any(
+        thread_x in argument.atoms()
+        for atom in offset.atoms()
+        if atom.kind is AtomKind.OPERATION
+        for argument in atom.args
+    )
     if not nested:
         return offset.coefficient_of(thread_x)
     addresses = LaneEvaluator(shape).lanes(offset)
     if None in addresses or len(addresses) < 2:
         return None
-    differences = {b - a for a, b in zip(addresses, addresses[1:])}
+    differences = {b - a for a, b in zip(addresses, addresses[1:], strict=False)}
     return Sym.const(differences.pop()) if len(differences) == 1 else None
 
 
-def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int] | None = None,
-                   loops: Mapping[Atom, LoopRun] | None = None) -> AccessPattern:
+def access_pattern(
+    access: Access,
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+    loops: Mapping[Atom, LoopRun] | None = None,
+) -> AccessPattern:
     """The cost of one warp executing ``access``; ``bindings`` fixes parameter values;
     ``loops`` (the trace's) says which loops to take through every trip and which walk
     per-lane ranges."""
@@ -268,11 +291,12 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
     data_pattern, data_loop = _data_pattern(offset, loops)
     results = []
     lanes_active = 0
-    for evaluator in evaluators(shape, offset, *(guard.condition for guard in access.guards), bindings=bindings,
-                                trips=loop_trips(loops)):
+    for evaluator in evaluators(
+        shape, offset, *(guard.condition for guard in access.guards), bindings=bindings, trips=loop_trips(loops)
+    ):
         warp, active = first_running_warp(access.guards, evaluator)
         addresses = evaluator.lanes(offset, warp)
-        chosen = [a for a, on in zip(addresses, active) if on]
+        chosen = [a for a, on in zip(addresses, active, strict=False) if on]
         lanes_active = max(lanes_active, len(chosen))
         if not chosen:
             continue  # These values leave the access unexecuted in this warp; they say nothing.
@@ -282,8 +306,17 @@ def access_pattern(access: Access, shape: BlockShape, bindings: Mapping[str, int
         results.append(_piece_sectors(chosen, size, piece) + (None, None))  # Shared: banks.shared_access_pattern.
     known = [r for r in results if r is not None]
     if not known or len(known) < len(results):
-        return AccessPattern(Confidence.UNKNOWN, lanes_active, None, None, None, stride, depends_on=_depends_on(offset),
-                             data_pattern=data_pattern, data_loop=data_loop)
+        return AccessPattern(
+            Confidence.UNKNOWN,
+            lanes_active,
+            None,
+            None,
+            None,
+            stride,
+            depends_on=_depends_on(offset),
+            data_pattern=data_pattern,
+            data_loop=data_loop,
+        )
     worst = max(known, key=lambda r: (r[0], r[2] or 0))
     best = min(known, key=lambda r: (r[0], r[2] or 0))
     exact = all(r == known[0] for r in known)

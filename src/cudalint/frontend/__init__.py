@@ -153,15 +153,30 @@ class ParsedUnit:
         if sys.getrecursionlimit() < _RECURSION_LIMIT:
             sys.setrecursionlimit(_RECURSION_LIMIT)
         try:
-            return Lowering(self.tu, self.focus, self.focus_data, self.header_mode, self.errors, self.unknown_names,
-                            dependencies=(self.main,) if self.focus != self.main else ()).run()
+            return Lowering(
+                self.tu,
+                self.focus,
+                self.focus_data,
+                self.header_mode,
+                self.errors,
+                self.unknown_names,
+                dependencies=(self.main,) if self.focus != self.main else (),
+            ).run()
         except RecursionError:
             raise SourceError("expressions nested too deeply to analyze") from None
 
 
-def parse_unit(main: str, environment: ParseEnvironment, data: bytes | None = None, *,
-               include_dirs: Sequence[str] = (), legacy_api: bool = False, project: ProjectFiles | None = None,
-               focus: str | None = None, focus_data: bytes | None = None) -> ParsedUnit:
+def parse_unit(
+    main: str,
+    environment: ParseEnvironment,
+    data: bytes | None = None,
+    *,
+    include_dirs: Sequence[str] = (),
+    legacy_api: bool = False,
+    project: ProjectFiles | None = None,
+    focus: str | None = None,
+    focus_data: bytes | None = None,
+) -> ParsedUnit:
     """Parse ``main`` once, to lower the project code it holds: its own and that of the
     project files it includes.
 

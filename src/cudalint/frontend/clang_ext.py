@@ -13,13 +13,57 @@ from clang import cindex
 
 # CXBinaryOperatorKind / CXUnaryOperatorKind from clang-c/Index.h (LLVM 18).
 _BINARY_OPERATORS = (
-    None, ".*", "->*", "*", "/", "%", "+", "-", "<<", ">>", "<=>", "<", ">", "<=", ">=",
-    "==", "!=", "&", "^", "|", "&&", "||", "=", "*=", "/=", "%=", "+=", "-=", "<<=",
-    ">>=", "&=", "^=", "|=", ",",
+    None,
+    ".*",
+    "->*",
+    "*",
+    "/",
+    "%",
+    "+",
+    "-",
+    "<<",
+    ">>",
+    "<=>",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "==",
+    "!=",
+    "&",
+    "^",
+    "|",
+    "&&",
+    "||",
+    "=",
+    "*=",
+    "/=",
+    "%=",
+    "+=",
+    "-=",
+    "<<=",
+    ">>=",
+    "&=",
+    "^=",
+    "|=",
+    ",",
 )
 _UNARY_OPERATORS = (
-    None, "post++", "post--", "++", "--", "&", "*", "+", "-", "~", "!", "__real",
-    "__imag", "__extension__", "co_await",
+    None,
+    "post++",
+    "post--",
+    "++",
+    "--",
+    "&",
+    "*",
+    "+",
+    "-",
+    "~",
+    "!",
+    "__real",
+    "__imag",
+    "__extension__",
+    "co_await",
 )
 
 _CXEval_Int = 1
@@ -105,9 +149,16 @@ def user_children(cursor: cindex.Cursor) -> list[cindex.Cursor]:
     return found
 
 
-TOKEN_KINDS = {kind.value: kind for kind in (cindex.TokenKind.PUNCTUATION, cindex.TokenKind.KEYWORD,
-                                              cindex.TokenKind.IDENTIFIER, cindex.TokenKind.LITERAL,
-                                              cindex.TokenKind.COMMENT)}
+TOKEN_KINDS = {
+    kind.value: kind
+    for kind in (
+        cindex.TokenKind.PUNCTUATION,
+        cindex.TokenKind.KEYWORD,
+        cindex.TokenKind.IDENTIFIER,
+        cindex.TokenKind.LITERAL,
+        cindex.TokenKind.COMMENT,
+    )
+}
 
 
 def file_tokens(tu: cindex.TranslationUnit, file: cindex.File, length: int) -> list[tuple[int, int, int]]:
@@ -125,15 +176,19 @@ def file_tokens(tu: cindex.TranslationUnit, file: cindex.File, length: int) -> l
     lib.clang_tokenize(tu, extent, ctypes.byref(memory), ctypes.byref(count))
     try:
         base = start.int_data
-        tokens = [(token.int_data[0], token.int_data[1] - base, token.int_data[2])
-                  for token in (memory[index] for index in range(count.value))]
+        tokens = [
+            (token.int_data[0], token.int_data[1] - base, token.int_data[2])
+            for token in (memory[index] for index in range(count.value))
+        ]
     finally:
         if count.value:
             lib.clang_disposeTokens(tu, memory, count)
     if any(not 0 <= offset <= offset + size <= length for _, offset, size in tokens):
         # Not a layout we know: ask the slow way.
-        return [(token.kind.value, token.extent.start.offset, token.extent.end.offset - token.extent.start.offset)
-                for token in tu.get_tokens(extent=extent)]
+        return [
+            (token.kind.value, token.extent.start.offset, token.extent.end.offset - token.extent.start.offset)
+            for token in tu.get_tokens(extent=extent)
+        ]
     return tokens
 
 
@@ -156,8 +211,12 @@ class FileLocations:
         self._names: dict[int, str] = {}
         self._file = cindex.c_object_p()
         self._line, self._column, self._offset = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-        self._outputs = (ctypes.byref(self._file), ctypes.byref(self._line), ctypes.byref(self._column),
-                         ctypes.byref(self._offset))
+        self._outputs = (
+            ctypes.byref(self._file),
+            ctypes.byref(self._line),
+            ctypes.byref(self._column),
+            ctypes.byref(self._offset),
+        )
 
     def __call__(self, location: cindex.SourceLocation) -> tuple[str | None, int, int, int]:
         _Lib.get().clang_getFileLocation(location, *self._outputs)

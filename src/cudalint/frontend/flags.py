@@ -89,8 +89,9 @@ def resource_dir() -> str:
     if spec is None or not spec.submodule_search_locations:
         raise FrontendConfigError("the clang-tidy wheel (clang resource headers) is not installed")
     for package in spec.submodule_search_locations:
-        wrappers = sorted(glob.glob(os.path.join(package, "data", "lib", "clang", "*", "include",
-                                                 "__clang_cuda_runtime_wrapper.h")))
+        wrappers = sorted(
+            glob.glob(os.path.join(package, "data", "lib", "clang", "*", "include", "__clang_cuda_runtime_wrapper.h"))
+        )
         if wrappers:
             return str(Path(wrappers[-1]).parent.parent)
     raise FrontendConfigError("clang resource headers not found in the clang-tidy wheel")
@@ -156,8 +157,18 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
     # we only parse, so any architecture clang knows is fine.
     # Generated code nests brackets deeper than clang's default limit of 256 allows.
     # nvcc accepts the `register` storage class in C++17 code, which clang makes an error.
-    common = ["-x", "cuda", "--cuda-device-only", "--no-cuda-version-check", "-resource-dir", res,
-              "-Wno-unknown-cuda-version", "-Wno-register", "-ferror-limit=0", "-fbracket-depth=1024"]
+    common = [
+        "-x",
+        "cuda",
+        "--cuda-device-only",
+        "--no-cuda-version-check",
+        "-resource-dir",
+        res,
+        "-Wno-unknown-cuda-version",
+        "-Wno-register",
+        "-ferror-limit=0",
+        "-fbracket-depth=1024",
+    ]
     if cuda_path:
         header_mode = HeaderMode.TOOLKIT
         base = [
@@ -176,10 +187,19 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
         # Without a toolkit clang assumes an old CUDA and lowers <<<>>> differently; name a
         # version it knows so launches have the same shape as with real headers.
         base = [
-            *common, "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.3",
-            "-isystem", shim, "-include", str(Path(shim) / "cuda_runtime.h"),
+            *common,
+            "-nocudainc",
+            "-nocudalib",
+            "-Xclang",
+            "-target-sdk-version=12.3",
+            "-isystem",
+            shim,
+            "-include",
+            str(Path(shim) / "cuda_runtime.h"),
         ]
-    user_args = [f"-I{d}" for d in options.include_dirs] + [f"-D{d}" for d in options.defines] + list(options.extra_args)
+    user_args = (
+        [f"-I{d}" for d in options.include_dirs] + [f"-D{d}" for d in options.defines] + list(options.extra_args)
+    )
     compile_db = CompileDatabase.locate(options.compile_commands, search_from)
     return ParseEnvironment(
         header_mode=header_mode,
@@ -192,8 +212,16 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
 
 # Flags worth keeping from a build command; everything else (optimisation, code
 # generation, nvcc's own options) says nothing about what the source means.
-_PATH_FLAGS = {"-I": "-I", "--include-path": "-I", "-isystem": "-isystem", "--system-include": "-isystem",
-               "-iquote": "-iquote", "-idirafter": "-idirafter", "-include": "-include", "--pre-include": "-include"}
+_PATH_FLAGS = {
+    "-I": "-I",
+    "--include-path": "-I",
+    "-isystem": "-isystem",
+    "--system-include": "-isystem",
+    "-iquote": "-iquote",
+    "-idirafter": "-idirafter",
+    "-include": "-include",
+    "--pre-include": "-include",
+}
 _MACRO_FLAGS = {"-D": "-D", "--define-macro": "-D", "-U": "-U", "--undefine-macro": "-U"}
 _JOINABLE = {"-I", "-D", "-U", "-isystem", "-iquote", "-idirafter"}
 _ARCH_FLAGS = ("-arch", "--gpu-architecture", "--cuda-gpu-arch", "--offload-arch", "-gencode", "--generate-code")
@@ -208,10 +236,10 @@ def split_flag(arg: str, names) -> tuple[str, str | None] | None:
         if arg == name:
             return name, None
         if arg.startswith(name + "="):
-            return name, arg[len(name) + 1:]
+            return name, arg[len(name) + 1 :]
         # clang also accepts single-dash path flags joined to their value (-isystem/dir).
         if not name.startswith("--") and name in _JOINABLE and arg.startswith(name):
-            return name, arg[len(name):]
+            return name, arg[len(name) :]
     return None
 
 
@@ -240,8 +268,12 @@ def system_include_dirs(environment: ParseEnvironment) -> tuple[str, ...]:
     directories += [a.split("=", 1)[1] + "/include" for a in args if a.startswith("--cuda-path=")]
     directories += [a + "/include" for a in _values_after(args, "-resource-dir")]
     directories += ["/usr/local/include", "/usr/include"]
-    for pattern in ("/usr/include/c++/*", "/usr/include/*-linux-gnu", "/usr/include/*-linux-gnu/c++/*",
-                    "/usr/lib/gcc/*/*/include"):
+    for pattern in (
+        "/usr/include/c++/*",
+        "/usr/include/*-linux-gnu",
+        "/usr/include/*-linux-gnu/c++/*",
+        "/usr/lib/gcc/*/*/include",
+    ):
         directories += sorted(glob.glob(pattern))
     return tuple(directories)
 

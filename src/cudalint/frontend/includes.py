@@ -32,8 +32,12 @@ _DIRECTIVE = re.compile(rb'#[ \t]*include[ \t]*([<"])([^">\r\n]+)[">]')
 # The runtime API CUDA 12 and 13 removed, as written in source (see ``recovery``); a file
 # declaring its own `texture` type is not using it.
 _LEGACY_USE = re.compile(
-    rb"\b(?:" + "|".join(recovery.LEGACY_TEMPLATES).encode() + rb")\s*<|\b(?:"
-    + "|".join(sorted(recovery.LEGACY_NAMES - set(recovery.LEGACY_TEMPLATES))).encode() + rb")\b")
+    rb"\b(?:"
+    + "|".join(recovery.LEGACY_TEMPLATES).encode()
+    + rb")\s*<|\b(?:"
+    + "|".join(sorted(recovery.LEGACY_NAMES - set(recovery.LEGACY_TEMPLATES))).encode()
+    + rb")\b"
+)
 # Plain substrings one of which every use contains: searched first, they spare the regular
 # expression nearly every file.
 _LEGACY_WORDS = (b"texture", b"surface", b"Texture", b"Surface", b"cudaThread")
@@ -70,8 +74,11 @@ class ProjectFiles:
                     subdirectories[:] = []
                     continue
                 visited.add((info.st_dev, info.st_ino))
-                subdirectories[:] = sorted(d for d in subdirectories if not _skipped_directory(d)
-                                           and os.path.join(directory, d) not in self._skip)
+                subdirectories[:] = sorted(
+                    d
+                    for d in subdirectories
+                    if not _skipped_directory(d) and os.path.join(directory, d) not in self._skip
+                )
                 for name in names:
                     self._by_name.setdefault(name, []).append(os.path.join(directory, name))
         return self._by_name
@@ -88,8 +95,15 @@ class ProjectFiles:
             return None
         # Among equally near ones, the one whose path shares most with ``near``: a sibling
         # `blas-gemm/` for `blas-gemm-batched/`, rather than `p4/`.
-        return min(found, key=lambda directory: (
-            _distance(near, directory), -len(os.path.commonprefix((near, directory))), len(directory), directory))
+        return min(
+            found,
+            key=lambda directory: (
+                _distance(near, directory),
+                -len(os.path.commonprefix((near, directory))),
+                len(directory),
+                directory,
+            ),
+        )
 
 
 def _skipped_directory(name: str) -> bool:
@@ -100,7 +114,7 @@ def _distance(a: str, b: str) -> int:
     """Steps between two directories through their common ancestor."""
     first, second = a.split(os.sep), b.split(os.sep)
     common = 0
-    for x, y in zip(first, second):
+    for x, y in zip(first, second, strict=False):
         if x != y:
             break
         common += 1
@@ -120,8 +134,13 @@ class IncludeGraph:
     """Files that use the runtime API CUDA 12 and 13 removed."""
 
     @classmethod
-    def scan(cls, files: Iterable[str], args_for: Callable[[str], tuple[str, ...]],
-             project: ProjectFiles | None = None, system_dirs: Iterable[str] = ()) -> IncludeGraph:
+    def scan(
+        cls,
+        files: Iterable[str],
+        args_for: Callable[[str], tuple[str, ...]],
+        project: ProjectFiles | None = None,
+        system_dirs: Iterable[str] = (),
+    ) -> IncludeGraph:
         """Resolve the directives of ``files``, and of the project files they include, as
         clang would with ``args_for(file)``. Headers that only ``system_dirs`` hold are not
         followed; those nothing holds are looked for in ``project``. Unreadable files
@@ -171,15 +190,23 @@ class IncludeGraph:
             includes[includer] = tuple(dict.fromkeys(targets))
             if found_here:
                 found[includer] = tuple(found_here)
-        return cls({path: frozenset(sources) for path, sources in included_by.items()}, includes, found,
-                   frozenset(legacy))
+        return cls(
+            {path: frozenset(sources) for path, sources in included_by.items()}, includes, found, frozenset(legacy)
+        )
 
     @classmethod
-    def around(cls, files: Iterable[str], environment: ParseEnvironment, project: ProjectFiles | None = None,
-               system_dirs: Iterable[str] = ()) -> IncludeGraph:
+    def around(
+        cls,
+        files: Iterable[str],
+        environment: ParseEnvironment,
+        project: ProjectFiles | None = None,
+        system_dirs: Iterable[str] = (),
+    ) -> IncludeGraph:
         """The graph of ``files`` and of the CUDA files the compile database lists: a file
         built only through another one is still parsed with that one's flags."""
-        listed = [f for f in environment.compile_db.entries if f.endswith(CUDA_SUFFIXES)] if environment.compile_db else []
+        listed = (
+            [f for f in environment.compile_db.entries if f.endswith(CUDA_SUFFIXES)] if environment.compile_db else []
+        )
         return cls.scan([*files, *listed], environment.args_for, project, system_dirs)
 
     def includers_of(self, path: str) -> tuple[str, ...]:
@@ -229,7 +256,7 @@ def _directives(data: bytes) -> Iterator[tuple[bytes, bytes]]:
     Matching anywhere and then looking back is much faster than anchoring at every line."""
     for match in _DIRECTIVE.finditer(data):
         line_start = data.rfind(b"\n", 0, match.start()) + 1
-        if not data[line_start:match.start()].strip():
+        if not data[line_start : match.start()].strip():
             yield match.group(1), match.group(2)
 
 
@@ -237,8 +264,10 @@ def _directives(data: bytes) -> Iterator[tuple[bytes, bytes]]:
 def _search_dirs(args: tuple[str, ...], system: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the project's search path, where libraries are) for a file parsed with ``args``;
     most files of a run share their arguments."""
-    return (tuple(include_search_path(args, USER_SEARCH_FLAGS)),
-            (*system, *(_normalized(d) for d in include_search_path(args, _LIBRARY_FLAGS))))
+    return (
+        tuple(include_search_path(args, USER_SEARCH_FLAGS)),
+        (*system, *(_normalized(d) for d in include_search_path(args, _LIBRARY_FLAGS))),
+    )
 
 
 def _under(path: str, directories: tuple[str, ...]) -> bool:

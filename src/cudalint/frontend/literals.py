@@ -13,6 +13,7 @@ FLOAT_LITERAL = re.compile(
 INT_LITERAL = re.compile(rb"(?:0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)[uUlLzZ]*")
 PRAGMA_UNROLL = re.compile(r"^\s*#\s*pragma\s+unroll\b\s*\(?\s*([^)\s]*)")
 
+
 def parse_int_literal(text: str) -> int | None:
     digits = text.replace("'", "").rstrip("uUlLzZ")
     try:
@@ -35,8 +36,14 @@ def parse_float_literal(text: str) -> float | None:
         return None
 
 
-_SAFE_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-                ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.LShift: operator.lshift}
+_SAFE_BINOPS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.LShift: operator.lshift,
+}
 
 
 def evaluate_integer_text(text: str, macros: dict[str, str], depth: int = 0) -> int | None:
@@ -68,5 +75,3 @@ def evaluate_integer_text(text: str, macros: dict[str, str], depth: int = 0) -> 
         return None
 
     return value(tree.body)
-
-

@@ -16,23 +16,57 @@ from cudalint.frontend import clang_ext, literals, recovery
 from cudalint.frontend.views import FileView
 
 _INTEGER_KINDS = {
-    TK.CHAR_U: False, TK.UCHAR: False, TK.CHAR16: False, TK.CHAR32: False, TK.USHORT: False,
-    TK.UINT: False, TK.ULONG: False, TK.ULONGLONG: False, TK.UINT128: False, TK.CHAR_S: True,
-    TK.SCHAR: True, TK.WCHAR: True, TK.SHORT: True, TK.INT: True, TK.LONG: True,
-    TK.LONGLONG: True, TK.INT128: True,
+    TK.CHAR_U: False,
+    TK.UCHAR: False,
+    TK.CHAR16: False,
+    TK.CHAR32: False,
+    TK.USHORT: False,
+    TK.UINT: False,
+    TK.ULONG: False,
+    TK.ULONGLONG: False,
+    TK.UINT128: False,
+    TK.CHAR_S: True,
+    TK.SCHAR: True,
+    TK.WCHAR: True,
+    TK.SHORT: True,
+    TK.INT: True,
+    TK.LONG: True,
+    TK.LONGLONG: True,
+    TK.INT128: True,
 }
 _SIMPLE_KINDS = {
-    TK.VOID: ir.TypeKind.VOID, TK.BOOL: ir.TypeKind.BOOL, TK.HALF: ir.TypeKind.HALF,
-    TK.FLOAT128: ir.TypeKind.LONG_DOUBLE, TK.FLOAT: ir.TypeKind.FLOAT,
-    TK.DOUBLE: ir.TypeKind.DOUBLE, TK.LONGDOUBLE: ir.TypeKind.LONG_DOUBLE, TK.ENUM: ir.TypeKind.ENUM,
-    TK.FUNCTIONPROTO: ir.TypeKind.FUNCTION, TK.FUNCTIONNOPROTO: ir.TypeKind.FUNCTION,
+    TK.VOID: ir.TypeKind.VOID,
+    TK.BOOL: ir.TypeKind.BOOL,
+    TK.HALF: ir.TypeKind.HALF,
+    TK.FLOAT128: ir.TypeKind.LONG_DOUBLE,
+    TK.FLOAT: ir.TypeKind.FLOAT,
+    TK.DOUBLE: ir.TypeKind.DOUBLE,
+    TK.LONGDOUBLE: ir.TypeKind.LONG_DOUBLE,
+    TK.ENUM: ir.TypeKind.ENUM,
+    TK.FUNCTIONPROTO: ir.TypeKind.FUNCTION,
+    TK.FUNCTIONNOPROTO: ir.TypeKind.FUNCTION,
     TK.DEPENDENT: ir.TypeKind.DEPENDENT,
 }
 _ARRAY_KINDS = (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY)
-_LAYOUT_KINDS = frozenset((
-    *_INTEGER_KINDS, TK.BOOL, TK.HALF, TK.FLOAT, TK.DOUBLE, TK.LONGDOUBLE, TK.FLOAT128, TK.POINTER,
-    TK.LVALUEREFERENCE, TK.RVALUEREFERENCE, TK.CONSTANTARRAY, TK.RECORD, TK.ENUM, TK.VECTOR, TK.EXTVECTOR,
-))
+_LAYOUT_KINDS = frozenset(
+    (
+        *_INTEGER_KINDS,
+        TK.BOOL,
+        TK.HALF,
+        TK.FLOAT,
+        TK.DOUBLE,
+        TK.LONGDOUBLE,
+        TK.FLOAT128,
+        TK.POINTER,
+        TK.LVALUEREFERENCE,
+        TK.RVALUEREFERENCE,
+        TK.CONSTANTARRAY,
+        TK.RECORD,
+        TK.ENUM,
+        TK.VECTOR,
+        TK.EXTVECTOR,
+    )
+)
 
 _CASTS = {
     CK.CSTYLE_CAST_EXPR: ir.CastKind.C_STYLE,
@@ -84,9 +118,16 @@ class _Sources:
 class Lowering:
     """Converts one parsed translation unit into ``ir.TranslationUnit``."""
 
-    def __init__(self, tu: cindex.TranslationUnit, path: str, text: str | bytes, header_mode: ir.HeaderMode,
-                 errors: tuple[ir.ParseError, ...], unknown_names: frozenset[str] = frozenset(),
-                 dependencies: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        tu: cindex.TranslationUnit,
+        path: str,
+        text: str | bytes,
+        header_mode: ir.HeaderMode,
+        errors: tuple[ir.ParseError, ...],
+        unknown_names: frozenset[str] = frozenset(),
+        dependencies: tuple[str, ...] = (),
+    ):
         """``path`` is the file to lower, the one ``tu`` was parsed from or one it includes;
         ``text`` its contents as clang read them.
         ``unknown_names`` were declared by ``recovery``: their uses keep the name and lose
@@ -142,8 +183,11 @@ class Lowering:
             errors=self.errors,
             source_lines=self.lines,
             includes=tuple(sorted(set(self._included_files) - {recovery.UNKNOWNS_HEADER} | set(self.dependencies))),
-            headers=tuple(view.source_file() for name, view in sorted(self._views.items())
-                          if view is not None and name != self.path),
+            headers=tuple(
+                view.source_file()
+                for name, view in sorted(self._views.items())
+                if view is not None and name != self.path
+            ),
         )
 
     @functools.cached_property
@@ -163,7 +207,7 @@ class Lowering:
     def _cursor_text(self, cursor: cindex.Cursor) -> bytes | None:
         extent = cursor.extent
         data = self.sources.data(clang_ext.file_name(extent.start.file))
-        return None if data is None else data[extent.start.offset:extent.end.offset]
+        return None if data is None else data[extent.start.offset : extent.end.offset]
 
     def _launches(self, text: bytes) -> bool:
         return b"<<<" in text or any(name in text for name in self._launch_macros)
@@ -200,8 +244,7 @@ class Lowering:
         if text is None:
             return False
         launchers = self._launching_templates
-        return not (self._launches(text) or b"__device__" in text
-                    or (launchers is not None and launchers.search(text)))
+        return not (self._launches(text) or b"__device__" in text or (launchers is not None and launchers.search(text)))
 
     def _in_user_code(self, cursor: cindex.Cursor) -> bool:
         location = cursor.location
@@ -261,16 +304,20 @@ class Lowering:
         if view is None:
             return ir.Span(file, line, column, line, column)
         expansion = view.macro_map.expansion_at(offset)
-        if expansion is not None and (end_file != file or end_offset <= expansion.end) and (
-                offset == expansion.start or not view.within_one_argument(expansion, offset, end_offset)):
+        if (
+            expansion is not None
+            and (end_file != file or end_offset <= expansion.end)
+            and (offset == expansion.start or not view.within_one_argument(expansion, offset, end_offset))
+        ):
             # Spelled inside a macro body: report the whole invocation. (A declaration that
             # merely starts with a macro, `__shared__ float t[32];`, runs past it; code that
             # lies in one argument, `STORE(a, i * 2)`'s `i * 2`, is where it is written.)
             return view.offset_span(expansion.start, expansion.end, expansion.definition)
         if end_file != file or (end_line, end_column) < (line, column):
             end_line, end_column = line, column
-        return ir.Span(file, line, view.character_column(line, column),
-                       end_line, view.character_column(end_line, end_column))
+        return ir.Span(
+            file, line, view.character_column(line, column), end_line, view.character_column(end_line, end_column)
+        )
 
     def ctype(self, cx_type: cindex.Type) -> ir.CType:
         # A type is the same object for the whole translation unit (clang uniques them): its
@@ -311,8 +358,12 @@ class Lowering:
             return ir.CType(ir.TypeKind.REFERENCE, pointee=self.ctype(canonical.get_pointee()), **common)
         if kind in _ARRAY_KINDS:
             count = canonical.get_array_size() if kind == TK.CONSTANTARRAY else None
-            return ir.CType(ir.TypeKind.ARRAY, pointee=self.ctype(canonical.get_array_element_type()),
-                            count=count if count is not None and count >= 0 else None, **common)
+            return ir.CType(
+                ir.TypeKind.ARRAY,
+                pointee=self.ctype(canonical.get_array_element_type()),
+                count=count if count is not None and count >= 0 else None,
+                **common,
+            )
         if kind == TK.RECORD:
             name = canonical.get_declaration().type.get_canonical().spelling
             if name not in self.records:
@@ -320,11 +371,13 @@ class Lowering:
                 fields = self._inherited_fields(canonical)
                 for field in canonical.get_fields():
                     offset = field.get_field_offsetof()
-                    fields.append(ir.Field(
-                        field.spelling,
-                        offset // 8 if offset >= 0 and not field.is_bitfield() else None,
-                        self.ctype(field.type),
-                    ))
+                    fields.append(
+                        ir.Field(
+                            field.spelling,
+                            offset // 8 if offset >= 0 and not field.is_bitfield() else None,
+                            self.ctype(field.type),
+                        )
+                    )
                 self.records[name] = ir.Record(name, common["size"], common["align"], tuple(fields))
             return ir.CType(ir.TypeKind.RECORD, record=name, **common)
         if kind == TK.UNEXPOSED and ("type-parameter" in canonical.spelling or "<dependent" in canonical.spelling):
@@ -395,7 +448,7 @@ class Lowering:
         parameters = [c for c in pattern.get_children() if c.kind in _TEMPLATE_PARAMETERS]
         return {
             parameter.spelling: str(argument.value)
-            for parameter, argument in zip(parameters, self._template_args(cursor))
+            for parameter, argument in zip(parameters, self._template_args(cursor), strict=False)
             if argument.kind == "integral" and parameter.kind == CK.TEMPLATE_NON_TYPE_PARAMETER
         }
 
@@ -436,7 +489,7 @@ class Lowering:
         for index, token in enumerate(tokens):
             if token in ("__launch_bounds__", "__maxnreg__") and index + 1 < len(tokens) and tokens[index + 1] == "(":
                 depth, current, args = 0, [], []
-                for inner in tokens[index + 1:]:
+                for inner in tokens[index + 1 :]:
                     if inner == "(":
                         depth += 1
                         if depth == 1:
@@ -482,7 +535,9 @@ class Lowering:
         previous = self._current_function
         self._current_function = function_id
         self._functions_in_progress.append(kind)
-        params = tuple(self._var_decl(child, parameter=True) for child in cursor.get_children() if child.kind == CK.PARM_DECL)
+        params = tuple(
+            self._var_decl(child, parameter=True) for child in cursor.get_children() if child.kind == CK.PARM_DECL
+        )
         body = None
         for child in cursor.get_children():
             if child.kind == CK.COMPOUND_STMT:
@@ -503,7 +558,8 @@ class Lowering:
             max_registers=max_registers,
             template_args=self._template_args(cursor) if instantiation else (),
             template_parameters=tuple(c.spelling for c in cursor.get_children() if c.kind in _TEMPLATE_PARAMETERS)
-            if is_pattern else (),
+            if is_pattern
+            else (),
             is_template_pattern=is_pattern,
             in_main_file=clang_ext.file_name(location.file) == self.path,
         )
@@ -574,7 +630,7 @@ class Lowering:
             return ir.Stmt(ir.StmtKind.DECL, self._span(cursor), decls=(self._var_decl(cursor),))
         return self._stmt(cursor)
 
-    def _stmt(self, cursor: cindex.Cursor) -> ir.Stmt:
+    def _stmt(self, cursor: cindex.Cursor) -> ir.Stmt:  # noqa: C901 - one branch per kind it dispatches on, pending a dispatch table
         kind = cursor.kind
         span = self._span(cursor) or _NOWHERE
         children = self._children(cursor)
@@ -616,7 +672,9 @@ class Lowering:
         if kind == CK.GOTO_STMT:
             return ir.Stmt(ir.StmtKind.GOTO, span, label=next((c.spelling for c in cursor.get_children()), None))
         if kind == CK.LABEL_STMT:
-            return ir.Stmt(ir.StmtKind.LABEL, span, label=cursor.spelling, body=tuple(self._stmt_or_expr(c) for c in children))
+            return ir.Stmt(
+                ir.StmtKind.LABEL, span, label=cursor.spelling, body=tuple(self._stmt_or_expr(c) for c in children)
+            )
         if kind == CK.NULL_STMT:
             return ir.Stmt(ir.StmtKind.NULL, span)
         if kind in (CK.ASM_STMT, CK.MS_ASM_STMT):
@@ -661,8 +719,12 @@ class Lowering:
             else:
                 branches.append(self._stmt_or_expr(child))
         return ir.Stmt(
-            ir.StmtKind.IF, span, cond=cond, init=init,
-            body=tuple(branches[:1]), orelse=branches[1] if len(branches) > 1 else None,
+            ir.StmtKind.IF,
+            span,
+            cond=cond,
+            init=init,
+            body=tuple(branches[:1]),
+            orelse=branches[1] if len(branches) > 1 else None,
         )
 
     def _for(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
@@ -710,8 +772,9 @@ class Lowering:
             else:
                 # Which clauses the macro wrote is unknown: say so rather than imply `for (;;)`.
                 cond = ir.Expr(ir.ExprKind.UNKNOWN, _BOOL, span, name="loop condition written by a macro")
-        return ir.Stmt(ir.StmtKind.FOR, span, init=init, cond=cond, step=step, body=tuple(body),
-                       unroll=self._unroll_before(span))
+        return ir.Stmt(
+            ir.StmtKind.FOR, span, init=init, cond=cond, step=step, body=tuple(body), unroll=self._unroll_before(span)
+        )
 
     # ------------------------------------------------------------------ expressions
 
@@ -732,12 +795,21 @@ class Lowering:
         return self._unknown(cursor)
 
     def _node(self, cursor: cindex.Cursor, kind: ir.ExprKind, children=(), **fields) -> ir.Expr:
-        return ir.Expr(kind=kind, type=self.ctype(cursor.type), span=self._span(cursor) or _NOWHERE,
-                       children=tuple(children), **fields)
+        return ir.Expr(
+            kind=kind,
+            type=self.ctype(cursor.type),
+            span=self._span(cursor) or _NOWHERE,
+            children=tuple(children),
+            **fields,
+        )
 
     def _unknown(self, cursor: cindex.Cursor) -> ir.Expr:
-        return self._node(cursor, ir.ExprKind.UNKNOWN, [self.expr(c) for c in self._expr_children(cursor)],
-                          name=cursor.kind.name.lower())
+        return self._node(
+            cursor,
+            ir.ExprKind.UNKNOWN,
+            [self.expr(c) for c in self._expr_children(cursor)],
+            name=cursor.kind.name.lower(),
+        )
 
     def _literal_text(self, cursor: cindex.Cursor, pattern: re.Pattern, parse) -> str | None:
         file, _, _, offset = self._locate(cursor.location)
@@ -759,7 +831,9 @@ class Lowering:
 
     def _bool_literal(self, cursor: cindex.Cursor) -> ir.Expr:
         tokens = [t.spelling for t in cursor.get_tokens()]
-        return self._node(cursor, ir.ExprKind.BOOL_LITERAL, value=tokens[:1] == ["true"], text=tokens[0] if tokens else None)
+        return self._node(
+            cursor, ir.ExprKind.BOOL_LITERAL, value=tokens[:1] == ["true"], text=tokens[0] if tokens else None
+        )
 
     def _declared_as_unknown(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> bool:
         if referenced is None or cursor.spelling not in self.unknown_names:
@@ -780,8 +854,13 @@ class Lowering:
         if referenced is not None and referenced.kind == CK.TEMPLATE_NON_TYPE_PARAMETER:
             return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling)
         decl = self._decl_id(referenced) if referenced is not None else None
-        return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling, decl=decl,
-                          value=self._named_constant(cursor, referenced))
+        return self._node(
+            cursor,
+            ir.ExprKind.DECL_REF,
+            name=cursor.spelling,
+            decl=decl,
+            value=self._named_constant(cursor, referenced),
+        )
 
     def _named_constant(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> int | None:
         """The value of a name the language makes an integral constant: an enumerator, or a
@@ -801,14 +880,25 @@ class Lowering:
         inner = self._expr_children(cursor)
         if len(inner) == 1 and inner[0].kind == CK.DECL_REF_EXPR and inner[0].spelling in _BUILTIN_VARIABLES:
             variable = inner[0].spelling
-            return ir.Expr(ir.ExprKind.BUILTIN_INDEX, _UNSIGNED_INT, self._span(cursor) or _NOWHERE,
-                           name=variable, member=self._builtin_member(cursor, variable))
+            return ir.Expr(
+                ir.ExprKind.BUILTIN_INDEX,
+                _UNSIGNED_INT,
+                self._span(cursor) or _NOWHERE,
+                name=variable,
+                member=self._builtin_member(cursor, variable),
+            )
         base = [self.expr(c) for c in inner]
         arrow = bool(base) and base[0].type.kind is ir.TypeKind.POINTER
         referenced = cursor.referenced
-        return self._node(cursor, ir.ExprKind.MEMBER, base, op="->" if arrow else ".", name=cursor.spelling,
-                          decl=self._decl_id(referenced) if referenced is not None else None,
-                          value=self._named_constant(cursor, referenced))
+        return self._node(
+            cursor,
+            ir.ExprKind.MEMBER,
+            base,
+            op="->" if arrow else ".",
+            name=cursor.spelling,
+            decl=self._decl_id(referenced) if referenced is not None else None,
+            value=self._named_constant(cursor, referenced),
+        )
 
     def _builtin_member(self, cursor: cindex.Cursor, variable: str) -> str | None:
         """``x``/``y``/``z`` of a builtin access; the AST leaves the member name unspelled."""
@@ -839,38 +929,67 @@ class Lowering:
     def _binary(self, cursor: cindex.Cursor) -> ir.Expr:
         op = clang_ext.binary_operator(cursor)
         children = [self.expr(c) for c in self._expr_children(cursor)]
-        kind = ir.ExprKind.ASSIGN if op and op.endswith("=") and op not in ("==", "!=", "<=", ">=") else ir.ExprKind.BINARY
+        kind = (
+            ir.ExprKind.ASSIGN if op and op.endswith("=") and op not in ("==", "!=", "<=", ">=") else ir.ExprKind.BINARY
+        )
         return self._node(cursor, kind, children, op=op)
 
     def _unary(self, cursor: cindex.Cursor) -> ir.Expr:
-        return self._node(cursor, ir.ExprKind.UNARY, [self.expr(c) for c in self._expr_children(cursor)],
-                          op=clang_ext.unary_operator(cursor))
+        return self._node(
+            cursor,
+            ir.ExprKind.UNARY,
+            [self.expr(c) for c in self._expr_children(cursor)],
+            op=clang_ext.unary_operator(cursor),
+        )
 
     def _unary_expr(self, cursor: cindex.Cursor) -> ir.Expr:
         value = clang_ext.evaluate(cursor)
         tokens = [t.spelling for t in cursor.get_tokens()]
-        return self._node(cursor, ir.ExprKind.SIZEOF, [self.expr(c) for c in self._expr_children(cursor)],
-                          op=tokens[0] if tokens else None, value=value)
+        return self._node(
+            cursor,
+            ir.ExprKind.SIZEOF,
+            [self.expr(c) for c in self._expr_children(cursor)],
+            op=tokens[0] if tokens else None,
+            value=value,
+        )
 
     def _call(self, cursor: cindex.Cursor) -> ir.Expr:
         referenced = cursor.referenced
-        config = next((c for c in cursor.get_children() if c.kind == CK.CALL_EXPR and c.spelling == _LAUNCH_CONFIGURATION), None)
+        config = next(
+            (c for c in cursor.get_children() if c.kind == CK.CALL_EXPR and c.spelling == _LAUNCH_CONFIGURATION), None
+        )
         decl = None
         if referenced is not None and not self._declared_as_unknown(cursor, referenced):
             decl = self._function_id(referenced)
             if referenced.get_num_template_arguments() > 0 and not referenced.is_definition():
                 referenced = referenced.get_definition() or referenced
-            instantiated = referenced.get_num_template_arguments() > 0 and referenced.kind in (CK.FUNCTION_DECL, CK.CXX_METHOD)
+            instantiated = referenced.get_num_template_arguments() > 0 and referenced.kind in (
+                CK.FUNCTION_DECL,
+                CK.CXX_METHOD,
+            )
             # A member of a class template specialization (`SharedMemory<float>::operator float*`)
             # exists only as the instantiation the call names.
-            if ((instantiated or referenced.kind in _MEMBER_FUNCTIONS) and referenced.is_definition()
-                    and self._in_user_code(referenced) and decl not in self._functions):
+            if (
+                (instantiated or referenced.kind in _MEMBER_FUNCTIONS)
+                and referenced.is_definition()
+                and self._in_user_code(referenced)
+                and decl not in self._functions
+            ):
                 self._pending_instantiations.append(referenced)
         op = "construct" if referenced is not None and referenced.kind == CK.CONSTRUCTOR else None
         span = self._span(cursor) or _NOWHERE
         arguments = self._anchored([self.expr(a) for a in cursor.get_arguments()], span)
-        node = ir.Expr(ir.ExprKind.CALL, self.ctype(cursor.type), span, tuple(arguments), name=cursor.spelling,
-                       decl=decl, op=op, value=self._constant_call(cursor, arguments), receiver=self._receiver(cursor))
+        node = ir.Expr(
+            ir.ExprKind.CALL,
+            self.ctype(cursor.type),
+            span,
+            tuple(arguments),
+            name=cursor.spelling,
+            decl=decl,
+            op=op,
+            value=self._constant_call(cursor, arguments),
+            receiver=self._receiver(cursor),
+        )
         if config is not None:
             self._launch(node, config)
         return node
@@ -901,17 +1020,21 @@ class Lowering:
         return [dataclasses.replace(e, span=span) if e.span is _NOWHERE else e for e in expressions]
 
     def _launch(self, call: ir.Expr, config: cindex.Cursor) -> None:
-        config_args: list[ir.Expr | None] = list(self._anchored([self.expr(a) for a in config.get_arguments()], call.span))
+        config_args: list[ir.Expr | None] = list(
+            self._anchored([self.expr(a) for a in config.get_arguments()], call.span)
+        )
         config_args += [None] * (4 - len(config_args))
-        self.launches.append(ir.LaunchSite(
-            kernel=call.decl or call.name or "",
-            kernel_name=call.name or "",
-            grid=config_args[0],
-            block=config_args[1],
-            shared_bytes=config_args[2],
-            span=call.span,
-            caller=self._current_function,
-        ))
+        self.launches.append(
+            ir.LaunchSite(
+                kernel=call.decl or call.name or "",
+                kernel_name=call.name or "",
+                grid=config_args[0],
+                block=config_args[1],
+                shared_bytes=config_args[2],
+                span=call.span,
+                caller=self._current_function,
+            )
+        )
 
     def _cast(self, cursor: cindex.Cursor) -> ir.Expr:
         operands = self._expr_children(cursor)
@@ -958,11 +1081,18 @@ class Lowering:
             params = tuple(self._var_decl(c, parameter=True) for c in cursor.get_children() if c.kind == CK.PARM_DECL)
             body = next((self._stmt(c) for c in cursor.get_children() if c.kind == CK.COMPOUND_STMT), None)
             self._functions[decl] = ir.Function(
-                name=f"lambda@{span.line}", qualified_name=f"lambda@{span.line}", decl=decl, kind=kind,
-                return_type=self.ctype(cursor.type), params=params, span=span, body=body,
+                name=f"lambda@{span.line}",
+                qualified_name=f"lambda@{span.line}",
+                decl=decl,
+                kind=kind,
+                return_type=self.ctype(cursor.type),
+                params=params,
+                span=span,
+                body=body,
                 in_main_file=span.file == self.path,
             )
         return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=decl)
+
 
 def _integral(cx_type: cindex.Type) -> bool:
     try:
@@ -977,8 +1107,13 @@ def _constant(expr: ir.Expr) -> bool:
     while expr.kind is ir.ExprKind.CAST and expr.children:
         expr = expr.children[0]
     return isinstance(expr.value, int) and expr.kind in (
-        ir.ExprKind.INT_LITERAL, ir.ExprKind.BOOL_LITERAL, ir.ExprKind.SIZEOF, ir.ExprKind.DECL_REF,
-        ir.ExprKind.MEMBER, ir.ExprKind.CALL)
+        ir.ExprKind.INT_LITERAL,
+        ir.ExprKind.BOOL_LITERAL,
+        ir.ExprKind.SIZEOF,
+        ir.ExprKind.DECL_REF,
+        ir.ExprKind.MEMBER,
+        ir.ExprKind.CALL,
+    )
 
 
 def _decayed(parameter_type: ir.CType) -> ir.CType:
@@ -996,6 +1131,7 @@ def _decayed(parameter_type: ir.CType) -> ir.CType:
 def _numeric_literal(kind: ir.ExprKind, pattern: re.Pattern, parse):
     def handler(self: Lowering, cursor: cindex.Cursor) -> ir.Expr:
         return self._numeric_literal_node(cursor, kind, pattern, parse)
+
     return handler
 
 
@@ -1004,12 +1140,15 @@ def _token_literal(kind: ir.ExprKind):
         tokens = [t.spelling for t in cursor.get_tokens()]
         text = tokens[0] if len(tokens) == 1 else None
         return self._node(cursor, kind, value=text, text=text)
+
     return handler
 
 
 _EXPR_HANDLERS = {
     CK.INTEGER_LITERAL: _numeric_literal(ir.ExprKind.INT_LITERAL, literals.INT_LITERAL, literals.parse_int_literal),
-    CK.FLOATING_LITERAL: _numeric_literal(ir.ExprKind.FLOAT_LITERAL, literals.FLOAT_LITERAL, literals.parse_float_literal),
+    CK.FLOATING_LITERAL: _numeric_literal(
+        ir.ExprKind.FLOAT_LITERAL, literals.FLOAT_LITERAL, literals.parse_float_literal
+    ),
     CK.CXX_BOOL_LITERAL_EXPR: Lowering._bool_literal,
     CK.CHARACTER_LITERAL: _token_literal(ir.ExprKind.CHAR_LITERAL),
     CK.STRING_LITERAL: _token_literal(ir.ExprKind.STRING_LITERAL),

@@ -28,13 +28,28 @@ UNKNOWNS_HEADER = str(Path(LEGACY_HEADER).parent / "undeclared_names.h")
 # Names whose absence means the source was written for the runtime API CUDA 12 and 13
 # removed: the texture-reference API and the thread-management calls.
 LEGACY_TEMPLATES = ("texture", "surface")
-LEGACY_NAMES = frozenset((
-    *LEGACY_TEMPLATES, "textureReference", "surfaceReference", "cudaBindTexture", "cudaBindTexture2D",
-    "cudaBindTextureToArray", "cudaBindTextureToMipmappedArray", "cudaUnbindTexture",
-    "cudaGetTextureAlignmentOffset", "cudaGetTextureReference", "cudaBindSurfaceToArray",
-    "cudaGetSurfaceReference", "cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit",
-    "cudaThreadGetLimit", "cudaThreadSetCacheConfig", "cudaThreadGetCacheConfig",
-))
+LEGACY_NAMES = frozenset(
+    (
+        *LEGACY_TEMPLATES,
+        "textureReference",
+        "surfaceReference",
+        "cudaBindTexture",
+        "cudaBindTexture2D",
+        "cudaBindTextureToArray",
+        "cudaBindTextureToMipmappedArray",
+        "cudaUnbindTexture",
+        "cudaGetTextureAlignmentOffset",
+        "cudaGetTextureReference",
+        "cudaBindSurfaceToArray",
+        "cudaGetSurfaceReference",
+        "cudaThreadSynchronize",
+        "cudaThreadExit",
+        "cudaThreadSetLimit",
+        "cudaThreadGetLimit",
+        "cudaThreadSetCacheConfig",
+        "cudaThreadGetCacheConfig",
+    )
+)
 
 _QUOTED_NAME = re.compile(r"'([A-Za-z_]\w*)'")
 _UNDECLARED = re.compile(r"use of undeclared identifier '([A-Za-z_]\w*)'")
@@ -86,6 +101,6 @@ def _is_called(span: ir.Span, name: str, sources: dict[str, bytes]) -> bool:
         return False
     line = lines[span.line - 1]
     start = span.column - 1
-    if line[start:start + len(name)] != name.encode():
+    if line[start : start + len(name)] != name.encode():
         return False
     return _CALL_FOLLOWS.match(line, start + len(name)) is not None

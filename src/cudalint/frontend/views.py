@@ -21,7 +21,6 @@ from cudalint import ir
 from cudalint.frontend import clang_ext
 from cudalint.frontend.macros import Expansion, MacroMap
 
-
 _CONTINUATION = re.compile(rb"\\\r?\n")
 
 
@@ -57,7 +56,7 @@ class FileView:
         """Index the file's tokens and collect its comments."""
         for kind_value, offset, length in clang_ext.file_tokens(self.tu, self.file, len(self.data)):
             kind = clang_ext.TOKEN_KINDS[kind_value]
-            raw = self.data[offset:offset + length]
+            raw = self.data[offset : offset + length]
             if kind == cindex.TokenKind.COMMENT:
                 line, column = self.position(offset)
                 spelling = decode(raw)

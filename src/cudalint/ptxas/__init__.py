@@ -95,8 +95,9 @@ def find_nvcc(cuda_path: str | None) -> str | None:
     return shutil.which("nvcc")
 
 
-def compile_resources(path: str, nvcc: str, arch: int, flags: tuple[str, ...] = (),
-                      max_registers: int | None = None) -> list[KernelResources]:
+def compile_resources(
+    path: str, nvcc: str, arch: int, flags: tuple[str, ...] = (), max_registers: int | None = None
+) -> list[KernelResources]:
     """Compile ``path``'s device code for ``sm_<arch>`` and return ptxas's figures per kernel.
 
     ``flags`` are the project's include paths, macros and language standard, in the
@@ -108,14 +109,31 @@ def compile_resources(path: str, nvcc: str, arch: int, flags: tuple[str, ...] = 
         source = os.path.join(scratch, "translation_unit.cu")
         with open(source, "w", encoding="utf-8") as wrapper:
             wrapper.write(f'#include "{os.path.abspath(path)}"\n')
-        command = [nvcc, "-cubin", f"-arch=sm_{arch}", "-Xptxas", "-v", "-x", "cu",
-                   *_nvcc_flags(flags), "-o", os.path.join(scratch, "device.cubin")]
+        command = [
+            nvcc,
+            "-cubin",
+            f"-arch=sm_{arch}",
+            "-Xptxas",
+            "-v",
+            "-x",
+            "cu",
+            *_nvcc_flags(flags),
+            "-o",
+            os.path.join(scratch, "device.cubin"),
+        ]
         if max_registers is not None:
             command.append(f"-maxrregcount={max_registers}")
         command.append(source)
         try:
-            done = subprocess.run(command, capture_output=True, text=True, errors="replace", check=False,
-                                  cwd=os.path.dirname(os.path.abspath(path)), timeout=COMPILE_TIMEOUT_S)
+            done = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                check=False,
+                cwd=os.path.dirname(os.path.abspath(path)),
+                timeout=COMPILE_TIMEOUT_S,
+            )
         except subprocess.TimeoutExpired:
             raise CompileError(f"nvcc took longer than {COMPILE_TIMEOUT_S} s") from None
         except OSError as exc:

@@ -6,9 +6,22 @@ import re
 
 # Itanium builtin type codes that can appear as kernel template arguments.
 _BUILTINS = {
-    "v": "void", "b": "bool", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
-    "t": "unsigned short", "i": "int", "j": "unsigned int", "l": "long", "m": "unsigned long",
-    "x": "long long", "y": "unsigned long long", "f": "float", "d": "double", "e": "long double",
+    "v": "void",
+    "b": "bool",
+    "c": "char",
+    "a": "signed char",
+    "h": "unsigned char",
+    "s": "short",
+    "t": "unsigned short",
+    "i": "int",
+    "j": "unsigned int",
+    "l": "long",
+    "m": "unsigned long",
+    "x": "long long",
+    "y": "unsigned long long",
+    "f": "float",
+    "d": "double",
+    "e": "long double",
 }
 
 
@@ -18,7 +31,7 @@ def _source_name(text: str, position: int) -> tuple[str, int] | None:
         return None
     length = int(match.group(0))
     start = position + len(match.group(0))
-    return text[start:start + length], start + length
+    return text[start : start + length], start + length
 
 
 def _template_args(text: str, position: int) -> tuple[list[str], int]:
@@ -43,12 +56,12 @@ def _template_args(text: str, position: int) -> tuple[list[str], int]:
             end = text.find("E", position)
             if end < 0:
                 break
-            body = text[position + 2:end]
+            body = text[position + 2 : end]
             args.append(body.replace("n", "-", 1) if body.startswith("n") else body)
             position = end + 1
         else:
             end = text.find("E", position)
-            args.append(text[position:end if end >= 0 else len(text)])
+            args.append(text[position : end if end >= 0 else len(text)])
             position = end if end >= 0 else len(text)
     return args, position + 1
 

@@ -53,8 +53,10 @@ def access_record(access: Access, pattern: AccessPattern, root: str, kernel: Ker
 
 def _data_pattern(pattern: AccessPattern) -> str:
     if pattern.data_pattern is DataPattern.LANE_RANGES and pattern.data_loop is not None:
-        return (f"per-lane ranges: the loop at line {pattern.data_loop.stmt.span.line} walks a range from a start "
-                "each lane loaded (a per-lane data-dependent start)")
+        return (
+            f"per-lane ranges: the loop at line {pattern.data_loop.stmt.span.line} walks a range from a start "
+            "each lane loaded (a per-lane data-dependent start)"
+        )
     return "gather: an index each lane loaded"
 
 
@@ -125,32 +127,40 @@ def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> st
         out.append(f"{record['kind']} {record['function']}  [{record['location']}]  {kernel.shape.describe()}")
         for access, (item, _) in zip(record["accesses"], kernel.accesses, strict=True):
             size = f"{access['bytes']}B" if access["bytes"] is not None else "?B"
-            out.append(f"  {access['location']}  {access['space']} {access['kind']} {size}  "
-                       f"{access['address']}")
+            out.append(f"  {access['location']}  {access['space']} {access['kind']} {size}  {access['address']}")
             lanes = "single lane" if access["active_lanes"] == 1 else f"{access['active_lanes']} lanes"
             stride = access["lane_stride_bytes"]
-            out.append(f"      lane stride {stride if stride is not None else '?'} B, {_cost(access)}, "
-                       f"{lanes}, {access['confidence']}"
-                       + (f" (depends on {', '.join(access['depends_on'])})" if access.get("depends_on") else ""))
+            out.append(
+                f"      lane stride {stride if stride is not None else '?'} B, {_cost(access)}, "
+                f"{lanes}, {access['confidence']}"
+                + (f" (depends on {', '.join(access['depends_on'])})" if access.get("depends_on") else "")
+            )
             if access.get("data"):
                 out.append(f"      data: {access['data']}")
             out.extend(f"      why: {reason}" for reason in access.get("why", ()))
             out.append(f"      | {_source(facts, item.span.line)}")
         for branch, (item, _) in zip(record["branches"], kernel.branches, strict=True):
-            taken = ("" if branch["taken_lanes"] is None
-                     else f", {branch['taken_lanes']}/{branch['active_lanes']} lanes taken")
+            taken = (
+                ""
+                if branch["taken_lanes"] is None
+                else f", {branch['taken_lanes']}/{branch['active_lanes']} lanes taken"
+            )
             guard = ", bounds guard" if branch["bounds_guard"] else ""
-            out.append(f"  {branch['location']}  {branch['kind']} ({branch['condition']}): "
-                       f"{branch['variance']}{taken}{guard}")
+            out.append(
+                f"  {branch['location']}  {branch['kind']} ({branch['condition']}): {branch['variance']}{taken}{guard}"
+            )
             out.extend(f"      why: {reason}" for reason in branch.get("why", ()))
             out.append(f"      | {_source(facts, item.stmt.span.line)}")
         for barrier in record["barriers"]:
-            control = (f", under {barrier['control']} control ({barrier['controlled_by']})"
-                       if barrier["controlled_by"] else "")
+            control = (
+                f", under {barrier['control']} control ({barrier['controlled_by']})" if barrier["controlled_by"] else ""
+            )
             out.append(f"  {barrier['location']}  barrier {barrier['name']} ({barrier['scope']}){control}")
         if kernel.cut is not None:
-            out.append(f"  analysis stopped at line {kernel.cut.line} after {kernel.cut.budget} steps: accesses, "
-                       "branches and barriers from there on are missing")
+            out.append(
+                f"  analysis stopped at line {kernel.cut.line} after {kernel.cut.budget} steps: accesses, "
+                "branches and barriers from there on are missing"
+            )
         out.append("")
     return "\n".join(out)
 

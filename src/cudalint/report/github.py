@@ -23,14 +23,16 @@ def render_github(result: RunResult, options: ReportOptions) -> str:
     for finding in result.findings:
         span = finding.span
         title = f"{finding.code} {rule_name(finding.code)}".strip()
-        properties = ",".join([
-            f"file={_escape_property(display_path(span.file, options.root))}",
-            f"line={span.line}",
-            f"col={span.column}",
-            f"endLine={span.end_line}",
-            f"endColumn={span.end_column}",
-            f"title={_escape_property(title)}",
-        ])
+        properties = ",".join(
+            [
+                f"file={_escape_property(display_path(span.file, options.root))}",
+                f"line={span.line}",
+                f"col={span.column}",
+                f"endLine={span.end_line}",
+                f"endColumn={span.end_column}",
+                f"title={_escape_property(title)}",
+            ]
+        )
         lines.append(f"::{_COMMAND[finding.level]} {properties}::{_escape_data(finding.message)}")
     for notice in result.notices:
         command = {NoticeKind.ERROR: "error", NoticeKind.INCOMPLETE: "warning", NoticeKind.NOTE: "notice"}[notice.kind]

@@ -28,14 +28,22 @@ def finding_record(finding: Finding, root: str) -> dict:
         "properties": finding.properties,
     }
     if span.spelling is not None:
-        record["macro_spelling"] = {"file": display_path(span.spelling.file, root), "line": span.spelling.line,
-                                    "column": span.spelling.column}
+        record["macro_spelling"] = {
+            "file": display_path(span.spelling.file, root),
+            "line": span.spelling.line,
+            "column": span.spelling.column,
+        }
     if finding.fix is not None:
         record["fix"] = {
             "description": finding.fix.description,
             "edits": [
-                {"line": e.span.line, "column": e.span.column, "end_line": e.span.end_line,
-                 "end_column": e.span.end_column, "replacement": e.replacement}
+                {
+                    "line": e.span.line,
+                    "column": e.span.column,
+                    "end_line": e.span.end_line,
+                    "end_column": e.span.end_column,
+                    "replacement": e.replacement,
+                }
                 for e in finding.fix.edits
             ],
         }
@@ -49,8 +57,13 @@ def render_json(result: RunResult, options: ReportOptions) -> str:
         "headers": result.header_mode,
         "findings": [finding_record(f, options.root) for f in result.findings],
         "notices": [
-            {"file": display_path(n.path, options.root), "kind": n.kind.value, "message": n.message,
-             "line": n.line, "column": n.column}
+            {
+                "file": display_path(n.path, options.root),
+                "kind": n.kind.value,
+                "message": n.message,
+                "line": n.line,
+                "column": n.column,
+            }
             for n in result.notices
         ],
     }
@@ -58,6 +71,7 @@ def render_json(result: RunResult, options: ReportOptions) -> str:
 
 
 def render_json_statistics(result: RunResult) -> str:
-    counts = [{"code": code, "name": rule_name(code) or None, "count": count}
-              for code, count in rule_counts(result.findings)]
+    counts = [
+        {"code": code, "name": rule_name(code) or None, "count": count} for code, count in rule_counts(result.findings)
+    ]
     return json.dumps(counts, indent=2) + "\n"

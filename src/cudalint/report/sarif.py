@@ -30,11 +30,14 @@ _PROBLEM_SEVERITY = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE:
 # Descriptors for toolExecutionNotifications, listed in driver.notifications in this order.
 _NOTIFICATIONS = {
     NoticeKind.ERROR: ("file-error", "A file could not be analyzed: missing, unreadable or not CUDA source."),
-    NoticeKind.INCOMPLETE: ("analysis-incomplete",
-                            "The C++ parser reported errors, or the file reached its time limit; findings cover only "
-                            "what was analyzed."),
-    NoticeKind.NOTE: ("project-include", "A header the include path missed was found in the project; its directory was "
-                                         "added to the include path."),
+    NoticeKind.INCOMPLETE: (
+        "analysis-incomplete",
+        "The C++ parser reported errors, or the file reached its time limit; findings cover only what was analyzed.",
+    ),
+    NoticeKind.NOTE: (
+        "project-include",
+        "A header the include path missed was found in the project; its directory was added to the include path.",
+    ),
 }
 _NOTIFICATION_LEVEL = {NoticeKind.ERROR: "error", NoticeKind.INCOMPLETE: "warning", NoticeKind.NOTE: "note"}
 
@@ -86,9 +89,12 @@ def _artifact(path: str, root: str) -> sarif.ArtifactLocation:
 
 
 def _region(span) -> sarif.Region:
-    return sarif.Region(start_line=span.line, start_column=span.column, end_line=span.end_line,
-                        end_column=(max(span.end_column, span.column + 1) if span.end_line == span.line
-                                    else span.end_column))
+    return sarif.Region(
+        start_line=span.line,
+        start_column=span.column,
+        end_line=span.end_line,
+        end_column=(max(span.end_column, span.column + 1) if span.end_line == span.line else span.end_column),
+    )
 
 
 def _fingerprint(finding: Finding, occurrence: int, line_text: str) -> str:
@@ -98,21 +104,30 @@ def _fingerprint(finding: Finding, occurrence: int, line_text: str) -> str:
 
 
 def _result(finding: Finding, rule_index: dict[str, int], root: str, fingerprint: str) -> sarif.Result:
-    location = sarif.Location(physical_location=sarif.PhysicalLocation(
-        artifact_location=_artifact(finding.span.file, root), region=_region(finding.span)))
+    location = sarif.Location(
+        physical_location=sarif.PhysicalLocation(
+            artifact_location=_artifact(finding.span.file, root), region=_region(finding.span)
+        )
+    )
     fixes = None
     if finding.fix is not None:
-        fixes = [sarif.Fix(
-            description=sarif.Message(text=finding.fix.description),
-            artifact_changes=[sarif.ArtifactChange(
-                artifact_location=_artifact(finding.span.file, root),
-                replacements=[
-                    sarif.Replacement(deleted_region=_region(edit.span),
-                                      inserted_content=sarif.ArtifactContent(text=edit.replacement))
-                    for edit in sorted(finding.fix.edits, key=lambda e: (e.span.line, e.span.column))
+        fixes = [
+            sarif.Fix(
+                description=sarif.Message(text=finding.fix.description),
+                artifact_changes=[
+                    sarif.ArtifactChange(
+                        artifact_location=_artifact(finding.span.file, root),
+                        replacements=[
+                            sarif.Replacement(
+                                deleted_region=_region(edit.span),
+                                inserted_content=sarif.ArtifactContent(text=edit.replacement),
+                            )
+                            for edit in sorted(finding.fix.edits, key=lambda e: (e.span.line, e.span.column))
+                        ],
+                    )
                 ],
-            )],
-        )]
+            )
+        ]
     properties = dict(finding.properties)
     if finding.function:
         properties["function"] = finding.function
@@ -146,30 +161,42 @@ def build_log(result: RunResult, options: ReportOptions) -> sarif.SarifLog:
     for notice in result.notices:
         region = sarif.Region(start_line=notice.line, start_column=notice.column or 1) if notice.line else None
         incomplete = notice.kind is NoticeKind.INCOMPLETE
-        notifications.append(sarif.Notification(
-            level=_NOTIFICATION_LEVEL[notice.kind],
-            message=sarif.Message(text=f"analysis incomplete: {notice.message}" if incomplete else notice.message),
-            descriptor=sarif.ReportingDescriptorReference(
-                id=_NOTIFICATIONS[notice.kind][0], index=notification_index[notice.kind]),
-            locations=[sarif.Location(physical_location=sarif.PhysicalLocation(
-                artifact_location=_artifact(notice.path, root), region=region))],
-        ))
+        notifications.append(
+            sarif.Notification(
+                level=_NOTIFICATION_LEVEL[notice.kind],
+                message=sarif.Message(text=f"analysis incomplete: {notice.message}" if incomplete else notice.message),
+                descriptor=sarif.ReportingDescriptorReference(
+                    id=_NOTIFICATIONS[notice.kind][0], index=notification_index[notice.kind]
+                ),
+                locations=[
+                    sarif.Location(
+                        physical_location=sarif.PhysicalLocation(
+                            artifact_location=_artifact(notice.path, root), region=region
+                        )
+                    )
+                ],
+            )
+        )
     invocation = sarif.Invocation(
         execution_successful=not any(r.internal_error for r in result.files),
         tool_execution_notifications=notifications or None,
     )
     run = sarif.Run(
-        tool=sarif.Tool(driver=sarif.ToolComponent(
-            name="cudalint",
-            version=__version__,
-            semantic_version=__version__,
-            information_uri=INFORMATION_URI,
-            rules=[_rule_descriptor(rule) for rule in rules],
-            notifications=[
-                sarif.ReportingDescriptor(id=descriptor_id, short_description=sarif.MultiformatMessageString(text=text))
-                for descriptor_id, text in _NOTIFICATIONS.values()
-            ],
-        )),
+        tool=sarif.Tool(
+            driver=sarif.ToolComponent(
+                name="cudalint",
+                version=__version__,
+                semantic_version=__version__,
+                information_uri=INFORMATION_URI,
+                rules=[_rule_descriptor(rule) for rule in rules],
+                notifications=[
+                    sarif.ReportingDescriptor(
+                        id=descriptor_id, short_description=sarif.MultiformatMessageString(text=text)
+                    )
+                    for descriptor_id, text in _NOTIFICATIONS.values()
+                ],
+            )
+        ),
         original_uri_base_ids={SRCROOT: sarif.ArtifactLocation(uri=Path(root).as_uri() + "/")},
         invocations=[invocation],
         results=results,

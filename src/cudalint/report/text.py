@@ -81,8 +81,10 @@ def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict
             out.append(f"{paint(f'{pad} |', 'blue')} {paint(carets, style)}")
             previous = number
     if span.spelling is not None:
-        out.append(f"{pad} {paint('= note', 'blue')}: expanded from macro at "
-                   f"{display_path(span.spelling.file, options.root)}:{span.spelling.line}:{span.spelling.column}")
+        out.append(
+            f"{pad} {paint('= note', 'blue')}: expanded from macro at "
+            f"{display_path(span.spelling.file, options.root)}:{span.spelling.line}:{span.spelling.column}"
+        )
     if finding.function:
         out.append(f"{pad} {paint('= in', 'blue')} {finding.function}")
     if finding.fix is not None:

@@ -67,8 +67,9 @@ def _load(row: RuleCode) -> type[Rule]:
         module, name = row.location.split(":")
         rule = _LOADED[row.location] = getattr(importlib.import_module(f"cudalint.rules.{module}"), name)
     if (rule.code, rule.name) != (row.code, row.name):
-        raise RuleDefinitionError(f"{rule.__name__} is {rule.code} {rule.name!r}; the table says "
-                                  f"{row.code} {row.name!r}")
+        raise RuleDefinitionError(
+            f"{rule.__name__} is {rule.code} {rule.name!r}; the table says {row.code} {row.name!r}"
+        )
     return rule
 
 
@@ -85,17 +86,20 @@ def _table(*rows: RuleCode) -> dict[str, RuleCode]:
 
 RULES = _table(
     RuleCode("CL001", "unused-suppression", Status.STABLE, "cl001_unused_suppression:UnusedSuppression"),
-    RuleCode("CL101", "uncoalesced-global-access", Status.STABLE,
-             "cl101_uncoalesced_global_access:UncoalescedGlobalAccess"),
+    RuleCode(
+        "CL101", "uncoalesced-global-access", Status.STABLE, "cl101_uncoalesced_global_access:UncoalescedGlobalAccess"
+    ),
     RuleCode("CL102", "array-of-structs-access", Status.STABLE, "cl102_array_of_structs_access:ArrayOfStructsAccess"),
     RuleCode("CL201", "shared-bank-conflict", Status.STABLE, "cl201_shared_bank_conflict:SharedBankConflict"),
     RuleCode("CL301", "divergent-branch", Status.STABLE, "cl301_divergent_branch:DivergentBranch"),
-    RuleCode("CL302", "barrier-in-divergent-code", Status.STABLE,
-             "cl302_barrier_in_divergent_code:BarrierInDivergentCode"),
+    RuleCode(
+        "CL302", "barrier-in-divergent-code", Status.STABLE, "cl302_barrier_in_divergent_code:BarrierInDivergentCode"
+    ),
     RuleCode("CL401", "implicit-fp64", Status.STABLE, "cl401_implicit_fp64:ImplicitFp64"),
     RuleCode("CL501", "register-spill-risk", Status.STABLE, "cl501_register_spill_risk:RegisterSpillRisk"),
-    RuleCode("CL502", "local-array-dynamic-index", Status.STABLE,
-             "cl502_local_array_dynamic_index:LocalArrayDynamicIndex"),
+    RuleCode(
+        "CL502", "local-array-dynamic-index", Status.STABLE, "cl502_local_array_dynamic_index:LocalArrayDynamicIndex"
+    ),
 )
 
 
@@ -115,5 +119,15 @@ def of_kind(kind: RuleKind, codes: list[str]) -> list[type[Rule]]:
     return [RULES[code].rule for code in codes if RULES[code].kind is kind]
 
 
-__all__ = ["RULES", "FactRule", "Rule", "RuleCode", "RuleKind", "Status", "SuppressionRule", "implemented",
-           "of_kind", "rule_name"]
+__all__ = [
+    "RULES",
+    "FactRule",
+    "Rule",
+    "RuleCode",
+    "RuleKind",
+    "Status",
+    "SuppressionRule",
+    "implemented",
+    "of_kind",
+    "rule_name",
+]

@@ -91,7 +91,7 @@ def parse_doc(owner: str, docstring: str | None) -> RuleDoc:
     sections: dict[str, str] = {}
     for index, heading in enumerate(headings):
         end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
-        sections[heading.group(1)] = text[heading.end():end].strip()
+        sections[heading.group(1)] = text[heading.end() : end].strip()
     expected = [s for s in (*REQUIRED_SECTIONS, *OPTIONAL_SECTIONS) if s in sections]
     missing = [s for s in REQUIRED_SECTIONS if s not in sections]
     unknown = [s for s in sections if s not in REQUIRED_SECTIONS + OPTIONAL_SECTIONS]

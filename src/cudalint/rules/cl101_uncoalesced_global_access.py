@@ -9,7 +9,11 @@ from cudalint.diagnostics import Finding, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 from cudalint.rules.memory import (
-    array_of_structs_field, global_accesses, kernel_context, uncoalesced, whole_struct,
+    array_of_structs_field,
+    global_accesses,
+    kernel_context,
+    uncoalesced,
+    whole_struct,
 )
 
 # At or below this fraction of useful bytes per sector a warp moves at least twice the
@@ -100,8 +104,10 @@ class UncoalescedGlobalAccess(FactRule):
 
     def check(self, facts: Facts):
         for kernel, access, pattern in global_accesses(facts):
-            if array_of_structs_field(facts, access, pattern) is not None or \
-                    whole_struct(facts, access, pattern) is not None:
+            if (
+                array_of_structs_field(facts, access, pattern) is not None
+                or whole_struct(facts, access, pattern) is not None
+            ):
                 continue  # CL102 says it better.
             finding = self._finding(facts, kernel, access, pattern)
             if finding is not None:
@@ -110,8 +116,12 @@ class UncoalescedGlobalAccess(FactRule):
     def _finding(self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern) -> Finding | None:
         what = f"global {access.kind.value} {wording.code(facts.source_text(access.span), 'at this line')}"
         names = wording.source_names(kernel.function)
-        properties = {"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
-                      "laneStrideBytes": str(pattern.lane_stride), "confidence": pattern.confidence.value}
+        properties = {
+            "sectorsPerRequest": pattern.sectors,
+            "idealSectors": pattern.ideal_sectors,
+            "laneStrideBytes": str(pattern.lane_stride),
+            "confidence": pattern.confidence.value,
+        }
         if pattern.confidence is Confidence.UNKNOWN:
             if access.location.offset.variance is not Variance.DATA:
                 return None  # Unknown for another reason (a dependent type's size): nothing to say.
@@ -123,15 +133,25 @@ class UncoalescedGlobalAccess(FactRule):
                     f"lanes of a warp are as far apart as their ranges are long: up to 32 sectors per request where "
                     f"{access.size} would do; let the lanes of a warp take consecutive elements of one range "
                     "(a warp per row)",
-                    access.span, function=kernel.function.display_name, properties=properties)
+                    access.span,
+                    function=kernel.function.display_name,
+                    properties=properties,
+                )
             return self.finding(
                 f"{what}: the address depends on data loaded at run time, so its coalescing is unknown; "
                 "if the index is scattered, every lane may need its own sector",
-                access.span, level=Level.NOTE, function=kernel.function.display_name, properties=properties)
+                access.span,
+                level=Level.NOTE,
+                function=kernel.function.display_name,
+                properties=properties,
+            )
         if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
             return None
-        if pattern.lane_stride is not None and pattern.lane_stride.constant == access.size \
-                and pattern.active_lanes < WARP_SIZE:
+        if (
+            pattern.lane_stride is not None
+            and pattern.lane_stride.constant == access.size
+            and pattern.active_lanes < WARP_SIZE
+        ):
             return None  # Contiguous lanes, some idle under a branch: divergence (CL301), not indexing.
         stride = _stride(kernel, access, pattern, names)
         advice = _advice(kernel, access, pattern)
@@ -147,18 +167,28 @@ class UncoalescedGlobalAccess(FactRule):
             return self.finding(
                 f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do for any "
                 f"realistic {' and '.join(sizes)} ({stride}{kernel_context(kernel, access)}); {advice}",
-                access.span, function=kernel.function.display_name, properties=properties)
+                access.span,
+                function=kernel.function.display_name,
+                properties=properties,
+            )
         if pattern.confidence is Confidence.SYMBOLIC and not uncoalesced(pattern, EFFICIENCY_THRESHOLD, best=True):
             when = _coalescing_value(access, pattern, names)
             return self.finding(
                 f"{what} needs up to {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
                 f"({stride}); it is coalesced only {when}",
-                access.span, level=Level.NOTE, function=kernel.function.display_name, properties=properties)
+                access.span,
+                level=Level.NOTE,
+                function=kernel.function.display_name,
+                properties=properties,
+            )
         efficiency = pattern.efficiency or 0.0
         return self.finding(
             f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
             f"({efficiency:.0%} efficiency; {stride}{kernel_context(kernel, access)}); {advice}",
-            access.span, function=kernel.function.display_name, properties=properties)
+            access.span,
+            function=kernel.function.display_name,
+            properties=properties,
+        )
 
 
 def _rows_per_warp(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> int:
@@ -185,8 +215,10 @@ def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: 
 def _advice(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> str:
     if _rows_per_warp(kernel, access, pattern) > 1:
         return "make blocks at least 32 threads wide so that each warp walks along one row"
-    return _vector_advice(kernel, access, pattern) or \
-        "put threadIdx.x in the fastest-varying index, or stage the tile through shared memory"
+    return (
+        _vector_advice(kernel, access, pattern)
+        or "put threadIdx.x in the fastest-varying index, or stage the tile through shared memory"
+    )
 
 
 def _coalescing_value(access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
@@ -194,8 +226,13 @@ def _coalescing_value(access: Access, pattern: AccessPattern, names: frozenset[s
     stride = pattern.lane_stride
     if stride is not None and len(stride.terms) == 1:
         monomial, coefficient = stride.terms[0]
-        if len(monomial) == 1 and monomial[0].kind is AtomKind.PARAMETER and monomial[0].name in names \
-                and access.size and coefficient:
+        if (
+            len(monomial) == 1
+            and monomial[0].kind is AtomKind.PARAMETER
+            and monomial[0].name in names
+            and access.size
+            and coefficient
+        ):
             value, remainder = divmod(access.size, coefficient)
             if not remainder:
                 return f"when {monomial[0].name} == {value}"
@@ -205,8 +242,16 @@ def _coalescing_value(access: Access, pattern: AccessPattern, names: frozenset[s
 
 # CUDA's vector types by the spelling of their component type.
 _VECTOR_PREFIXES = {
-    "float": "float", "double": "double", "int": "int", "unsigned int": "uint", "char": "char", "signed char": "char",
-    "unsigned char": "uchar", "short": "short", "unsigned short": "ushort", "long long": "longlong",
+    "float": "float",
+    "double": "double",
+    "int": "int",
+    "unsigned int": "uint",
+    "char": "char",
+    "signed char": "char",
+    "unsigned char": "uchar",
+    "short": "short",
+    "unsigned short": "ushort",
+    "long long": "longlong",
     "unsigned long long": "ulonglong",
 }
 MAX_VECTOR_BYTES = 16
@@ -249,7 +294,7 @@ def _channels_covered(kernel: KernelFacts, access: Access, stride: int) -> set[i
         if start is None:
             continue
         for trips in itertools.product(*(range(count) for _, count in loops)):
-            position = start + sum(trip * step for trip, (step, _) in zip(trips, loops))
+            position = start + sum(trip * step for trip, (step, _) in zip(trips, loops, strict=False))
             if abs(position) < stride and position % access.size == 0:
                 covered.add(position % stride // access.size)
     return covered

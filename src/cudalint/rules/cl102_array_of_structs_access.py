@@ -98,13 +98,20 @@ class ArrayOfStructsAccess(FactRule):
                 f"({member.record.size} bytes) in each lane: {pattern.sectors} sectors per request for "
                 f"{pattern.ideal_sectors} sectors of data{kernel_context(kernel, access)}; store the field in its own "
                 "array (structure of arrays), or load whole elements with vector types",
-                access.span, function=kernel.function.display_name,
-                properties={"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
-                            "struct": record, "structBytes": member.record.size, "field": member.field.name},
+                access.span,
+                function=kernel.function.display_name,
+                properties={
+                    "sectorsPerRequest": pattern.sectors,
+                    "idealSectors": pattern.ideal_sectors,
+                    "struct": record,
+                    "structBytes": member.record.size,
+                    "field": member.field.name,
+                },
             )
 
-    def _whole_struct_finding(self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern,
-                              record: ir.Record) -> Finding:
+    def _whole_struct_finding(
+        self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern, record: ir.Record
+    ) -> Finding:
         name = record.name.removeprefix("struct ")
         fields = fields_read(kernel, access)
         used = f", of which the kernel reads {', '.join(f'`{f}`' for f in fields)}" if fields else ""
@@ -116,10 +123,16 @@ class ArrayOfStructsAccess(FactRule):
             f"a request with {apart}: {pattern.sectors} sectors per request for {pattern.ideal_sectors} sectors of "
             f"data{kernel_context(kernel, access)}; keep each field in its own array (structure of arrays), "
             f"{_wider_pieces(record)}",
-            access.span, function=kernel.function.display_name,
-            properties={"sectorsPerRequest": pattern.sectors, "idealSectors": pattern.ideal_sectors,
-                        "struct": name, "structBytes": record.size, "pieceBytes": pattern.piece_bytes,
-                        "fieldsRead": fields},
+            access.span,
+            function=kernel.function.display_name,
+            properties={
+                "sectorsPerRequest": pattern.sectors,
+                "idealSectors": pattern.ideal_sectors,
+                "struct": name,
+                "structBytes": record.size,
+                "pieceBytes": pattern.piece_bytes,
+                "fieldsRead": fields,
+            },
         )
 
 

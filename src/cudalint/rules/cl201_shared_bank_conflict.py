@@ -117,8 +117,11 @@ class SharedBankConflict(FactRule):
                         # Only some values of a runtime stride collide: worth a look, not a verdict.
                         spelled = wording.spelled_names(values, wording.source_names(kernel.function))
                         level = Level.NOTE
-                        qualifier = (f" for some values of {', '.join(spelled)}" if spelled
-                                     else " for some values computed at run time")
+                        qualifier = (
+                            f" for some values of {', '.join(spelled)}"
+                            if spelled
+                            else " for some values computed at run time"
+                        )
                     else:
                         qualifier = " over the loop's trips"
                 declaration = declarations.get(access.location.base)
@@ -127,10 +130,15 @@ class SharedBankConflict(FactRule):
                     f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
                     f"{_per_request(pattern.wavefronts, pattern.ideal_wavefronts)}; {advice}",
-                    access.span, level=level, fix=fix, function=kernel.function.display_name,
-                    properties={"conflictDegree": round(degree, 2),
-                                "wavefrontsPerRequest": round(pattern.wavefronts, 2),
-                                "laneStrideBytes": str(pattern.lane_stride)},
+                    access.span,
+                    level=level,
+                    fix=fix,
+                    function=kernel.function.display_name,
+                    properties={
+                        "conflictDegree": round(degree, 2),
+                        "wavefrontsPerRequest": round(pattern.wavefronts, 2),
+                        "laneStrideBytes": str(pattern.lane_stride),
+                    },
                 )
 
 
@@ -163,18 +171,27 @@ def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[
     return found
 
 
-def _padding_advice(tu: ir.TranslationUnit, kernel: KernelFacts, access: Access,
-                    var: ir.VarDecl | None, requests: TileRequests) -> tuple[Fix | None, str]:
+def _padding_advice(
+    tu: ir.TranslationUnit, kernel: KernelFacts, access: Access, var: ir.VarDecl | None, requests: TileRequests
+) -> tuple[Fix | None, str]:
     """The advice, and the fix when there is one: the padding of a 2-D tile's rows that
     makes this access conflict-free and the tile's accesses cheaper together. The
     padding is searched for the way this block's warps walk the tile, so a row padded
     for 16 banks (``[16][17]``) gets the padding that works on 32."""
     element = var.type.pointee if var is not None and var.type.kind is ir.TypeKind.ARRAY else None
-    if element is None or element.kind is not ir.TypeKind.ARRAY or element.size is None \
-            or element.pointee is None or not element.pointee.size:
+    if (
+        element is None
+        or element.kind is not ir.TypeKind.ARRAY
+        or element.size is None
+        or element.pointee is None
+        or not element.pointee.size
+    ):
         return None, "use an odd stride or swap the indices"
-    siblings = [other for other, _ in kernel.accesses
-                if other.space is MemorySpace.SHARED and other.location.base == access.location.base]
+    siblings = [
+        other
+        for other, _ in kernel.accesses
+        if other.space is MemorySpace.SHARED and other.location.base == access.location.base
+    ]
     padding = conflict_free_padding(access, siblings, requests, element.size, element.pointee.size)
     if padding is None:
         return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"

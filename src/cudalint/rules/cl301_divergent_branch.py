@@ -110,38 +110,57 @@ class DivergentBranch(FactRule):
         share = pattern.idle_share if pattern.cost is Cost.COSTLY else pattern.potential_share
         where = _function_of(branch)
         cost = f"about {_percent(share)} of the lane slots {where} issues"
-        properties = {"takenLanes": pattern.taken_lanes, "activeLanes": pattern.active_lanes,
-                      "variance": pattern.variance.name.lower(), "guardedStatements": work,
-                      "idleShare": round(share, 4), "cost": pattern.cost.value}
+        properties = {
+            "takenLanes": pattern.taken_lanes,
+            "activeLanes": pattern.active_lanes,
+            "variance": pattern.variance.name.lower(),
+            "guardedStatements": work,
+            "idleShare": round(share, 4),
+            "cost": pattern.cost.value,
+        }
         common = {"function": kernel.function.display_name, "properties": properties}
         if is_loop:
             serial = "finished lanes idle until the warp's last lane is done" + (
-                f" ({wording.count(work, 'statement')} per trip)" if work else "")
+                f" ({wording.count(work, 'statement')} per trip)" if work else ""
+            )
         elif ends_in_exit(stmt):
             leaves_loop = any(s.kind in (ir.StmtKind.CONTINUE, ir.StmtKind.BREAK) for s in stmt.walk())
             rest = "this trip" if leaves_loop else where
             serial = f"the lanes that leave idle while the others run the rest of {rest}"
         else:
             serial = "the other lanes idle while the warp runs " + (
-                f"its {wording.count(work, 'guarded statement')}" if work else "the guarded code")
+                f"its {wording.count(work, 'guarded statement')}" if work else "the guarded code"
+            )
         if pattern.cost is Cost.POSSIBLE:
             cause = "data each thread loaded" if pattern.variance is Variance.DATA else "values known only at run time"
             return self.finding(
                 f"{what}{condition} depends on {cause}: where the lanes of a warp disagree, {serial}; "
-                f"if half of them did, {cost}", stmt.span, level=Level.NOTE, **common)
-        shape = " (assuming blockDim.x is a multiple of 32)" if kernel.shape.assumed else \
-            f" (block {kernel.shape.x}x{kernel.shape.y}x{kernel.shape.z})"
+                f"if half of them did, {cost}",
+                stmt.span,
+                level=Level.NOTE,
+                **common,
+            )
+        shape = (
+            " (assuming blockDim.x is a multiple of 32)"
+            if kernel.shape.assumed
+            else f" (block {kernel.shape.x}x{kernel.shape.y}x{kernel.shape.z})"
+        )
         if pattern.taken_lanes == 1 and pattern.active_lanes > 1:
             return self.finding(
                 f"only one lane runs this {stmt.kind.value}{condition or ' statement'}{shape}; the other "
                 f"{pattern.active_lanes - 1} idle while it runs {wording.count(work, 'statement')}: {cost}",
-                stmt.span, **common)
-        split = (f"{pattern.taken_lanes} of {pattern.active_lanes} lanes take it"
-                 if pattern.taken_lanes is not None and pattern.taken_lanes not in (0, pattern.active_lanes)
-                 else "lanes disagree")
+                stmt.span,
+                **common,
+            )
+        split = (
+            f"{pattern.taken_lanes} of {pattern.active_lanes} lanes take it"
+            if pattern.taken_lanes is not None and pattern.taken_lanes not in (0, pattern.active_lanes)
+            else "lanes disagree"
+        )
         idiom = " (a tree reduction's shrinking active set)" if pattern.idiom is Idiom.REDUCTION_TAIL else ""
-        return self.finding(f"{what}{condition} diverges within a warp{idiom}: {split}{shape}; {serial}: {cost}",
-                            stmt.span, **common)
+        return self.finding(
+            f"{what}{condition} diverges within a warp{idiom}: {split}{shape}; {serial}: {cost}", stmt.span, **common
+        )
 
 
 def _percent(share: float) -> str:
@@ -155,5 +174,6 @@ def _function_of(branch: Branch) -> str:
 def _statements(stmt: ir.Stmt) -> int:
     """Statements the decision guards (its bodies), as a measure of the serialized work."""
     guarded = list(stmt.body) + ([stmt.orelse] if stmt.orelse is not None else [])
-    return sum(1 for part in guarded for node in part.walk()
-               if node.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL))
+    return sum(
+        1 for part in guarded for node in part.walk() if node.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL)
+    )

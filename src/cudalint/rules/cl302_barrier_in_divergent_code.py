@@ -101,22 +101,31 @@ class BarrierInDivergentCode(FactRule):
                 is_loop = decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
                 splits_a_warp = pattern.variance >= Variance.THREAD and not is_loop
                 skippers_exit = not splits_a_warp and _skippers_exit(kernel, barrier)
-                condition = wording.code(facts.source_text(decision.cond.span) if decision.cond is not None else "",
-                                         f"the {decision.kind.value} condition")
+                condition = wording.code(
+                    facts.source_text(decision.cond.span) if decision.cond is not None else "",
+                    f"the {decision.kind.value} condition",
+                )
                 where = "a loop whose trip count" if is_loop else f"{condition}, which"
                 scope = "lanes of a warp" if barrier.scope is BarrierScope.WARP else "threads of the block"
                 call = wording.code(facts.source_text(barrier.expr.span) or barrier.name, "the barrier")
                 consequence = "threads that skip it leave the others waiting or racing"
                 if skippers_exit:
-                    consequence = ("threads that skip it exit without meeting another barrier, and exited threads no "
-                                   "longer hold a barrier up: it runs, though the CUDA rules leave it undefined")
+                    consequence = (
+                        "threads that skip it exit without meeting another barrier, and exited threads no "
+                        "longer hold a barrier up: it runs, though the CUDA rules leave it undefined"
+                    )
                 level = _level(kernel, pattern, is_loop, splits_a_warp, skippers_exit)
                 yield self.finding(
                     f"{call} is reached under {where} differs between {scope} "
                     f"(line {decision.span.line}): {consequence}; move the barrier out of the divergent code",
-                    barrier.expr.span, level=level, function=kernel.function.display_name,
-                    properties={"decisionLine": decision.span.line, "splitsAWarp": splits_a_warp,
-                                "skippersExit": skippers_exit},
+                    barrier.expr.span,
+                    level=level,
+                    function=kernel.function.display_name,
+                    properties={
+                        "decisionLine": decision.span.line,
+                        "splitsAWarp": splits_a_warp,
+                        "skippersExit": skippers_exit,
+                    },
                 )
 
 
@@ -135,8 +144,11 @@ def _level(kernel: KernelFacts, pattern, is_loop: bool, splits_a_warp: bool, ski
 def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None:
     """The innermost thread-varying decision the barrier depends on, early exits aside."""
     block_wide = barrier.scope is not BarrierScope.WARP
-    varying = {id(b.stmt) for b, p in kernel.branches
-               if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))}
+    varying = {
+        id(b.stmt)
+        for b, p in kernel.branches
+        if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))
+    }
     if barrier.inlined_from:
         # Inside a helper the kernel's graph does not reach: the conditions it runs under.
         guards = [g for g in barrier.guards if g.decision is not None and not g.after_exit]
@@ -173,8 +185,10 @@ def _skippers_exit(kernel: KernelFacts, barrier: Barrier) -> bool:
             continue
         inside = {id(node) for node in decision.walk()}
         end = (decision.span.end_line, decision.span.end_column)
-        if any(other is None or (id(other) not in inside and (other.span.line, other.span.column) >= end)
-               for other in others):
+        if any(
+            other is None or (id(other) not in inside and (other.span.line, other.span.column) >= end)
+            for other in others
+        ):
             return False
         if any(id(loop) != id(decision) and loop.kind in _LOOPS for loop in _enclosing(kernel.function.body, decision)):
             return False
@@ -197,8 +211,11 @@ _LOOPS = (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
 
 
 def _all_agree(pattern) -> bool:
-    return pattern.taken_lanes is not None and pattern.taken_lanes in (0, pattern.active_lanes) \
+    return (
+        pattern.taken_lanes is not None
+        and pattern.taken_lanes in (0, pattern.active_lanes)
         and pattern.variance is not Variance.DATA
+    )
 
 
 def _exits_before(decision: ir.Stmt, stmt: ir.Stmt) -> bool:
@@ -206,5 +223,7 @@ def _exits_before(decision: ir.Stmt, stmt: ir.Stmt) -> bool:
     `break` instead keeps the thread alive to reach other barriers: no excuse.)"""
     if not exits_early(decision):
         return False
-    inside = any(node is stmt for part in (*decision.body, *(p for p in (decision.orelse,) if p)) for node in part.walk())
+    inside = any(
+        node is stmt for part in (*decision.body, *(p for p in (decision.orelse,) if p)) for node in part.walk()
+    )
     return not inside

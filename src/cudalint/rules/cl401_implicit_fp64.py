@@ -117,8 +117,7 @@ def _double_literal(region: Fp64Region) -> ir.Expr | None:
     """The literal that makes the region double, as written: an unsuffixed floating literal
     (one not exact in float first). An integer literal beside it (`1 + x * 0.5`) is only
     converted, and a literal clang computed inside a macro has no text to quote."""
-    doubles = [lit for lit in region.literals
-               if lit.kind is ir.ExprKind.FLOAT_LITERAL and is_double(lit) and lit.text]
+    doubles = [lit for lit in region.literals if lit.kind is ir.ExprKind.FLOAT_LITERAL and is_double(lit) and lit.text]
     inexact = [lit for lit in doubles if not _exact(lit)]
     return (inexact or doubles or [None])[0]
 

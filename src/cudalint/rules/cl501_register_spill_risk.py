@@ -93,14 +93,21 @@ class RegisterSpillRisk(FactRule):
         if estimate.registers <= budget.registers:
             return
         parts = ", ".join(f"{c.what}: {c.registers}" for c in estimate.contributors[:3])
-        cap = (f"{budget.source} allows {budget.registers} on sm_{arch}" if budget.explicit
-               else f"a thread can have at most {budget.registers}")
+        cap = (
+            f"{budget.source} allows {budget.registers} on sm_{arch}"
+            if budget.explicit
+            else f"a thread can have at most {budget.registers}"
+        )
         yield self.finding(
             f"kernel '{kernel.function.display_name}' needs about {estimate.registers} registers per thread "
             f"({parts}) but {cap}: expect spills to local memory",
-            _header(kernel), function=kernel.function.display_name,
-            properties={"estimatedRegisters": estimate.registers, "registerCap": budget.registers,
-                        "capSource": budget.source},
+            _header(kernel),
+            function=kernel.function.display_name,
+            properties={
+                "estimatedRegisters": estimate.registers,
+                "registerCap": budget.registers,
+                "capSource": budget.source,
+            },
         )
 
     def _compiled(self, kernel: KernelFacts, arch: int):
@@ -108,16 +115,23 @@ class RegisterSpillRisk(FactRule):
         if resources is None:
             return
         budget = kernel.register_budget
-        figures = {"registers": resources.registers, "spillStores": resources.spill_stores,
-                   "spillLoads": resources.spill_loads, "stackFrame": resources.stack_frame,
-                   "registerCap": budget.registers, "capSource": budget.source}
+        figures = {
+            "registers": resources.registers,
+            "spillStores": resources.spill_stores,
+            "spillLoads": resources.spill_loads,
+            "stackFrame": resources.stack_frame,
+            "registerCap": budget.registers,
+            "capSource": budget.source,
+        }
         name = kernel.function.display_name
         if resources.spills:
             cap = f" (cap {budget.registers} from {budget.source} on sm_{arch})" if budget.explicit else ""
             yield self.finding(
                 f"ptxas: kernel '{name}' spills {resources.spill_stores} bytes (stores) and "
                 f"{resources.spill_loads} bytes (loads) per thread at {resources.registers} registers{cap}",
-                _header(kernel), function=name, properties=figures,
+                _header(kernel),
+                function=name,
+                properties=figures,
             )
             return
         occupancy = kernel.occupancy(resources.registers)
@@ -127,7 +141,9 @@ class RegisterSpillRisk(FactRule):
                 f"ptxas: kernel '{name}' uses {resources.registers} registers per thread, which allows "
                 f"{occupancy.warps} of {occupancy.max_warps} warps per SM ({occupancy.percent}% occupancy)"
                 f"{blocks} on sm_{arch}",
-                _header(kernel), level=Level.NOTE, function=name,
+                _header(kernel),
+                level=Level.NOTE,
+                function=name,
                 properties={**figures, "residentWarps": occupancy.warps, "occupancyPercent": occupancy.percent},
             )
 

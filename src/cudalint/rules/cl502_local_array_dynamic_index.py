@@ -123,7 +123,11 @@ class LocalArrayDynamicIndex(FactRule):
                 f"{wording.code(facts.source_text(access.span), 'an access')} indexes per-thread array "
                 f"`{array.declaration}` ({array.bytes} bytes) with the counter of a loop the compiler did not "
                 f"unroll: the array lives in local memory, off-chip, instead of registers{_confirmed(figures)}",
-                kernel, array, access, figures)
+                kernel,
+                array,
+                access,
+                figures,
+            )
 
     def _lines(self, facts: Facts, kernel: KernelFacts, array: LocalArray, figures: dict):
         """One finding per line that loads or stores the array in local memory: the first
@@ -134,12 +138,19 @@ class LocalArrayDynamicIndex(FactRule):
         for access in array.memory_accesses:
             by_line.setdefault((access.span.file, access.span.line), []).append(access)
         declaration = array.var.span
-        there = (f"per-thread array `{array.declaration}`, which lives in local memory because line "
-                 f"{cause.access.span.line} indexes it at run time")
+        there = (
+            f"per-thread array `{array.declaration}`, which lives in local memory because line "
+            f"{cause.access.span.line} indexes it at run time"
+        )
         if array.initialized_in_memory and (declaration.file, declaration.line) not in by_line:
             yield self._finding(
                 f"{wording.code(facts.source_text(declaration), 'the declaration')} initializes {there}: the "
-                f"initial values are stored there{_confirmed(figures)}", kernel, array, declaration, figures)
+                f"initial values are stored there{_confirmed(figures)}",
+                kernel,
+                array,
+                declaration,
+                figures,
+            )
         reasons = {id(d.access): d.reason for d in array.dynamic}
         for accesses in by_line.values():
             if any(access is cause.access for access in accesses):
@@ -148,25 +159,40 @@ class LocalArrayDynamicIndex(FactRule):
                     f"{wording.code(facts.source_text(cause.access.span), 'an access')} indexes per-thread array "
                     f"`{array.declaration}` ({array.bytes} bytes) with {cause.reason}{why}: the array lives in "
                     f"local memory, off-chip, instead of registers{_confirmed(figures)}",
-                    kernel, array, cause.access, figures)
+                    kernel,
+                    array,
+                    cause.access,
+                    figures,
+                )
                 continue
             shown = next((a for a in accesses if id(a) in reasons), accesses[0])
             yield self._finding(
                 f"{wording.code(facts.source_text(shown.span), 'an access')} uses {there}: "
-                f"{_cost(accesses, reasons.get(id(shown)))}{_confirmed(figures)}", kernel, array, shown, figures)
+                f"{_cost(accesses, reasons.get(id(shown)))}{_confirmed(figures)}",
+                kernel,
+                array,
+                shown,
+                figures,
+            )
 
     def _finding(self, message: str, kernel: KernelFacts, array: LocalArray, where: Access | Span, figures: dict):
-        return self.finding(message, where if isinstance(where, Span) else where.span,
-                            function=kernel.function.display_name,
-                            properties={"array": array.var.name, "arrayBytes": array.bytes, **figures})
+        return self.finding(
+            message,
+            where if isinstance(where, Span) else where.span,
+            function=kernel.function.display_name,
+            properties={"array": array.var.name, "arrayBytes": array.bytes, **figures},
+        )
 
 
 def _cost(accesses: list[Access], reason: str | None) -> str:
     """What the accesses of one line do in local memory; ``reason``: why the index of one of
     them is a run-time value (None when all are constant)."""
     kinds = {a.kind is AccessKind.LOAD for a in accesses}
-    what, one = ("the load and the store here", False) if kinds == {True, False} else (
-        "this load" if kinds == {True} else "this store", True)
+    what, one = (
+        ("the load and the store here", False)
+        if kinds == {True, False}
+        else ("this load" if kinds == {True} else "this store", True)
+    )
     if reason is not None:
         return f"{what} index{'es' if one else ''} it with {reason}"
     if False in kinds:

@@ -14,8 +14,11 @@ def global_accesses(facts: Facts):
     that issues an instruction (a load the compiler reuses from an earlier one does not)."""
     for kernel in facts.kernels:
         for access, pattern in kernel.accesses:
-            if access.space in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN) and not pattern.single_lane \
-                    and access.repeats is None:
+            if (
+                access.space in (MemorySpace.GLOBAL, MemorySpace.UNKNOWN)
+                and not pattern.single_lane
+                and access.repeats is None
+            ):
                 yield kernel, access, pattern
 
 
@@ -72,8 +75,11 @@ def fields_used_together(facts: Facts, kernel: KernelFacts, access: Access, memb
         if other.location.base != access.location.base or other.kind is not access.kind:
             continue
         sibling = array_of_structs_field(facts, other, pattern)
-        if sibling is not None and sibling.record is member.record and \
-                other.location.offset - (sibling.field.offset or 0) == element_start:
+        if (
+            sibling is not None
+            and sibling.record is member.record
+            and other.location.offset - (sibling.field.offset or 0) == element_start
+        ):
             used.add((sibling.field.name, other.size or 0))
     return sum(size for _, size in used)
 
@@ -101,8 +107,12 @@ def fields_read(kernel: KernelFacts, access: Access) -> list[str]:
     for node in kernel.function.body.walk():
         for expr in node.expressions():
             for member in expr.walk():
-                if member.kind is ir.ExprKind.MEMBER and member.children and member.name \
-                        and _names_variable(member.children[0], declared):
+                if (
+                    member.kind is ir.ExprKind.MEMBER
+                    and member.children
+                    and member.name
+                    and _names_variable(member.children[0], declared)
+                ):
                     names.setdefault(member.name, None)
     return list(names)
 
