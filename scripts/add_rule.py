@@ -30,8 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 _CODE = re.compile(r"CL\d{3}")
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-_TABLE = re.compile(r"^RULES = _table\(\n(?P<rows>(?:    RuleCode\(.*\n(?:             .*\n)?)+)\)", re.MULTILINE)
-_ROW = re.compile(r"    RuleCode\(.*\n(?:             .*\n)?")
+_TABLE = re.compile(r"^RULES = _table\(\n(?P<rows>(?:    RuleCode\([^()]*\),\n)+)\)", re.MULTILINE)
+_ROW = re.compile(r"    RuleCode\([^()]*\),\n")
 
 RULE_MODULE = '''\
 from __future__ import annotations
@@ -130,7 +130,8 @@ def register(init_text: str, code: str, name: str, module: str, cls: str) -> str
         raise SystemExit("rules/__init__.py has no `RULES = _table(` block to extend")
     rows = _ROW.findall(table.group("rows"))
     rows.append(f'    RuleCode("{code}", "{name}", Status.PREVIEW, "{module}:{cls}"),\n')
-    return init_text[: table.start("rows")] + "".join(sorted(rows)) + init_text[table.end("rows") :]
+    rows.sort(key=lambda row: _CODE.search(row).group())
+    return init_text[: table.start("rows")] + "".join(rows) + init_text[table.end("rows") :]
 
 
 def _check_new(root: Path, code: str, name: str, category: str) -> None:
