@@ -46,7 +46,15 @@ from cudalint import ir
 from cudalint.dataflow.interpret import Access, AccessKind, Barrier, LoopRun, MemorySpace
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators
-from cudalint.dataflow.warps import AccessPattern, Confidence, access_pattern, active_lanes, lane_relevant, loop_trips
+from cudalint.dataflow.warps import (
+    AccessPattern,
+    Confidence,
+    access_pattern,
+    active_lanes,
+    decidable,
+    lane_relevant,
+    loop_trips,
+)
 
 BANKS = 32
 BANK_BYTES = 4
@@ -227,7 +235,7 @@ def access_requests(
     offset = access.location.offset if offset is None else offset
     # Conditions on parameters or loaded data let every lane through (``active_lanes``):
     # only those made of indices and loop trips need values tried.
-    conditions = [guard.condition for guard in access.guards if _decidable(guard.condition)]
+    conditions = [guard.condition for guard in access.guards if decidable(guard.condition)]
     if merged_trips is None:
         tried = evaluators(shape, offset, *conditions, bindings=bindings or {}, trips=loop_trips(loops))
     else:
@@ -374,20 +382,6 @@ def _sampled(values: Sequence[Sym], bindings: Mapping[str, int]) -> tuple[str, .
     return tuple(sorted(names))
 
 
-_DECIDABLE = {
-    AtomKind.THREAD_INDEX,
-    AtomKind.BLOCK_INDEX,
-    AtomKind.BLOCK_DIM,
-    AtomKind.GRID_DIM,
-    AtomKind.ITERATION,
-    AtomKind.OPERATION,
-}
-
-
-def _decidable(condition: Sym) -> bool:
-    return all(atom.kind in _DECIDABLE for atom in condition.atoms())
-
-
 def _one_lane_chosen(access: Access, shape: BlockShape) -> bool:
     """Runs in one lane at most: under ``lane == value`` where each lane's side differs and
     the value is the same for the whole warp (``if (threadIdx.x == best[blockIdx.x])``),
@@ -456,7 +450,7 @@ def shared_access_pattern(
     costs = [block_cost(requests, size) for requests in rounds if requests]
     if not costs:
         return pattern
-    conditions = [guard.condition for guard in access.guards if _decidable(guard.condition)]
+    conditions = [guard.condition for guard in access.guards if decidable(guard.condition)]
     chosen_by_data = _lanes_chosen_by_data(access)
     unknowns = _sampled([offset, *conditions], bindings or {}) + chosen_by_data
     if unknowns:

@@ -106,7 +106,9 @@ _DECIDABLE = {
 }
 
 
-def _decidable(condition: Sym) -> bool:
+def decidable(condition: Sym) -> bool:
+    """Whether ``condition`` can be evaluated lane by lane: it names only thread and block
+    coordinates, loop counters and operations on them."""
     return all(atom.kind in _DECIDABLE for atom in condition.atoms())
 
 
@@ -127,7 +129,7 @@ def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> list[bool
     parts = _conjuncts(guard.condition) if guard.holds else [guard.condition]
     lanes = [True] * count
     for part in parts:
-        if not _decidable(part):
+        if not decidable(part):
             continue
         values = evaluator.lanes(part, warp)
         lanes = [
