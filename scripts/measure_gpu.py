@@ -128,6 +128,7 @@ GLOBAL = re.compile(r"\b__global__\b")
 EXPLICIT_INSTANTIATION = re.compile(r"^\s*(?:extern\s+)?template\s+(?!<)")
 NUMBER = re.compile(r"^[-+]?(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[uUlLfF]*$")
 IDENT = re.compile(r"[A-Za-z_]\w*")
+QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 # Raw ncu metrics (Hopper names), by a short key.
 METRICS: dict[str, str] = {
@@ -336,9 +337,10 @@ def _frontend_params(path: Path) -> dict[str, list[Param]] | None:
         return None
     env = frontend.build_environment(frontend.FrontendOptions(header_mode="embedded"))
     tu = frontend.parse_file(str(path), env)
+    measured_files = {os.path.realpath(p) for p in (path, *corpus_headers(path))}
     kernels: dict[str, list[Param]] = {}
     for function in tu.functions:
-        if function.kind is not ir.FunctionKind.KERNEL or not function.in_main_file:
+        if function.kind is not ir.FunctionKind.KERNEL or os.path.realpath(function.span.file) not in measured_files:
             continue
         params = [
             Param(p.name, p.type.spelling, p.type.kind in (ir.TypeKind.POINTER, ir.TypeKind.ARRAY))
@@ -349,11 +351,39 @@ def _frontend_params(path: Path) -> dict[str, list[Param]] | None:
     return kernels
 
 
+def corpus_headers(path: Path) -> list[Path]:
+    """The headers a corpus file includes with quotes from its own directory tree, and the
+    ones they include: kernels a case keeps in a header, to be judged with what its includer
+    provides (typedefs, macros, the launch), are measured through that includer."""
+    found: list[Path] = []
+    pending = [path]
+    while pending:
+        current = pending.pop()
+        for line in current.read_text(encoding="utf-8").splitlines():
+            match = QUOTED_INCLUDE.match(line)
+            if not match:
+                continue
+            header = (current.parent / match.group(1)).resolve()
+            inside = header.is_relative_to(path.parent.resolve())
+            if inside and header.suffix != ".cu" and header.is_file() and header not in found:
+                found.append(header)
+                pending.append(header)
+    return found
+
+
 def collect(path: Path, use_frontend: bool = True) -> list[Launch]:
-    """The launches of one corpus file, with their recorded measurements."""
+    """The launches of one corpus file and of the corpus headers it includes, with their
+    recorded measurements; each launch's ``path`` is the file that holds its launch line."""
+    frontend_params = _frontend_params(path) if use_frontend else None
+    launches = [launch for source in (path, *corpus_headers(path)) for launch in _launches_in(source, frontend_params)]
+    _check_launches(path, launches)
+    return launches
+
+
+def _launches_in(path: Path, frontend_params) -> list[Launch]:
+    """The launch lines of one file, each bound to the kernel defined below it."""
     lines = path.read_text(encoding="utf-8").splitlines()
     definitions = _kernel_definitions(lines)
-    frontend_params = _frontend_params(path) if use_frontend else None
     launches: list[Launch] = []
     pending: list[Launch] = []
     next_definition = 0
@@ -373,7 +403,6 @@ def collect(path: Path, use_frontend: bool = True) -> list[Launch]:
             raise HarnessError(f"{path}:{index + 1}: a measured line not right under a launch line")
     if pending:
         raise HarnessError(f"{path}:{pending[0].line + 1}: launch line without a kernel below it")
-    _check_launches(path, launches)
     return launches
 
 
@@ -880,7 +909,8 @@ def sidecar_path(path: Path) -> Path:
 def line_sidecars(plan: dict[Path, list[Launch]], directory: Path) -> tuple[dict[Path, dict], list[str]]:
     """Per corpus file of the plan, its per-line figures from ``measure_lines`` exports:
     ``{"measured": ..., "columns": [...], "lines": {"<line>": [figures]}}``, the lines of
-    that file only (code the driver or a header contributes is left out)."""
+    that file only (code the driver or a toolkit header contributes is left out); a corpus
+    header it includes gets a sidecar of its own."""
     manifest = json.loads((directory / "manifest.json").read_text())
     by_name = {path.name: path for path in plan}
     sidecars, problems = {}, []
@@ -894,14 +924,18 @@ def line_sidecars(plan: dict[Path, list[Launch]], directory: Path) -> tuple[dict
         figures = source_lines.line_figures(functions, profiled, problems)
         log = directory / f"{stem}.ncu.log"
         device = re.search(r"measure_gpu device: (.*)", log.read_text()) if log.exists() else None
-        lines = {
-            location.line: line.row() for location, line in figures.items() if Path(location.file).name == path.name
-        }
-        sidecars[path] = {
-            "measured": f"ncu {manifest['ncu']}, {device.group(1).strip() if device else 'unknown GPU'}",
-            "columns": list(source_lines.COLUMNS),
-            "lines": {str(n): lines[n] for n in sorted(lines)},
-        }
+        for measured_file in (path, *corpus_headers(path)):
+            lines = {
+                location.line: line.row()
+                for location, line in figures.items()
+                if Path(location.file).name == measured_file.name
+            }
+            if lines:
+                sidecars[measured_file] = {
+                    "measured": f"ncu {manifest['ncu']}, {device.group(1).strip() if device else 'unknown GPU'}",
+                    "columns": list(source_lines.COLUMNS),
+                    "lines": {str(n): lines[n] for n in sorted(lines)},
+                }
     return sidecars, problems
 
 
@@ -991,23 +1025,33 @@ def load_csv(source: Path) -> dict[tuple[str, str], Result]:
 # ---------------------------------------------------------------------------- write / check
 
 
-def write_records(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], Result]) -> int:
+def _edit_under_launches(plan: dict[Path, list[Launch]], edit) -> int:
+    """Apply ``edit(driver_path, launch, lines)`` (True when it wrote a line) to every
+    launch, bottom up, in whichever file holds its launch line; the number written."""
     written = 0
     for path, launches in plan.items():
-        lines = path.read_text(encoding="utf-8").splitlines()
-        for launch in sorted(launches, key=lambda item: item.line, reverse=True):
-            result = results.get((file_key(path), launch.kernel))
-            if result is None or result.error:
-                continue
-            text = f"{launch.indent}// measured: {measured_body(result)}"
-            following = launch.line + 1
-            if following < len(lines) and MEASURED.match(lines[following]):
-                lines[following] = text
-            else:
-                lines.insert(following, text)
-            written += 1
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        for source in dict.fromkeys(launch.path for launch in launches):
+            lines = source.read_text(encoding="utf-8").splitlines()
+            held = sorted((item for item in launches if item.path == source), key=lambda item: item.line, reverse=True)
+            written += sum(edit(path, launch, lines) for launch in held)
+            source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return written
+
+
+def write_records(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], Result]) -> int:
+    def record(path: Path, launch: Launch, lines: list[str]) -> bool:
+        result = results.get((file_key(path), launch.kernel))
+        if result is None or result.error:
+            return False
+        text = f"{launch.indent}// measured: {measured_body(result)}"
+        following = launch.line + 1
+        if following < len(lines) and MEASURED.match(lines[following]):
+            lines[following] = text
+        else:
+            lines.insert(following, text)
+        return True
+
+    return _edit_under_launches(plan, record)
 
 
 def close(recorded: float | None, measured: float | None, tolerance: float) -> bool:
@@ -1154,24 +1198,21 @@ def synccheck_line(result: SyncResult) -> str:
 
 
 def write_synccheck(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], SyncResult]) -> int:
-    written = 0
-    for path, launches in plan.items():
-        lines = path.read_text(encoding="utf-8").splitlines()
-        for launch in sorted(launches, key=lambda item: item.line, reverse=True):
-            result = results.get((file_key(path), launch.kernel))
-            if result is None or result.errors is None:
-                continue
-            text = launch.indent + synccheck_line(result)
-            below = launch.line + 1
-            if below < len(lines) and MEASURED.match(lines[below]):
-                below += 1
-            if below < len(lines) and SYNCCHECK.match(lines[below]):
-                lines[below] = text
-            else:
-                lines.insert(below, text)
-            written += 1
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return written
+    def record(path: Path, launch: Launch, lines: list[str]) -> bool:
+        result = results.get((file_key(path), launch.kernel))
+        if result is None or result.errors is None:
+            return False
+        text = launch.indent + synccheck_line(result)
+        below = launch.line + 1
+        if below < len(lines) and MEASURED.match(lines[below]):
+            below += 1
+        if below < len(lines) and SYNCCHECK.match(lines[below]):
+            lines[below] = text
+        else:
+            lines.insert(below, text)
+        return True
+
+    return _edit_under_launches(plan, record)
 
 
 def print_synccheck(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], SyncResult]) -> None:

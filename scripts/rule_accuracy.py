@@ -65,9 +65,10 @@ def _unit(path: Path):
     return frontend.parse_file(str(path), environment)
 
 
-def launch_facts(launch) -> tuple[Facts, str]:
-    """Facts for one recorded launch, and the name of the analyzed function."""
-    tu = _unit(launch.path)
+def launch_facts(launch, unit_path: Path | None = None) -> tuple[Facts, str]:
+    """Facts for one recorded launch, and the name of the analyzed function; the kernel of a
+    corpus header is parsed through its includer, ``unit_path``."""
+    tu = _unit(unit_path or launch.path)
     bindings = {name: int(value) for name, value in launch.args.items() if value.lstrip("-").isdigit()}
     name = launch.kernel
     functions = {f.display_name.replace(", ", ","): f for f in tu.device_functions()}
@@ -204,36 +205,42 @@ def line_evaluation() -> dict[str, dict[str, source_lines.Tally]]:
     harness = _harness()
     totals = {label: {name: source_lines.Tally() for name in source_lines.CLASSES} for label in source_lines.LEVEL_SETS}
     for path in sorted((ROOT / "tests" / "corpus").rglob("*.cu")):
-        sidecar = harness.read_sidecar(path)
-        if sidecar is None:
+        sidecars = {file: harness.read_sidecar(file) for file in (path, *harness.corpus_headers(path))}
+        sidecars = {file: sidecar for file, sidecar in sidecars.items() if sidecar is not None}
+        if not sidecars:
             continue
         launches = [
             launch
             for launch in harness.collect(path, use_frontend=False)
             if launch.measured or launch.synccheck is not None
         ]
-        verdicts, findings = file_line_verdicts(path, sidecar, launches)
-        for label, levels in source_lines.LEVEL_SETS.items():
-            for name, tally in source_lines.tally(verdicts, findings, levels).items():
-                tally.true_positive = [(path.name, n) for _, n in tally.true_positive]
-                totals[label][name].add(tally)
+        for measured_file, sidecar in sidecars.items():
+            held = [launch for launch in launches if launch.path == measured_file]
+            verdicts, findings = file_line_verdicts(measured_file, sidecar, held, path)
+            for label, levels in source_lines.LEVEL_SETS.items():
+                for name, tally in source_lines.tally(verdicts, findings, levels).items():
+                    tally.true_positive = [(measured_file.name, n) for _, n in tally.true_positive]
+                    totals[label][name].add(tally)
     return totals
 
 
-def file_line_verdicts(path: Path, sidecar: dict, launches) -> tuple[dict, list[source_lines.Finding]]:
-    """One corpus file's per-line hardware verdicts and its findings under each recorded launch."""
+def file_line_verdicts(
+    path: Path, sidecar: dict, launches, unit_path: Path | None = None
+) -> tuple[dict, list[source_lines.Finding]]:
+    """One corpus file's per-line hardware verdicts and its findings under each recorded
+    launch; a corpus header's through its includer, ``unit_path``."""
     figures = {int(n): source_lines.LineFigures.from_row(row) for n, row in sidecar.get("lines", {}).items()}
     errors = {int(n): count for n, count in sidecar.get("barrier_errors", {}).items()}
     branches = {
         line: branch
         for (_, line), branch in source_lines.branch_statements(
-            _unit(path), lambda f: path.name if Path(f).name == path.name else None
+            _unit(unit_path or path), lambda f: path.name if Path(f).name == path.name else None
         ).items()
     }
     per_line = source_lines.file_verdicts(figures, branches, errors, synccheck_complete=False)
     findings: list[source_lines.Finding] = []
     for launch in launches:
-        facts, function = launch_facts(launch)
+        facts, function = launch_facts(launch, unit_path)
         findings += _launch_findings(facts, function, path.name)
         if launch.synccheck is not None and launch.synccheck != "hang":
             # A launch synccheck ran to completion measured each of its kernel's barriers.

@@ -303,7 +303,9 @@ def kernel_identifier(signature: str) -> str:
 
 def match_function(kernel: ProfiledKernel, functions: dict[str, list[Instruction]]) -> str | None:
     """The disassembled function a profiled launch ran: the one with the same opcode
-    sequence, preferring a mangled name that holds the kernel's name."""
+    sequence, preferring a mangled name that spells the kernel's name as a whole
+    identifier (``14rows_alternate``, not the ``rows_alternate`` inside
+    ``19rows_alternate_wide``: kernels with the same code differ in name only)."""
     opcodes = kernel.opcodes
     same = [
         name
@@ -311,8 +313,9 @@ def match_function(kernel: ProfiledKernel, functions: dict[str, list[Instruction
         if len(instructions) == len(opcodes) and [i.opcode for i in instructions] == opcodes
     ]
     base = kernel_identifier(kernel.name)
+    whole = [name for name in same if base and f"{len(base)}{base}" in name]
     named = [name for name in same if base and base in name]
-    chosen = named or same
+    chosen = whole or named or same
     return chosen[0] if chosen else None
 
 

@@ -95,7 +95,7 @@ def toolkit_available() -> bool:
 HEADER_MODES = ["embedded"] + (["toolkit"] if toolkit_available() else [])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class Expected:
     line: int
     code: str
@@ -117,6 +117,18 @@ def expectations(path: Path) -> Counter[Expected]:
 def as_expectations(findings) -> Counter[Expected]:
     """What ``expectations`` would have to say for ``findings``."""
     return Counter(Expected(f.span.line, f.code, f.level.value) for f in findings)
+
+
+def case_expectations(path: Path) -> Counter[tuple[str, Expected]]:
+    """``expectations`` of a corpus file and of the corpus headers it includes (whose kernels
+    it provides with types, macros and launches), each keyed by the file's name."""
+    files = [path, *load_script("measure_gpu").corpus_headers(path)]
+    return Counter({(file.name, e): n for file in files for e, n in expectations(file).items()})
+
+
+def as_case_expectations(findings) -> Counter[tuple[str, Expected]]:
+    """What ``case_expectations`` would have to say for ``findings``."""
+    return Counter((Path(f.span.file).name, Expected(f.span.line, f.code, f.level.value)) for f in findings)
 
 
 _BUILD = re.compile(r"^// build: -maxrregcount=(\d+)")
@@ -141,6 +153,17 @@ def analyze(
     settings.nvcc = nvcc
     environment = frontend.build_environment(settings.frontend, search_from=str(path))
     return engine.analyze_file(os.path.abspath(path), environment, settings)
+
+
+def _analyze_case(path: Path, header_mode: str) -> engine.FileResult:
+    """A corpus file as one result; with the corpus headers it includes named in the same
+    run, so that their kernels' findings are reported at the headers' lines."""
+    headers = load_script("measure_gpu").corpus_headers(path)
+    if not headers:
+        return analyze(path, header_mode)
+    settings = engine.default_settings(build_config(path), list(implemented()), header_mode=header_mode)
+    run = engine.run([str(path), *map(str, headers)], settings, exclude=[])
+    return engine.FileResult(str(path), run.findings, run.notices, all(result.analyzed for result in run.files))
 
 
 class Snippets:
@@ -206,7 +229,7 @@ class CorpusResults:
     def __call__(self, path: Path, header_mode: str = "embedded") -> engine.FileResult:
         key = (Path(path).resolve(), header_mode)
         if key not in self._results:
-            self._results[key] = analyze(path, header_mode)
+            self._results[key] = _analyze_case(key[0], header_mode)
         return self._results[key]
 
     def unit(self, path: Path, header_mode: str = "embedded") -> ir.TranslationUnit:
@@ -222,13 +245,16 @@ def corpus_results(snippets) -> CorpusResults:
     return CorpusResults(snippets)
 
 
-def render_findings(findings, root: Path) -> str:
-    """Findings as a snapshot holds them: every field a user sees, one finding a paragraph."""
+def render_findings(findings, root: Path, case: Path | None = None) -> str:
+    """Findings as a snapshot holds them: every field a user sees, one finding a paragraph;
+    a finding outside ``case`` (in a header it includes) names its file."""
     blocks = []
     for finding in findings:
         span = finding.span
+        elsewhere = case is not None and os.path.realpath(span.file) != os.path.realpath(case)
         lines = [
-            f"{span.line}:{span.column}-{span.end_line}:{span.end_column} {finding.code} {finding.level.value}"
+            (f"{os.path.relpath(span.file, root)}:" if elsewhere else "")
+            + f"{span.line}:{span.column}-{span.end_line}:{span.end_column} {finding.code} {finding.level.value}"
             + (f" in {finding.function}" if finding.function else ""),
             f"  {finding.message}",
         ]

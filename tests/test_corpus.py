@@ -1,6 +1,7 @@
 """Every corpus file, checked completely, as clang-tidy checks its tests and ruff its snapshots.
 
-- Its findings are exactly the ones its ``// expect: CL101 warning`` markers name, line,
+- Its findings are exactly the ones its ``// expect: CL101 warning`` markers name (its own
+  and those of the corpus headers it includes, whose kernels it launches), file, line,
   code and level compared as multisets: a line with two findings of one code names it
   twice (``// expect: CL101 warning, CL101 warning``), so a duplicate finding fails.
 - Everything else a user sees of them (column and range, message, function, fix and its
@@ -21,9 +22,9 @@ from conftest import (
     CORPUS,
     SNAPSHOTS,
     UPDATE_SNAPSHOTS,
-    as_expectations,
+    as_case_expectations,
+    case_expectations,
     check_snapshot,
-    expectations,
     render_findings,
 )
 
@@ -43,17 +44,17 @@ def test_findings_are_the_expected_ones(path, header_mode, corpus_results):
     result = corpus_results(path, header_mode)
     assert result.analyzed, result.notices
     assert not result.notices, [n.one_line() for n in result.notices]
-    got, want = as_expectations(result.findings), expectations(path)
-    unexpected = sorted((got - want).elements(), key=lambda e: e.line)
-    missing = sorted((want - got).elements(), key=lambda e: e.line)
+    got, want = as_case_expectations(result.findings), case_expectations(path)
+    unexpected = sorted((got - want).elements())
+    missing = sorted((want - got).elements())
     assert not unexpected and not missing, f"unexpected: {unexpected}\nmissing: {missing}"
 
 
 @pytest.mark.parametrize("path", CASES, ids=IDS)
 def test_findings_match_their_snapshot(path, header_mode, corpus_results):
-    rendered = render_findings(corpus_results(path, header_mode).findings, CORPUS)
+    rendered = render_findings(corpus_results(path, header_mode).findings, CORPUS, path)
     own = _snapshot(path, header_mode)
-    if header_mode != "embedded" and rendered == render_findings(corpus_results(path).findings, CORPUS):
+    if header_mode != "embedded" and rendered == render_findings(corpus_results(path).findings, CORPUS, path):
         if UPDATE_SNAPSHOTS:
             own.unlink(missing_ok=True)
         assert not own.exists(), f"{own.name} repeats the embedded header set's snapshot; delete it"
@@ -69,4 +70,4 @@ def test_every_snapshot_belongs_to_a_corpus_file():
 
 def test_corpus_is_not_empty():
     assert len(CASES) >= 5
-    assert sum(expectations(p).total() for p in CASES) >= 10
+    assert sum(case_expectations(p).total() for p in CASES) >= 10

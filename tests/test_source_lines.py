@@ -162,6 +162,17 @@ def test_kernel_names_reduce_to_the_identifier():
     assert lines.kernel_identifier("k(float *)") == "k"
 
 
+def test_a_launch_goes_to_the_function_of_its_own_name_when_another_has_the_same_code():
+    # Two kernels compiled to the same opcodes, one name a prefix of the other: each launch
+    # must count on its own kernel's lines, never both on one.
+    code = [lines.Instruction("", offset, "MOV", None) for offset in range(2)]
+    functions = {"_Z19rows_alternate_widePfi": code, "_Z14rows_alternatePfi": code}
+    launch = lines.ProfiledKernel("rows_alternate(float *, int)", [{"Source": "MOV R1, R2"}] * 2)
+    assert lines.match_function(launch, functions) == "_Z14rows_alternatePfi"
+    wide = lines.ProfiledKernel("rows_alternate_wide(float *, int)", launch.rows)
+    assert lines.match_function(wide, functions) == "_Z19rows_alternate_widePfi"
+
+
 def test_a_launch_whose_code_is_not_disassembled_is_reported():
     problems: list[str] = []
     other = [{**FOO_ROWS[0], "Source": "MOV R1, R2"}]
