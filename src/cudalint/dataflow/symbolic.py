@@ -96,6 +96,18 @@ class Sym:
 
     terms: tuple[tuple[Monomial, int], ...]
 
+    def __hash__(self) -> int:
+        # Computed once: values key the lane caches, and a hash nests through every atom.
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(self.terms)
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict:
+        # String hashes differ between processes: another process computes its own.
+        return {"terms": self.terms}
+
     # ---------------------------------------------------------------- construction
 
     @staticmethod
@@ -236,7 +248,13 @@ class Sym:
     def evaluate_lanes(self, values: Callable[[Atom], int | list[int] | None], width: int) -> list[int] | None:
         """The value in ``width`` lanes at once: ``values`` gives a leaf atom's value, either one
         integer for all lanes or a list with one per lane. None if any leaf is unknown."""
-        total = [0] * width
+        result = self._lanes(values, width)
+        return [result] * width if isinstance(result, int) else result
+
+    def _lanes(self, values: Callable[[Atom], int | list[int] | None], width: int) -> int | list[int] | None:
+        """``evaluate_lanes``, with a value that is the same in every lane kept as one integer:
+        the uniform parts of an address (a loop counter, a stride) are computed once, not per lane."""
+        total: int | list[int] = 0
         for monomial, coefficient in self.terms:
             product: int | list[int] = coefficient
             for atom in monomial:
@@ -353,12 +371,15 @@ def _atom_lanes(atom: Atom, values, width: int) -> int | list[int] | None:
         return values(atom)
     arguments = []
     for argument in atom.args:
-        lanes = argument.evaluate_lanes(values, width)
+        lanes = argument._lanes(values, width)
         if lanes is None:
             return None
         arguments.append(lanes)
     evaluate = _EVALUATORS[atom.name]
-    results = [evaluate(*lane) for lane in zip(*arguments, strict=True)]
+    if all(isinstance(argument, int) for argument in arguments):
+        return evaluate(*arguments)
+    per_lane = [[argument] * width if isinstance(argument, int) else argument for argument in arguments]
+    results = [evaluate(*lane) for lane in zip(*per_lane, strict=True)]
     return None if None in results else results
 
 

@@ -87,6 +87,8 @@ class LaneEvaluator:
         self.iterations = iterations or {}
         """Trip numbers of particular loops, overriding the round's (a loop whose counter
         doubles or halves is taken through every trip)."""
+        self.key = (shape, round_, frozenset(self.bindings.items()), block, grid, frozenset(self.iterations.items()))
+        """Equal for evaluators that give every value the same lanes."""
 
     def _uniform(self, atom: Atom) -> int | None:
         component = "xyz".index(atom.name) if atom.name in ("x", "y", "z") else 0

@@ -121,7 +121,23 @@ def _conjuncts(condition: Sym) -> list[Sym]:
     return [condition]
 
 
-def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> list[bool]:
+# Lanes of a guard per (condition, sense, evaluator, warp): every access and branch under
+# one `if` asks for the same lanes, once per warp and loop trip. Cleared when full.
+_GUARD_LANES: dict[tuple, tuple[bool, ...]] = {}
+MAX_GUARD_LANES = 65536
+
+
+def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> tuple[bool, ...]:
+    key = (guard.condition, guard.holds, evaluator.key, warp)
+    lanes = _GUARD_LANES.get(key)
+    if lanes is None:
+        if len(_GUARD_LANES) >= MAX_GUARD_LANES:
+            _GUARD_LANES.clear()
+        lanes = _GUARD_LANES[key] = _lanes_satisfying(guard, evaluator, warp)
+    return lanes
+
+
+def _lanes_satisfying(guard: Guard, evaluator: LaneEvaluator, warp: int) -> tuple[bool, ...]:
     """Lanes that satisfy ``guard``. Parts that depend on parameters or loaded values
     (``i < n``) are not decided here: they let every lane through. So
     ``threadIdx.x == 31 && x < n`` still narrows the warp to lane 31."""
@@ -135,7 +151,7 @@ def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> list[bool
         lanes = [
             lane and (True if v is None else (v != 0) == guard.holds) for lane, v in zip(lanes, values, strict=False)
         ]
-    return lanes
+    return tuple(lanes)
 
 
 def active_lanes(guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int = 0) -> list[bool]:
