@@ -178,3 +178,57 @@ def test_rules_read_facts_not_the_frontend():
     for path in (SRC / "rules").glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "cudalint.frontend" not in source and "cindex" not in source, path.name
+
+
+DATAFLOW_SUBMODULES = frozenset(module.stem for module in (SRC / "dataflow").glob("*.py") if module.stem != "__init__")
+
+
+def _dataflow_submodule_imports(path: Path, package_root: Path = SRC) -> list[str]:
+    """``file:line`` of each import of a ``cudalint.dataflow`` submodule in ``path`` (a file
+    of the package at ``package_root``), in any form: ``import cudalint.dataflow.x``,
+    ``from cudalint.dataflow.x import y``, ``from cudalint.dataflow import x`` with ``x`` a
+    module, and relative imports that resolve to one of those."""
+    where = path.relative_to(package_root.parent)
+    package = where.with_suffix("").parts[:-1]
+    offenders = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else ()
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            modules = [module, *(f"{module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for module in modules:
+            parts = module.split(".")
+            if parts[:2] == ["cudalint", "dataflow"] and len(parts) > 2 and parts[2] in DATAFLOW_SUBMODULES:
+                offenders.append(f"{where.as_posix()}:{node.lineno}: imports {module}")
+                break
+    return offenders
+
+
+def test_rules_import_only_what_dataflow_exports():
+    offenders = [line for path in sorted((SRC / "rules").glob("*.py")) for line in _dataflow_submodule_imports(path)]
+    assert not offenders, "rules read only what cudalint.dataflow exports:\n" + "\n".join(offenders)
+
+
+@pytest.mark.parametrize(
+    ("statement", "flagged"),
+    [
+        ("from cudalint.dataflow.symbolic import Sym", True),
+        ("import cudalint.dataflow.symbolic", True),
+        ("import cudalint.dataflow.symbolic as symbolic", True),
+        ("from cudalint.dataflow import Facts, symbolic", True),
+        ("from ..dataflow.symbolic import Sym", True),
+        ("from ..dataflow import symbolic", True),
+        ("from .. import dataflow", False),
+        ("from cudalint.dataflow import Facts, Sym", False),
+    ],
+)
+def test_the_layering_check_names_each_import_of_a_dataflow_submodule(tmp_path, statement, flagged):
+    probe = tmp_path / "cudalint" / "rules" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text(f"from cudalint.dataflow import Facts\n\n{statement}\n", encoding="utf-8")
+    expected = ["cudalint/rules/probe.py:3: imports cudalint.dataflow.symbolic"] if flagged else []
+    assert _dataflow_submodule_imports(probe, tmp_path / "cudalint") == expected

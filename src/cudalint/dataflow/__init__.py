@@ -1,4 +1,10 @@
-"""Facts derived from the IR. Rules read these; they never re-derive them."""
+"""Facts derived from the IR. Rules read these; they never re-derive them.
+
+This module is the whole of what rules may import from the analysis: the facts
+(``Facts``, ``KernelFacts`` and what they hold) and the vocabulary needed to read them
+(``Sym`` and its atoms, access and barrier kinds, the warp and bank geometry). A decision
+a rule needs is a fact computed here, never a helper of a submodule imported by the rule.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +13,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from cudalint import ir
-from cudalint.dataflow.banks import WideAccess, merged_accesses, shared_access_pattern
+from cudalint.dataflow.banks import BANK_BYTES, BANKS, WideAccess, merged_accesses, shared_access_pattern
+from cudalint.dataflow.barriers import reaching_decisions, skippers_exit
 from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.divergence import BranchPattern, Cost, Idiom, Workload, branch_pattern
 from cudalint.dataflow.interpret import (
     Access,
+    AccessKind,
     Barrier,
     BarrierScope,
     Branch,
@@ -21,6 +29,7 @@ from cudalint.dataflow.interpret import (
     MemorySpace,
     trace_kernel,
 )
+from cudalint.dataflow.padding import TileRequests, conflict_free_padding
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
     LocalArray,
@@ -36,14 +45,20 @@ from cudalint.dataflow.registers import (
     register_budget,
 )
 from cudalint.dataflow.shapes import block_shape
-from cudalint.dataflow.symbolic import COMPARISONS, AtomKind, Variance
-from cudalint.dataflow.threads import BlockShape
+from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
+from cudalint.dataflow.threads import WARP_SIZE, BlockShape
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
 from cudalint.ptxas import KernelResources
 
 __all__ = [
+    "BANKS",
+    "BANK_BYTES",
+    "WARP_SIZE",
     "Access",
+    "AccessKind",
     "AccessPattern",
+    "Atom",
+    "AtomKind",
     "Barrier",
     "BarrierScope",
     "BlockShape",
@@ -66,6 +81,7 @@ __all__ = [
     "Occupancy",
     "RegisterBudget",
     "RegisterEstimate",
+    "Sym",
     "Variance",
 ]
 
@@ -212,8 +228,37 @@ class KernelFacts:
         return merged_accesses(self.trace.accesses, self.trace.barriers, self.shape, self.bindings)
 
     @cached_property
+    def _tile_requests(self) -> TileRequests:
+        return TileRequests(self.shape, self.bindings, self.trace.loops)
+
+    def conflict_free_padding(self, access: Access, row_bytes: int, element_bytes: int) -> int | None:
+        """Elements to add to each row (``row_bytes`` long, of ``element_bytes`` elements)
+        of the 2-D shared tile ``access`` reads or writes, so that the access is free of
+        bank conflicts and the tile's accesses together cost fewer wavefronts than now;
+        None when the addresses are not known or no padding short of a bank cycle does both."""
+        tile = [
+            other
+            for other in self.trace.accesses
+            if other.space is MemorySpace.SHARED and other.location.base == access.location.base
+        ]
+        return conflict_free_padding(access, tile, self._tile_requests, row_bytes, element_bytes)
+
+    @cached_property
     def control_flow(self) -> ControlFlow:
         return ControlFlow(self.function)
+
+    def barrier_decisions(self, barrier: Barrier) -> tuple[ir.Stmt, ...]:
+        """The ifs and loops that decide whether threads reach ``barrier``, outermost first.
+        An earlier ``if (c) return;`` is not among them: threads that returned no longer
+        take part in barriers (``barriers.reaching_decisions``)."""
+        return reaching_decisions(barrier, self.control_flow)
+
+    def skippers_exit(self, barrier: Barrier) -> bool:
+        """Threads that skip ``barrier`` exit without meeting another: no barrier follows
+        any decision it depends on that differs between threads of the block, and none of
+        those decisions sits in a loop (``barriers.skippers_exit``)."""
+        block_varying = {id(branch.stmt) for branch, pattern in self.branches if not pattern.block_uniform}
+        return skippers_exit(barrier, self.control_flow, self.barriers, block_varying)
 
     @cached_property
     def _decision_variance(self) -> dict[int, Variance]:

@@ -102,6 +102,9 @@ class BranchPattern:
     size_dependent: bool = False
     """The split depends on a value known only at run time (a size, a loaded bound): the
     sampled values may split warps the real ones leave whole, or the reverse."""
+    leaves: bool = False
+    """An ``if`` without an else whose path ends in ``return``, ``continue`` or ``break``:
+    the lanes that take it leave, and idle while the others run what follows."""
 
     @property
     def splits(self) -> bool:
@@ -230,7 +233,10 @@ def branch_pattern(
     stmt = branch.stmt
     loop = stmt.kind in _LOOPS
     bounds = _is_bounds_guard(condition, loop)
-    pattern = BranchPattern(variance, taken, count, bounds, _block_uniform(condition, variance, evaluator))
+    leaves = ends_in_exit(stmt)
+    pattern = BranchPattern(
+        variance, taken, count, bounds, _block_uniform(condition, variance, evaluator), leaves=leaves
+    )
     if workload is None:
         return pattern
     guarded = _guarded_work(stmt, workload)
@@ -249,6 +255,7 @@ def branch_pattern(
         potential_share=workload.share(stmt, guarded * per_trip / 2),
         guarded_work=guarded,
         size_dependent=value_dependent(condition),
+        leaves=leaves,
     )
 
 

@@ -63,6 +63,8 @@ _ASM_BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.sync\b")
 _VOID = ir.CType(ir.TypeKind.VOID, "void")
 _LOADS = frozenset(("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"))
 _STORES = frozenset(("__stcg", "__stcs", "__stwb", "__stwt"))
+_ATOMIC = "atomic"
+"""The prefix of CUDA's atomic functions (``atomicAdd``, ``atomicCAS_block``...)."""
 _NAMED_CONSTANTS = frozenset((ir.ExprKind.DECL_REF, ir.ExprKind.MEMBER, ir.ExprKind.CALL))
 _MIN_MAX = {
     "min": "min",
@@ -120,20 +122,6 @@ _PER_LANE = {
     "curand_uniform": "a per-thread random number",
     "curand_normal": "a per-thread random number",
 }
-_INTRINSICS = frozenset(
-    (
-        "__umul24",
-        "__mul24",
-        *_BIT_FUNCTIONS,
-        *_MIN_MAX,
-        *_BROADCAST_SHUFFLES,
-        *_EXCHANGE_SHUFFLES,
-        *_BALLOTS,
-        *_VOTES,
-        *_WARP_REDUCTIONS,
-        *_PER_LANE,
-    )
-)
 
 
 class MemorySpace(enum.Enum):
@@ -1281,53 +1269,74 @@ class Interpreter:
 
     # ---- calls
 
-    def _call(self, expr: ir.Expr) -> Value:  # noqa: C901 - one branch per kind it dispatches on, pending a dispatch table
+    def _call(self, expr: ir.Expr) -> Value:
         name = (expr.name or "").removeprefix("::")
         if self.recording:
             self.trace.calls.add(name.removeprefix("std::"))
         if "cooperative_groups" in (expr.decl or ""):
             return self._cooperative(expr, name)
-        if name in _BARRIERS or name in _COUNTING_BARRIERS or name == "__syncwarp":
-            arguments = [self._int(self._expr(c)) for c in expr.children]
-            if name == "__syncwarp":
-                full = not arguments or arguments[0].constant == _FULL_MASK
-                self._barrier(expr, name, BarrierScope.WARP if full else BarrierScope.PARTIAL)
-                return sym.ZERO
-            self._barrier(expr, name, BarrierScope.BLOCK)
-            if name in _COUNTING_BARRIERS:
-                return self._fresh(
-                    f"{name}(...)", Variance.UNIFORM, f"returned by {name}: the same in every thread of the block"
-                )
+        # Names the interpreter knows (barriers, cache-hinted loads and stores, atomics) have
+        # a handler of their own; any other call is run as a function (``_function_call``).
+        family = _ATOMIC if name.startswith(_ATOMIC) else name
+        return _CALL_HANDLERS.get(family, Interpreter._function_call)(self, name, expr)
+
+    def _barrier_call(self, name: str, expr: ir.Expr) -> Value:
+        arguments = [self._int(self._expr(c)) for c in expr.children]
+        if name == "__syncwarp":
+            full = not arguments or arguments[0].constant == _FULL_MASK
+            self._barrier(expr, name, BarrierScope.WARP if full else BarrierScope.PARTIAL)
             return sym.ZERO
-        if name in _LOADS and expr.children:
+        self._barrier(expr, name, BarrierScope.BLOCK)
+        if name in _COUNTING_BARRIERS:
+            return self._fresh(
+                f"{name}(...)", Variance.UNIFORM, f"returned by {name}: the same in every thread of the block"
+            )
+        return sym.ZERO
+
+    def _cache_hinted_load(self, name: str, expr: ir.Expr) -> Value:
+        if expr.children:
             pointer = self._expr(expr.children[0])
             if isinstance(pointer, Pointer):
                 self._record(expr, AccessKind.LOAD, pointer, expr.type)
                 return self._load(pointer, expr)
-        if name in _STORES and len(expr.children) == 2:
-            pointer = self._expr(expr.children[0])
-            value = self._expr(expr.children[1])
-            if isinstance(pointer, Pointer):
-                self._record(expr, AccessKind.STORE, pointer, expr.children[1].type)
-                self._remember(pointer, value)
-            return sym.ZERO
-        if name.startswith("atomic") and expr.children:
-            pointer = self._expr(expr.children[0])
-            for argument in expr.children[1:]:
-                self._expr(argument)
-            if isinstance(pointer, Pointer):
-                self._record(expr, AccessKind.ATOMIC, pointer, expr.type)
-                self._remember(pointer, self._fresh(f"{name}(...)", Variance.DATA))
-            return self._fresh(
-                f"{name}(...)",
-                Variance.DATA,
-                f"returned by {name}: each lane gets the value another left, different in each lane",
-            )
-        if name == "operator=" and len(expr.children) == 2:
-            # Assignment of a struct or vector type (float4, a user struct) into memory.
-            value = self._expr(expr.children[1])
-            self._store(expr.children[0], value, expr)
-            return value
+        return self._function_call(name, expr)
+
+    def _cache_hinted_store(self, name: str, expr: ir.Expr) -> Value:
+        if len(expr.children) != 2:
+            return self._function_call(name, expr)
+        pointer = self._expr(expr.children[0])
+        value = self._expr(expr.children[1])
+        if isinstance(pointer, Pointer):
+            self._record(expr, AccessKind.STORE, pointer, expr.children[1].type)
+            self._remember(pointer, value)
+        return sym.ZERO
+
+    def _atomic(self, name: str, expr: ir.Expr) -> Value:
+        if not expr.children:
+            return self._function_call(name, expr)
+        pointer = self._expr(expr.children[0])
+        for argument in expr.children[1:]:
+            self._expr(argument)
+        if isinstance(pointer, Pointer):
+            self._record(expr, AccessKind.ATOMIC, pointer, expr.type)
+            self._remember(pointer, self._fresh(f"{name}(...)", Variance.DATA))
+        return self._fresh(
+            f"{name}(...)",
+            Variance.DATA,
+            f"returned by {name}: each lane gets the value another left, different in each lane",
+        )
+
+    def _assign_call(self, name: str, expr: ir.Expr) -> Value:
+        """Assignment of a struct or vector type (float4, a user struct) into memory."""
+        if len(expr.children) != 2:
+            return self._function_call(name, expr)
+        value = self._expr(expr.children[1])
+        self._store(expr.children[0], value, expr)
+        return value
+
+    def _function_call(self, name: str, expr: ir.Expr) -> Value:
+        """A call of a function: an intrinsic modelled on its operands, a device function of
+        this file inlined, or else a value computed from the arguments."""
         callee = self.functions.get(expr.decl or "")
         inlined = (
             callee is not None
@@ -1366,58 +1375,82 @@ class Interpreter:
             bound.append(self._expr(argument))
         return bound
 
-    def _intrinsic(self, name: str, arguments: list[Value], expr: ir.Expr) -> Value | None:  # noqa: C901 - one branch per kind it dispatches on, pending a dispatch table
-        """CUDA's integer and warp intrinsics, as functions of their operands' values."""
-        if name not in _INTRINSICS:
+    def _intrinsic(self, name: str, arguments: list[Value], expr: ir.Expr) -> Value | None:
+        """CUDA's integer and warp intrinsics, as functions of their operands' values; None
+        for any other function (no handler in ``_INTRINSIC_HANDLERS``), for operands that are
+        not integers, and for a form the handler does not model (it answers None)."""
+        handler = _INTRINSIC_HANDLERS.get(name)
+        if handler is None:
             return None
         values = [self._int(a) if isinstance(a, (Sym, Reference, Alias)) else a for a in arguments]
         if not all(isinstance(v, Sym) for v in values):
             return None
-        if name in ("__umul24", "__mul24") and len(values) == 2:
-            return values[0] * values[1]  # Exact for the 24-bit operands these are used with.
-        if name in _BIT_FUNCTIONS and len(values) == (2 if "mulhi" in name else 1) and _is_integral(expr.type):
-            return sym.operation(_BIT_FUNCTIONS[name], *values)
-        if name in _MIN_MAX and len(values) == 2 and _is_integral(expr.type):
-            return sym.operation(_MIN_MAX[name], *values)
-        if name in _BROADCAST_SHUFFLES and len(values) > _BROADCAST_SHUFFLES[name]:
-            value, source = values[_BROADCAST_SHUFFLES[name] - 1], values[_BROADCAST_SHUFFLES[name]]
-            width = values[_BROADCAST_SHUFFLES[name] + 1] if len(values) > _BROADCAST_SHUFFLES[name] + 1 else None
-            if value.variance is Variance.UNIFORM:
-                return value
-            if refine_variance(source, self.shape) <= Variance.WARP_UNIFORM and (
-                width is None or (width.constant or 0) >= 32
-            ):
-                return self._fresh(
-                    f"{name}(...)",
-                    Variance.WARP_UNIFORM,
-                    f"broadcast from one lane by {name}: the same across the warp",
-                )
-            return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
-        if name in _EXCHANGE_SHUFFLES and len(values) > _EXCHANGE_SHUFFLES[name]:
-            value = values[_EXCHANGE_SHUFFLES[name]]
-            if value.variance is Variance.UNIFORM:
-                return value
-            return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
-        if name in _BALLOTS:
+        return handler(self, name, values, expr)
+
+    def _mul24(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
+        if len(values) != 2:
+            return None
+        return values[0] * values[1]  # Exact for the 24-bit operands these are used with.
+
+    def _bit_function(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
+        if len(values) != (2 if "mulhi" in name else 1) or not _is_integral(expr.type):
+            return None
+        return sym.operation(_BIT_FUNCTIONS[name], *values)
+
+    def _min_max(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
+        if len(values) != 2 or not _is_integral(expr.type):
+            return None
+        return sym.operation(_MIN_MAX[name], *values)
+
+    def _broadcast_shuffle(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
+        source_index = _BROADCAST_SHUFFLES[name]
+        if len(values) <= source_index:
+            return None
+        value, source = values[source_index - 1], values[source_index]
+        width = values[source_index + 1] if len(values) > source_index + 1 else None
+        if value.variance is Variance.UNIFORM:
+            return value
+        if refine_variance(source, self.shape) <= Variance.WARP_UNIFORM and (
+            width is None or (width.constant or 0) >= 32
+        ):
             return self._fresh(
-                f"{name}(...)", Variance.WARP_UNIFORM, f"returned by {name}: the same in every lane of the warp"
+                f"{name}(...)",
+                Variance.WARP_UNIFORM,
+                f"broadcast from one lane by {name}: the same across the warp",
             )
-        if name in _VOTES and values:
-            predicate = values[-1]
-            if predicate.variance is Variance.UNIFORM:
-                return sym.operation("!=", predicate, sym.ZERO)
-            return self._fresh(
-                f"{name}(...)", Variance.WARP_UNIFORM, f"returned by {name}: the same in every lane of the warp"
-            )
-        if name in _WARP_REDUCTIONS and values:
-            if values[-1].variance is Variance.UNIFORM:
-                return values[-1]
-            return self._fresh(
-                f"{name}(...)", Variance.WARP_UNIFORM, f"returned by {name}: the same in every lane of the warp"
-            )
-        if name in _PER_LANE:
-            return self._fresh(f"{name}(...)", Variance.DATA, _PER_LANE[name])
-        return None
+        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+
+    def _exchange_shuffle(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
+        if len(values) <= _EXCHANGE_SHUFFLES[name]:
+            return None
+        value = values[_EXCHANGE_SHUFFLES[name]]
+        if value.variance is Variance.UNIFORM:
+            return value
+        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+
+    def _same_in_the_warp(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym:
+        """What a ballot, a vote or a warp reduction returns: one value for every lane."""
+        return self._fresh(
+            f"{name}(...)", Variance.WARP_UNIFORM, f"returned by {name}: the same in every lane of the warp"
+        )
+
+    def _vote(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
+        if not values:
+            return None
+        predicate = values[-1]
+        if predicate.variance is Variance.UNIFORM:
+            return sym.operation("!=", predicate, sym.ZERO)
+        return self._same_in_the_warp(name, values, expr)
+
+    def _warp_reduction(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
+        if not values:
+            return None
+        if values[-1].variance is Variance.UNIFORM:
+            return values[-1]
+        return self._same_in_the_warp(name, values, expr)
+
+    def _per_lane(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym:
+        return self._fresh(f"{name}(...)", Variance.DATA, _PER_LANE[name])
 
     def _inline(self, callee: ir.Function, arguments: list[Value], call: ir.Expr) -> Value:
         saved_env = self.env
@@ -1512,6 +1545,30 @@ class Interpreter:
             Variance.DATA,
             f"computed by {name} over {what}: the same within a tile, different between tiles",
         )
+
+
+_CALL_HANDLERS = {
+    **dict.fromkeys((*_BARRIERS, *_COUNTING_BARRIERS, "__syncwarp"), Interpreter._barrier_call),
+    **dict.fromkeys(_LOADS, Interpreter._cache_hinted_load),
+    **dict.fromkeys(_STORES, Interpreter._cache_hinted_store),
+    _ATOMIC: Interpreter._atomic,
+    "operator=": Interpreter._assign_call,
+}
+"""Calls the interpreter runs itself, by name (every atomic function under ``_ATOMIC``)."""
+
+_INTRINSIC_HANDLERS = {
+    "__umul24": Interpreter._mul24,
+    "__mul24": Interpreter._mul24,
+    **dict.fromkeys(_BIT_FUNCTIONS, Interpreter._bit_function),
+    **dict.fromkeys(_MIN_MAX, Interpreter._min_max),
+    **dict.fromkeys(_BROADCAST_SHUFFLES, Interpreter._broadcast_shuffle),
+    **dict.fromkeys(_EXCHANGE_SHUFFLES, Interpreter._exchange_shuffle),
+    **dict.fromkeys(_BALLOTS, Interpreter._same_in_the_warp),
+    **dict.fromkeys(_VOTES, Interpreter._vote),
+    **dict.fromkeys(_WARP_REDUCTIONS, Interpreter._warp_reduction),
+    **dict.fromkeys(_PER_LANE, Interpreter._per_lane),
+}
+"""Intrinsics modelled as functions of their operands' values, by name."""
 
 
 # ---------------------------------------------------------------------- helpers

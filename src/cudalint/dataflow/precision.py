@@ -91,6 +91,36 @@ class Fp64Region:
         return len(self.operations) + len(self.conversions)
 
     @property
+    def headers_pick_double(self) -> bool:
+        """The first math call is float-typed (``pow(float, int)``): nvcc's headers, not a
+        double argument, resolve it to the double-precision function."""
+        return bool(self.math_calls) and not is_double(self.math_calls[0])
+
+    @property
+    def double_literal(self) -> ir.Expr | None:
+        """The literal that makes the region double, as written: an unsuffixed floating
+        literal, one not exact in float first. An integer literal beside it (``1 + x * 0.5``)
+        is only converted, and a literal clang computed inside a macro has no text to quote."""
+        doubles = [
+            lit for lit in self.literals if lit.kind is ir.ExprKind.FLOAT_LITERAL and is_double(lit) and lit.text
+        ]
+        inexact = [lit for lit in doubles if not _exact_literal(lit)]
+        return (inexact or doubles or [None])[0]
+
+    @property
+    def double_literal_is_exact(self) -> bool:
+        """``double_literal`` survives a round trip through float: writing it with an ``f``
+        suffix changes no value."""
+        literal = self.double_literal
+        return literal is not None and _exact_literal(literal)
+
+    @property
+    def calls_with_float_variant(self) -> list[ir.Expr]:
+        """The math calls whose single-precision function is their name with an ``f``
+        (``powf`` for ``pow``); ``min`` and ``max`` have none, they are overloaded."""
+        return [call for call in self.math_calls if (call.name or "") not in WITHOUT_FLOAT_VARIANT]
+
+    @property
     def compiler_narrows(self) -> bool:
         """NVVM computes this region in fp32: one simple op, a promoted float, a float-exact constant."""
         if len(self.operations) != 1 or self.consumer != "float" or self.math_calls or self.conversions:
@@ -111,6 +141,10 @@ class Fp64Region:
             operation.op in _NARROWABLE_BINARY or operation.op in COMPARISONS or operation.op in _COMPOUND_ARITHMETIC
         )
         return simple and exactly_float(self.literals[0].value)
+
+
+def _exact_literal(literal: ir.Expr) -> bool:
+    return isinstance(literal.value, float) and exactly_float(literal.value)
 
 
 class _RegionFinder:

@@ -630,62 +630,67 @@ class Lowering:
             return ir.Stmt(ir.StmtKind.DECL, self._span(cursor), decls=(self._var_decl(cursor),))
         return self._stmt(cursor)
 
-    def _stmt(self, cursor: cindex.Cursor) -> ir.Stmt:  # noqa: C901 - one branch per kind it dispatches on, pending a dispatch table
+    def _stmt(self, cursor: cindex.Cursor) -> ir.Stmt:
         kind = cursor.kind
         span = self._span(cursor) or _NOWHERE
         children = self._children(cursor)
         if kind.is_expression():
             return self._stmt_or_expr(cursor)
-        if kind == CK.COMPOUND_STMT:
-            return ir.Stmt(ir.StmtKind.COMPOUND, span, body=tuple(self._stmt_or_expr(c) for c in children))
-        if kind == CK.DECL_STMT:
-            decls = []
-            for child in children:
-                if child.kind == CK.VAR_DECL:
-                    decls.append(self._var_decl(child))
-            return ir.Stmt(ir.StmtKind.DECL, span, decls=tuple(decls))
-        if kind == CK.IF_STMT:
-            return self._if(span, children)
-        if kind == CK.FOR_STMT:
-            return self._for(cursor, span, children)
-        if kind == CK.WHILE_STMT:
-            cond, body = self._condition_and_body(children)
-            return ir.Stmt(ir.StmtKind.WHILE, span, cond=cond, body=body, unroll=self._unroll_before(span))
-        if kind == CK.DO_STMT:
-            body = tuple(self._stmt_or_expr(c) for c in children[:1])
-            cond = self.expr(children[1]) if len(children) > 1 else None
-            return ir.Stmt(ir.StmtKind.DO, span, cond=cond, body=body, unroll=self._unroll_before(span))
-        if kind == CK.SWITCH_STMT:
-            cond, body = self._condition_and_body(children)
-            return ir.Stmt(ir.StmtKind.SWITCH, span, cond=cond, body=body)
-        if kind == CK.CASE_STMT:
-            value = self.expr(children[0]) if children else None
-            return ir.Stmt(ir.StmtKind.CASE, span, expr=value, body=tuple(self._stmt_or_expr(c) for c in children[1:]))
-        if kind == CK.DEFAULT_STMT:
-            return ir.Stmt(ir.StmtKind.DEFAULT, span, body=tuple(self._stmt_or_expr(c) for c in children))
-        if kind == CK.BREAK_STMT:
-            return ir.Stmt(ir.StmtKind.BREAK, span)
-        if kind == CK.CONTINUE_STMT:
-            return ir.Stmt(ir.StmtKind.CONTINUE, span)
-        if kind == CK.RETURN_STMT:
-            return ir.Stmt(ir.StmtKind.RETURN, span, expr=self.expr(children[0]) if children else None)
-        if kind == CK.GOTO_STMT:
-            return ir.Stmt(ir.StmtKind.GOTO, span, label=next((c.spelling for c in cursor.get_children()), None))
-        if kind == CK.LABEL_STMT:
-            return ir.Stmt(
-                ir.StmtKind.LABEL, span, label=cursor.spelling, body=tuple(self._stmt_or_expr(c) for c in children)
-            )
-        if kind == CK.NULL_STMT:
-            return ir.Stmt(ir.StmtKind.NULL, span)
-        if kind in (CK.ASM_STMT, CK.MS_ASM_STMT):
-            extent = cursor.extent
-            file = clang_ext.file_name(extent.start.file)
-            text = self._tokens_between(file, extent.start.offset, extent.end.offset)
-            return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(text))
-        if kind == CK.UNEXPOSED_STMT and len(children) == 1 and not children[0].kind.is_expression():
+        return _STMT_HANDLERS.get(kind, Lowering._unknown_stmt)(self, cursor, span, children)
+
+    def _unknown_stmt(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        """A statement the IR has no kind for, with the statements inside it."""
+        return ir.Stmt(ir.StmtKind.UNKNOWN, span, body=tuple(self._stmt_or_expr(c) for c in children))
+
+    def _compound(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        return ir.Stmt(ir.StmtKind.COMPOUND, span, body=tuple(self._stmt_or_expr(c) for c in children))
+
+    def _decl_stmt(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        decls = tuple(self._var_decl(child) for child in children if child.kind == CK.VAR_DECL)
+        return ir.Stmt(ir.StmtKind.DECL, span, decls=decls)
+
+    def _while(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        cond, body = self._condition_and_body(children)
+        return ir.Stmt(ir.StmtKind.WHILE, span, cond=cond, body=body, unroll=self._unroll_before(span))
+
+    def _do(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        body = tuple(self._stmt_or_expr(c) for c in children[:1])
+        cond = self.expr(children[1]) if len(children) > 1 else None
+        return ir.Stmt(ir.StmtKind.DO, span, cond=cond, body=body, unroll=self._unroll_before(span))
+
+    def _switch(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        cond, body = self._condition_and_body(children)
+        return ir.Stmt(ir.StmtKind.SWITCH, span, cond=cond, body=body)
+
+    def _case(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        value = self.expr(children[0]) if children else None
+        return ir.Stmt(ir.StmtKind.CASE, span, expr=value, body=tuple(self._stmt_or_expr(c) for c in children[1:]))
+
+    def _default(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        return ir.Stmt(ir.StmtKind.DEFAULT, span, body=tuple(self._stmt_or_expr(c) for c in children))
+
+    def _return(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        return ir.Stmt(ir.StmtKind.RETURN, span, expr=self.expr(children[0]) if children else None)
+
+    def _goto(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        return ir.Stmt(ir.StmtKind.GOTO, span, label=next((c.spelling for c in cursor.get_children()), None))
+
+    def _label(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        return ir.Stmt(
+            ir.StmtKind.LABEL, span, label=cursor.spelling, body=tuple(self._stmt_or_expr(c) for c in children)
+        )
+
+    def _asm(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        extent = cursor.extent
+        file = clang_ext.file_name(extent.start.file)
+        text = self._tokens_between(file, extent.start.offset, extent.end.offset)
+        return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(text))
+
+    def _unexposed_stmt(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        if len(children) == 1 and not children[0].kind.is_expression():
             # An attributed statement (``#pragma unroll`` on a loop) wraps the statement itself.
             return self._stmt(children[0])
-        return ir.Stmt(ir.StmtKind.UNKNOWN, span, body=tuple(self._stmt_or_expr(c) for c in children))
+        return self._unknown_stmt(cursor, span, children)
 
     def _condition_and_body(self, children: list[cindex.Cursor]) -> tuple[ir.Expr | None, tuple[ir.Stmt, ...]]:
         cond = None
@@ -700,7 +705,7 @@ class Lowering:
                 body.append(self._stmt_or_expr(child))
         return cond, tuple(body)
 
-    def _if(self, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+    def _if(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
         init = None
         cond = None
         branches: list[ir.Stmt] = []
@@ -1142,6 +1147,38 @@ def _token_literal(kind: ir.ExprKind):
         return self._node(cursor, kind, value=text, text=text)
 
     return handler
+
+
+def _bare_stmt(kind: ir.StmtKind):
+    """A handler for a statement that is its kind alone (``break``, ``continue``, ``;``)."""
+
+    def handler(self: Lowering, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        return ir.Stmt(kind, span)
+
+    return handler
+
+
+_STMT_HANDLERS = {
+    CK.COMPOUND_STMT: Lowering._compound,
+    CK.DECL_STMT: Lowering._decl_stmt,
+    CK.IF_STMT: Lowering._if,
+    CK.FOR_STMT: Lowering._for,
+    CK.WHILE_STMT: Lowering._while,
+    CK.DO_STMT: Lowering._do,
+    CK.SWITCH_STMT: Lowering._switch,
+    CK.CASE_STMT: Lowering._case,
+    CK.DEFAULT_STMT: Lowering._default,
+    CK.BREAK_STMT: _bare_stmt(ir.StmtKind.BREAK),
+    CK.CONTINUE_STMT: _bare_stmt(ir.StmtKind.CONTINUE),
+    CK.NULL_STMT: _bare_stmt(ir.StmtKind.NULL),
+    CK.RETURN_STMT: Lowering._return,
+    CK.GOTO_STMT: Lowering._goto,
+    CK.LABEL_STMT: Lowering._label,
+    CK.ASM_STMT: Lowering._asm,
+    CK.MS_ASM_STMT: Lowering._asm,
+    CK.UNEXPOSED_STMT: Lowering._unexposed_stmt,
+}
+"""Statement cursors by kind; any other kind lowers to an UNKNOWN statement (``_unknown_stmt``)."""
 
 
 _EXPR_HANDLERS = {

@@ -2,9 +2,18 @@ from __future__ import annotations
 
 import itertools
 
-from cudalint.dataflow import Access, AccessPattern, Confidence, DataPattern, Facts, KernelFacts
-from cudalint.dataflow.symbolic import AtomKind, Sym, Variance
-from cudalint.dataflow.threads import WARP_SIZE
+from cudalint.dataflow import (
+    WARP_SIZE,
+    Access,
+    AccessPattern,
+    AtomKind,
+    Confidence,
+    DataPattern,
+    Facts,
+    KernelFacts,
+    Sym,
+    Variance,
+)
 from cudalint.diagnostics import Finding, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule

@@ -3,9 +3,7 @@ from __future__ import annotations
 import re
 
 from cudalint import ir
-from cudalint.dataflow import Access, Confidence, Facts, KernelFacts, MemorySpace
-from cudalint.dataflow.banks import BANK_BYTES, BANKS
-from cudalint.dataflow.padding import TileRequests, conflict_free_padding
+from cudalint.dataflow import BANK_BYTES, BANKS, Access, Confidence, Facts, KernelFacts, MemorySpace
 from cudalint.diagnostics import Edit, Fix, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -102,7 +100,6 @@ class SharedBankConflict(FactRule):
     def check(self, facts: Facts):
         for kernel in facts.kernels:
             declarations = _shared_declarations(facts.tu, kernel.function)
-            requests = TileRequests(kernel.shape, kernel.bindings, kernel.trace.loops)
             for access, pattern in kernel.accesses:
                 if access.space is not MemorySpace.SHARED or pattern.single_lane:
                     continue
@@ -125,7 +122,7 @@ class SharedBankConflict(FactRule):
                     else:
                         qualifier = " over the loop's trips"
                 declaration = declarations.get(access.location.base)
-                fix, advice = _padding_advice(facts.tu, kernel, access, declaration, requests)
+                fix, advice = _padding_advice(facts.tu, kernel, access, declaration)
                 yield self.finding(
                     f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
@@ -172,7 +169,7 @@ def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[
 
 
 def _padding_advice(
-    tu: ir.TranslationUnit, kernel: KernelFacts, access: Access, var: ir.VarDecl | None, requests: TileRequests
+    tu: ir.TranslationUnit, kernel: KernelFacts, access: Access, var: ir.VarDecl | None
 ) -> tuple[Fix | None, str]:
     """The advice, and the fix when there is one: the padding of a 2-D tile's rows that
     makes this access conflict-free and the tile's accesses cheaper together. The
@@ -187,12 +184,7 @@ def _padding_advice(
         or not element.pointee.size
     ):
         return None, "use an odd stride or swap the indices"
-    siblings = [
-        other
-        for other, _ in kernel.accesses
-        if other.space is MemorySpace.SHARED and other.location.base == access.location.base
-    ]
-    padding = conflict_free_padding(access, siblings, requests, element.size, element.pointee.size)
+    padding = kernel.conflict_free_padding(access, element.size, element.pointee.size)
     if padding is None:
         return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"
     fix = _padding_fix(tu, var, padding)

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from cudalint import ir
 from cudalint.dataflow import Branch, BranchPattern, Cost, Facts, Idiom, KernelFacts, Variance
-from cudalint.dataflow.divergence import ends_in_exit
 from cudalint.diagnostics import Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -123,7 +122,7 @@ class DivergentBranch(FactRule):
             serial = "finished lanes idle until the warp's last lane is done" + (
                 f" ({wording.count(work, 'statement')} per trip)" if work else ""
             )
-        elif ends_in_exit(stmt):
+        elif pattern.leaves:
             leaves_loop = any(s.kind in (ir.StmtKind.CONTINUE, ir.StmtKind.BREAK) for s in stmt.walk())
             rest = "this trip" if leaves_loop else where
             serial = f"the lanes that leave idle while the others run the rest of {rest}"

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from cudalint import ir
 from cudalint.dataflow import Barrier, BarrierScope, Facts, KernelFacts, Variance
-from cudalint.dataflow.interpret import exits_early
 from cudalint.diagnostics import Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -100,7 +99,7 @@ class BarrierInDivergentCode(FactRule):
                 pattern = next(p for b, p in kernel.branches if b.stmt is decision)
                 is_loop = decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
                 splits_a_warp = pattern.variance >= Variance.THREAD and not is_loop
-                skippers_exit = not splits_a_warp and _skippers_exit(kernel, barrier)
+                skippers_exit = not splits_a_warp and kernel.skippers_exit(barrier)
                 condition = wording.code(
                     facts.source_text(decision.cond.span) if decision.cond is not None else "",
                     f"the {decision.kind.value} condition",
@@ -149,65 +148,7 @@ def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None
         for b, p in kernel.branches
         if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))
     }
-    if barrier.inlined_from:
-        # Inside a helper the kernel's graph does not reach: the conditions it runs under.
-        guards = [g for g in barrier.guards if g.decision is not None and not g.after_exit]
-        return next((g.decision for g in reversed(guards) if id(g.decision) in varying), None)
-    if barrier.stmt is None:
-        return None
-    try:
-        decisions = kernel.control_flow.controlling(barrier.stmt)
-    except (KeyError, ValueError):
-        return None
-    for decision in reversed(decisions):
-        if id(decision) not in varying:
-            continue
-        if _exits_before(decision, barrier.stmt):
-            continue  # Threads that returned do not wait at later barriers.
-        return decision
-    return None
-
-
-def _skippers_exit(kernel: KernelFacts, barrier: Barrier) -> bool:
-    """No barrier follows any thread-varying decision the barrier depends on, and none of
-    them sits in a loop: a thread that skips the barrier (or leaves the loop early) meets
-    no barrier again before it exits, and exited threads no longer hold a barrier up."""
-    if barrier.inlined_from or barrier.stmt is None:
-        return False
-    try:
-        decisions = kernel.control_flow.controlling(barrier.stmt)
-    except (KeyError, ValueError):
-        return False
-    varying = {id(b.stmt) for b, p in kernel.branches if not p.block_uniform}
-    others = [b.stmt for b in kernel.barriers if b is not barrier]
-    for decision in decisions:
-        if id(decision) not in varying:
-            continue
-        inside = {id(node) for node in decision.walk()}
-        end = (decision.span.end_line, decision.span.end_column)
-        if any(
-            other is None or (id(other) not in inside and (other.span.line, other.span.column) >= end)
-            for other in others
-        ):
-            return False
-        if any(id(loop) != id(decision) and loop.kind in _LOOPS for loop in _enclosing(kernel.function.body, decision)):
-            return False
-    return True
-
-
-def _enclosing(root: ir.Stmt, target: ir.Stmt) -> list[ir.Stmt]:
-    """The statements from ``root`` down to ``target``, both included (empty when absent)."""
-    if root is target:
-        return [root]
-    for child in (root.init, *root.body, root.orelse):
-        if child is not None:
-            path = _enclosing(child, target)
-            if path:
-                return [root, *path]
-    return []
-
-
-_LOOPS = (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
+    return next((d for d in reversed(kernel.barrier_decisions(barrier)) if id(d) in varying), None)
 
 
 def _all_agree(pattern) -> bool:
@@ -216,14 +157,3 @@ def _all_agree(pattern) -> bool:
         and pattern.taken_lanes in (0, pattern.active_lanes)
         and pattern.variance is not Variance.DATA
     )
-
-
-def _exits_before(decision: ir.Stmt, stmt: ir.Stmt) -> bool:
-    """``if (c) return;`` with ``stmt`` after it rather than inside it. (A `continue` or
-    `break` instead keeps the thread alive to reach other barriers: no excuse.)"""
-    if not exits_early(decision):
-        return False
-    inside = any(
-        node is stmt for part in (*decision.body, *(p for p in (decision.orelse,) if p)) for node in part.walk()
-    )
-    return not inside

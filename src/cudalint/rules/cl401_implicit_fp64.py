@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from cudalint import ir
 from cudalint.dataflow import Facts, Fp64Region
-from cudalint.dataflow.precision import WITHOUT_FLOAT_VARIANT, exactly_float, is_double
 from cudalint.diagnostics import Edit, Finding, Fix, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -95,16 +94,16 @@ def _cause(facts: Facts, region: Fp64Region) -> tuple[str, ir.Expr]:
     if region.math_calls:
         call = region.math_calls[0]
         name = call.name or "the math function"
-        if not is_double(call):
+        if region.headers_pick_double:
             return f"nvcc resolves `{name}(float, int)` to the double-precision `{name}`", call
         return f"`{name}` on float arguments returns double", call
-    literal = _double_literal(region)
+    literal = region.double_literal
     if region.conversions:
         target = region.conversions[0].type.spelling.removeprefix("const ")
         what = f"literal `{literal.text}`" if literal is not None else "a double value"
         return f"{what} is converted to `{target}` from double at run time", literal or region.root
     if literal is not None:
-        exactness = "" if _exact(literal) else ", not exact in float"
+        exactness = "" if region.double_literal_is_exact else ", not exact in float"
         return f"unsuffixed literal `{literal.text}` is a double{exactness}", literal
     if not region.promoted:
         return "a value promoted to double", region.root
@@ -113,28 +112,15 @@ def _cause(facts: Facts, region: Fp64Region) -> tuple[str, ir.Expr]:
     return f"{what} promoted to double", region.root
 
 
-def _double_literal(region: Fp64Region) -> ir.Expr | None:
-    """The literal that makes the region double, as written: an unsuffixed floating literal
-    (one not exact in float first). An integer literal beside it (`1 + x * 0.5`) is only
-    converted, and a literal clang computed inside a macro has no text to quote."""
-    doubles = [lit for lit in region.literals if lit.kind is ir.ExprKind.FLOAT_LITERAL and is_double(lit) and lit.text]
-    inexact = [lit for lit in doubles if not _exact(lit)]
-    return (inexact or doubles or [None])[0]
-
-
-def _exact(literal: ir.Expr) -> bool:
-    return isinstance(literal.value, float) and exactly_float(literal.value)
-
-
 def _edits(region: Fp64Region) -> list[Edit]:
     edits = []
     for literal in region.literals + region.branch_constants:
         if literal.kind is ir.ExprKind.FLOAT_LITERAL and literal.text and not literal.span.from_macro:
             if literal.text[-1] not in "fFlL":
                 edits.append(Edit(literal.span, literal.text + "f"))
-    for call in region.math_calls:
+    for call in region.calls_with_float_variant:
         name = call.name or ""
-        if name.isidentifier() and name not in WITHOUT_FLOAT_VARIANT and not call.span.from_macro:
+        if name.isidentifier() and not call.span.from_macro:
             span = call.span
             literal = ir.Span(span.file, span.line, span.column, span.line, span.column + len(name))
             edits.append(Edit(literal, name + "f"))

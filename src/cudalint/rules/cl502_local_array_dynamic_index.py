@@ -1,7 +1,6 @@
 from __future__ import annotations
 
-from cudalint.dataflow import Access, Facts, KernelFacts, LocalArray
-from cudalint.dataflow.interpret import AccessKind
+from cudalint.dataflow import Access, AccessKind, Facts, KernelFacts, LocalArray
 from cudalint.diagnostics import Level
 from cudalint.ir import Span
 from cudalint.rules import wording

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow import Access, AccessPattern, Facts, KernelFacts, MemorySpace
-from cudalint.dataflow.symbolic import AtomKind
+from cudalint.dataflow import Access, AccessPattern, AtomKind, Facts, KernelFacts, MemorySpace
 
 
 def global_accesses(facts: Facts):

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 
 from cudalint import ir
-from cudalint.dataflow.symbolic import Atom, AtomKind, Sym
+from cudalint.dataflow import Atom, AtomKind, Sym
 
 _BUILTINS = (AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM)
 _LOOP = re.compile(r"the loop at line \d+")
