@@ -34,9 +34,7 @@ from functools import cache
 from pathlib import Path
 
 from cudalint import frontend
-from cudalint.dataflow import Facts, LaunchContext, MemorySpace
-from cudalint.dataflow.interpret import AccessKind
-from cudalint.dataflow.threads import BlockShape
+from cudalint.dataflow import AccessKind, BlockShape, Facts, LaunchContext, MemorySpace
 from cudalint.diagnostics import Level
 from cudalint.rules import RULES
 
