@@ -3,7 +3,7 @@ from __future__ import annotations
 from cudalint import ir
 from cudalint.dataflow import Facts, Fp64Region
 from cudalint.dataflow.precision import WITHOUT_FLOAT_VARIANT, exactly_float, is_double
-from cudalint.diagnostics import Edit, Finding, Fix, Level
+from cudalint.diagnostics import Edit, Finding, Fix, Level, Safety
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
@@ -47,6 +47,15 @@ class ImplicitFp64(FactRule):
     }
     ```
 
+    ## Fix safety
+    The fix suffixes the literals (`0.1f`) and calls the float math function (`powf`).
+    - Safe for a `note`: nvcc already computes that operation in fp32, so the generated
+      code does not change; `cudalint check --fix` applies it.
+    - Unsafe for a `warning`: the result is then rounded as fp32 instead of fp64 and
+      may differ in its last bits (a threshold like `1e-6` becomes the nearest float);
+      applied only with `--unsafe-fixes`, after deciding that float precision is what
+      the code meant.
+
     ## References
     - CUDA C++ Best Practices Guide, "Promotions to Doubles and Truncations to Floats"
     - CUDA C++ Programming Guide, "Arithmetic Instructions" (throughput table)
@@ -80,7 +89,10 @@ class ImplicitFp64(FactRule):
             message = f"{code} runs in double precision: {wording.count(count, 'fp64 operation')} ({cause})"
         if suggestion:
             message += f"; write {suggestion}"
-        fix = Fix("use single-precision literals and functions", tuple(fixes)) if fixes else None
+        # Where nvcc already narrows the operation the suffix leaves the generated code as it is;
+        # elsewhere the result is rounded as fp32 instead of fp64, so it may change.
+        safety = Safety.SAFE if narrows else Safety.UNSAFE
+        fix = Fix("use single-precision literals and functions", tuple(fixes), safety) if fixes else None
         return self.finding(
             message,
             anchor.span,
