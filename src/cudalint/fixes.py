@@ -128,7 +128,7 @@ class FixOutcome:
     result: RunResult
     """The findings left (with ``write``), or those found (without)."""
     changes: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
-    """Each changed file's bytes before and after."""
+    """Each file changed (or that would be), its bytes before and after."""
     fixed: int = 0
     """Fixes applied (with ``write``) or that would be (without)."""
 
@@ -147,7 +147,7 @@ def run_with_fixes(files: list[str], analyze: Callable[[], RunResult], settings:
             path: (before[path], applied.data) for path, applied in planned.items() if applied.data != before[path]
         }
         return FixOutcome(result, changes, sum(len(applied.fixes) for applied in planned.values()))
-    original = dict(before)
+    changes: dict[str, tuple[bytes, bytes]] = {}
     frozen: set[str] = set()
     notices: list[Notice] = []
     fixed = 0
@@ -178,14 +178,16 @@ def run_with_fixes(files: list[str], analyze: Callable[[], RunResult], settings:
                     path, NoticeKind.ERROR, f"fixes ({codes}) rolled back: they introduce a parse error: {new_error}"
                 )
             )
-        fixed += sum(len(applied.fixes) for path, applied in written.items() if path not in broken)
+        for path, applied in written.items():
+            if path not in broken:
+                fixed += len(applied.fixes)
+                changes[path] = (changes[path][0] if path in changes else previous[path], applied.data)
         if broken:
             before = _read_all(files)
             result = analyze()
     else:
         for path in _plan(result, before, settings.unsafe, frozen):
             notices.append(Notice(path, NoticeKind.NOTE, f"fixes still apply after {MAX_PASSES} passes: stopped"))
-    changes = {path: (original[path], data) for path, data in _read_all(files).items() if data != original[path]}
     return FixOutcome(_with_notices(result, notices, fixed), changes, fixed)
 
 
