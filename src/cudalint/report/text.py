@@ -169,5 +169,6 @@ def render_text(result: RunResult, options: ReportOptions, concise: bool) -> str
     for notice in result.notices:
         lines.append(paint(notice_line(notice, options.root), "dim"))
     lines.append(_summary(result))
-    lines.extend(_fix_summary(result, options))
+    if not options.statistics:
+        lines.extend(_fix_summary(result, options))
     return "\n".join(lines) + "\n"
