@@ -334,3 +334,12 @@ def test_parse_errors_are_kept_per_file(tmp_path):
 def test_the_rule_documentation_says_which_fixes_are_safe(code):
     result = run_cli("rule", code)
     assert "## Fix safety" in result.stdout and "- Safe " in result.stdout and "- Unsafe " in result.stdout
+
+
+def test_the_readme_shows_what_fix_prints_on_the_examples(examples, monkeypatch):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = "$ cudalint check --fix examples/ --format concise\n"
+    shown = readme[readme.index(command) + len(command) :].split("```", 1)[0]
+    monkeypatch.chdir(examples.parent)
+    result = run_cli("check", "--headers", HEADERS, "--fix", "examples/", "--format", "concise", env={"NO_COLOR": "1"})
+    assert result.stdout == shown
