@@ -273,7 +273,12 @@ def test_diff_writes_nothing_and_exits_1_when_there_is_a_change(examples):
 
 def test_exit_non_zero_on_fix(tmp_path):
     source = "__global__ void halve(float* v, int i) {\n    v[i] = v[i] * 0.5;\n}\n"
-    for flags, expected in (((), EXIT_CLEAN), (("--exit-non-zero-on-fix",), EXIT_FINDINGS)):
+    cases = (
+        ((), EXIT_CLEAN),
+        (("--exit-non-zero-on-fix",), EXIT_FINDINGS),
+        (("--exit-non-zero-on-fix", "--exit-zero"), EXIT_CLEAN),
+    )
+    for flags, expected in cases:
         path = tmp_path / f"halve{len(flags)}.cu"
         path.write_text(source)
         result = run_cli("--headers", HEADERS, "--fix", *flags, path)
@@ -343,3 +348,19 @@ def test_the_readme_shows_what_fix_prints_on_the_examples(examples, monkeypatch)
     monkeypatch.chdir(examples.parent)
     result = run_cli("check", "--headers", HEADERS, "--fix", "examples/", "--format", "concise", env={"NO_COLOR": "1"})
     assert result.stdout == shown
+
+
+def test_a_literal_suffix_is_safe_only_where_the_compiler_already_computes_in_float(snippets):
+    source = """
+    __global__ void k(float* v, int i) {
+        if (i < 0.5) v[0] = 1.0f;
+        v[1] = v[1] * 0.5;
+        v[2] = v[2] * 0.1;
+    }
+    """
+    findings = snippets.findings(source, select=["CL401"])
+    assert [(f.span.line, f.level, f.fix.safety) for f in findings] == [
+        (2, Level.NOTE, Safety.UNSAFE),  # an integer comparison: `i < 0.5f` would convert `i` to float
+        (3, Level.NOTE, Safety.SAFE),
+        (4, Level.WARNING, Safety.UNSAFE),
+    ]

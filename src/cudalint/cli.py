@@ -206,7 +206,7 @@ def _fix_settings(options: argparse.Namespace, config: Config) -> FixSettings | 
     return None
 
 
-def _diff_command(outcome: FixOutcome, root: str) -> int:
+def _diff_command(outcome: FixOutcome, root: str, exit_zero: bool) -> int:
     """``--diff``: the changes on standard output, what they fix on standard error."""
     from cudalint.fixes import unified_diff
     from cudalint.report import display_path, notice_line
@@ -221,7 +221,7 @@ def _diff_command(outcome: FixOutcome, root: str) -> int:
     )
     if not any(r.analyzed for r in outcome.result.files):
         return EXIT_ERROR
-    return EXIT_FINDINGS if outcome.changes else EXIT_CLEAN
+    return EXIT_FINDINGS if outcome.changes and not exit_zero else EXIT_CLEAN
 
 
 def _use_color(choice: str, stream) -> bool:
@@ -339,7 +339,7 @@ def check_command(options: argparse.Namespace) -> int:
             files = engine.discover(paths, config, excludes)[0]
             outcome = run_with_fixes(files, lambda: engine.run(paths, settings, excludes), fixing)
             if options.diff:
-                return _diff_command(outcome, os.getcwd())
+                return _diff_command(outcome, os.getcwd(), options.exit_zero)
             result = outcome.result.at_least(min_level)
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise CommandFailed(str(exc)) from None
@@ -380,7 +380,7 @@ def check_command(options: argparse.Namespace) -> int:
         return EXIT_ERROR
     if result.findings and not options.exit_zero:
         return EXIT_FINDINGS
-    if result.fixed and options.exit_non_zero_on_fix:
+    if result.fixed and options.exit_non_zero_on_fix and not options.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

@@ -53,9 +53,9 @@ def apply_fixes(data: bytes, fixes: Iterable[Fix], path: str) -> Applied:
     text = Positions(data[len(bom) :])
     located: list[tuple[list[tuple[int, int, bytes]], Fix]] = []
     for fix in fixes:
-        edits = [text.interval(edit.span, edit.replacement) for edit in fix.edits if edit.span.file == path]
-        if fix.edits and len(edits) == len(fix.edits) and None not in edits:
-            located.append((sorted(edits), fix))  # type: ignore[arg-type]
+        edits = [text.interval(edit.span, edit.replacement) if edit.span.file == path else None for edit in fix.edits]
+        if edits and all(edit is not None for edit in edits):
+            located.append((sorted(e for e in edits if e is not None), fix))
     located.sort(key=lambda item: item[0][0][:2])
     chosen: list[tuple[int, int, bytes]] = []
     result = Applied(data)
@@ -139,59 +139,92 @@ def fixes_of(result: FileResult, unsafe: bool) -> list[Fix]:
 
 def run_with_fixes(files: list[str], analyze: Callable[[], RunResult], settings: FixSettings) -> FixOutcome:
     """Analyze with ``analyze`` and fix ``files`` (the files the run covers) until no fix applies."""
+    if settings.write:
+        return _Passes(files, analyze, settings.unsafe).run()
     before = _read_all(files)
     result = analyze()
-    if not settings.write:
-        planned = _plan(result, before, settings.unsafe, frozen=set())
-        changes = {
-            path: (before[path], applied.data) for path, applied in planned.items() if applied.data != before[path]
-        }
-        return FixOutcome(result, changes, sum(len(applied.fixes) for applied in planned.values()))
-    changes: dict[str, tuple[bytes, bytes]] = {}
-    frozen: set[str] = set()
-    notices: list[Notice] = []
-    fixed = 0
-    for _ in range(MAX_PASSES):
-        planned = _plan(result, before, settings.unsafe, frozen)
-        written: dict[str, Applied] = {}
-        for path, applied in planned.items():
-            if _read(path) != before[path]:
-                frozen.add(path)
-                notices.append(Notice(path, NoticeKind.NOTE, "changed on disk while it was analyzed: not fixed"))
-            elif applied.data != before[path]:
-                _write(path, applied.data)
-                written[path] = applied
-        if not written:
-            break
-        errors = {path: Counter(_file(result, path).parse_errors) for path in written}
-        previous, before = before, _read_all(files)
-        result = analyze()
-        broken = [path for path in written if Counter(_file(result, path).parse_errors) - errors[path]]
-        for path in broken:
-            new_error = next(iter(Counter(_file(result, path).parse_errors) - errors[path]))
-            if _read(path) == written[path].data:
-                _write(path, previous[path])
-            frozen.add(path)
-            codes = ", ".join(written[path].codes)
-            notices.append(
-                Notice(
-                    path, NoticeKind.ERROR, f"fixes ({codes}) rolled back: they introduce a parse error: {new_error}"
-                )
-            )
-        for path, applied in written.items():
-            if path not in broken:
-                fixed += len(applied.fixes)
-                changes[path] = (changes[path][0] if path in changes else previous[path], applied.data)
-        if broken:
-            before = _read_all(files)
-            result = analyze()
-    else:
-        for path in _plan(result, before, settings.unsafe, frozen):
-            notices.append(Notice(path, NoticeKind.NOTE, f"fixes still apply after {MAX_PASSES} passes: stopped"))
-    return FixOutcome(_with_notices(result, notices, fixed), changes, fixed)
+    planned = _plan(result, before, settings.unsafe, frozen=set())
+    changes = {path: (before[path], applied.data) for path, applied in planned.items() if applied.data != before[path]}
+    return FixOutcome(result, changes, sum(len(applied.fixes) for applied in planned.values()))
+
+
+class _Passes:
+    """``--fix``: passes of fixing and analyzing again."""
+
+    def __init__(self, files: list[str], analyze: Callable[[], RunResult], unsafe: bool):
+        self.files, self.analyze, self.unsafe = files, analyze, unsafe
+        self.frozen: set[str] = set()
+        """Files fixed no further: changed on disk, unwritable, or put back after a parse error."""
+        self.notices: list[Notice] = []
+        self.before: dict[str, bytes | None] = {}
+        """Each file's bytes as read right before the latest analysis."""
+        self.result = RunResult([])
+        self.outcome = FixOutcome(self.result)
+
+    def run(self) -> FixOutcome:
+        self._analyze_again()
+        for _ in range(MAX_PASSES):
+            previous, written = self.before, self._write_pass()
+            if not written:
+                break
+            errors = {path: Counter(_file(self.result, path).parse_errors) for path in written}
+            self._analyze_again()
+            broken = {path for path in written if self._roll_back(path, written[path], previous[path], errors[path])}
+            for path, applied in written.items():
+                if path not in broken:
+                    self.outcome.fixed += len(applied.fixes)
+                    first = self.outcome.changes.get(path, (previous[path],))[0]
+                    self.outcome.changes[path] = (first, applied.data)
+            if broken:
+                self._analyze_again()  # The findings of the files put back.
+        else:
+            for path in _plan(self.result, self.before, self.unsafe, self.frozen):
+                self.notices.append(Notice(path, NoticeKind.NOTE, f"fixes still apply after {MAX_PASSES} passes"))
+        files = [
+            dataclasses.replace(file, notices=[*file.notices, *(n for n in self.notices if n.path == file.path)])
+            for file in self.result.files
+        ]
+        self.outcome.result = dataclasses.replace(self.result, files=files, fixed=self.outcome.fixed)
+        return self.outcome
+
+    def _analyze_again(self) -> None:
+        # Read first: a file changed on disk after this read is caught before it is written.
+        self.before = _read_all(self.files)
+        self.result = self.analyze()
+
+    def _write_pass(self) -> dict[str, Applied]:
+        written = {}
+        for path, applied in _plan(self.result, self.before, self.unsafe, self.frozen).items():
+            if applied.data == self.before[path]:
+                continue
+            if _read(path) != self.before[path]:
+                self._stop(path, NoticeKind.NOTE, "changed on disk while it was analyzed: not fixed")
+                continue
+            problem = _write(path, applied.data)
+            if problem is not None:
+                self._stop(path, NoticeKind.ERROR, f"cannot write the fixes: {problem}")
+                continue
+            written[path] = applied
+        return written
+
+    def _roll_back(self, path: str, applied: Applied, previous: bytes, errors: Counter[str]) -> bool:
+        """Put ``path`` back as it was before ``applied`` when that brought a parse error."""
+        new = Counter(_file(self.result, path).parse_errors) - errors
+        if not new:
+            return False
+        if _read(path) == applied.data:
+            _write(path, previous)
+        message = f"fixes ({', '.join(applied.codes)}) rolled back: they introduce a parse error: {next(iter(new))}"
+        self._stop(path, NoticeKind.ERROR, message)
+        return True
+
+    def _stop(self, path: str, kind: NoticeKind, message: str) -> None:
+        self.frozen.add(path)
+        self.notices.append(Notice(path, kind, message))
 
 
 def _plan(result: RunResult, contents: dict[str, bytes | None], unsafe: bool, frozen: set[str]) -> dict[str, Applied]:
+    """Each file's pass: the applicable fixes of its findings, on its bytes as read in ``contents``."""
     planned = {}
     for file in result.files:
         data = contents.get(file.path)
@@ -208,14 +241,6 @@ def _file(result: RunResult, path: str) -> FileResult:
     return next((f for f in result.files if f.path == path), FileResult(path))
 
 
-def _with_notices(result: RunResult, notices: list[Notice], fixed: int) -> RunResult:
-    files = [
-        dataclasses.replace(file, notices=[*file.notices, *(n for n in notices if n.path == file.path)])
-        for file in result.files
-    ]
-    return dataclasses.replace(result, files=files, fixed=fixed)
-
-
 def _read(path: str) -> bytes | None:
     try:
         return Path(path).read_bytes()
@@ -227,11 +252,16 @@ def _read_all(files: list[str]) -> dict[str, bytes | None]:
     return {path: _read(path) for path in files}
 
 
-def _write(path: str, data: bytes) -> None:
-    # In place, not renamed over: the file keeps its permissions, owner and links.
-    with open(path, "r+b") as handle:
-        handle.write(data)
-        handle.truncate()
+def _write(path: str, data: bytes) -> str | None:
+    """Why ``path`` could not be written, or None when it was."""
+    try:
+        # In place, not renamed over: the file keeps its permissions, owner and links.
+        with open(path, "r+b") as handle:
+            handle.write(data)
+            handle.truncate()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 # ---------------------------------------------------------------------------- --diff
