@@ -167,7 +167,8 @@ def _rank(ctype: ir.CType) -> int:
 
 def _element_use(reference: ir.Expr, parents: dict[int, ir.Expr], rank: int) -> bool:
     """Whether ``reference`` is subscripted ``rank`` times down to one element, and that
-    element is not itself taken the address of."""
+    element's address is not taken, but to update it atomically (``atomicAdd(&s[i][j], v)``
+    touches that element alone)."""
     node = reference
     for _ in range(rank):
         parent = parents.get(id(node))
@@ -177,7 +178,12 @@ def _element_use(reference: ir.Expr, parents: dict[int, ir.Expr], rank: int) -> 
             return False
         node = parent
     outer = parents.get(id(node))
-    return rank > 0 and not (outer is not None and outer.kind is ir.ExprKind.UNARY and outer.op == "&")
+    if rank == 0:
+        return False
+    if outer is None or outer.kind is not ir.ExprKind.UNARY or outer.op != "&":
+        return True
+    call = parents.get(id(outer))
+    return call is not None and call.kind is ir.ExprKind.CALL and (call.name or "").startswith("atomic")
 
 
 def _mentions(tu: ir.TranslationUnit, span: ir.Span, name: re.Pattern) -> bool:
