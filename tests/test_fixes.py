@@ -365,3 +365,20 @@ def test_a_literal_suffix_is_safe_only_where_the_compiler_already_computes_in_fl
         (3, Level.NOTE, Safety.SAFE),
         (4, Level.WARNING, Safety.UNSAFE),
     ]
+
+
+def test_fix_keeps_every_byte_outside_its_edits_on_a_real_file(tmp_path):
+    # A byte-order mark, CRLF line endings, and on the literal's line a Windows-1252 byte
+    # and a two-byte UTF-8 character before it: the frontend's columns, mapped back to bytes.
+    lines = [
+        b"\xef\xbb\xbf// r\xc3\xa9sum\xc3\xa9\r\n",
+        b"__global__ void halve(float* v, int i) {\r\n",
+        b"    /* it\x92s \xc3\xa9 */ v[i] = v[i] * 0.5; // \xc3\xa9\r\n",
+        b"}\r\n",
+    ]
+    path = tmp_path / "halve.cu"
+    path.write_bytes(b"".join(lines))
+    result = run_cli("--headers", HEADERS, "--fix", path)
+    assert result.exit_code == EXIT_CLEAN, result.output
+    lines[2] = lines[2].replace(b"0.5;", b"0.5f;")
+    assert path.read_bytes() == b"".join(lines)
