@@ -263,7 +263,7 @@ def render_findings(findings, root: Path, case: Path | None = None) -> str:
         if finding.properties:
             lines.append(f"  properties: {json.dumps(finding.properties, sort_keys=True)}")
         if finding.fix is not None:
-            lines.append(f"  fix: {finding.fix.description}")
+            lines.append(f"  {finding.fix.safety.value} fix: {finding.fix.description}")
             lines += [
                 f"    {e.span.line}:{e.span.column}-{e.span.end_line}:{e.span.end_column} -> {e.replacement!r}"
                 for e in finding.fix.edits

@@ -65,6 +65,10 @@ def test_check_help_lists_every_option():
         "--headers",
         "--exclude",
         "--min-level",
+        "--fix",
+        "--unsafe-fixes",
+        "--diff",
+        "--exit-non-zero-on-fix",
     ):
         assert option in result.stdout
 
@@ -111,21 +115,26 @@ def test_default_command_is_check_in_full_format(workdir):
         "4 |     if (i < n) out[i] = in[i] * 0.1;",
         "  | " + " " * 32 + "^^^",
         "  = in scale",
-        "  = fix: use single-precision literals and functions: `0.1f`",
+        "  = unsafe fix: use single-precision literals and functions: `0.1f`",
         "  = help: Double-precision arithmetic in device code that nobody asked for. (cudalint rule CL401)",
         "",
     ]
     assert "8 | \tv[i] = v[i] * 0.5;" in lines
-    assert lines[-1] == "Found 2 findings (1 warning, 1 note) in 1 file."
+    assert "  = safe fix: use single-precision literals and functions: `0.5f`" in lines
+    assert lines[-2:] == [
+        "Found 2 findings (1 warning, 1 note) in 1 file.",
+        "[*] 1 fixable with --fix (1 more with --fix --unsafe-fixes).",
+    ]
 
 
 def test_check_subcommand_concise_format(workdir):
     result = invoke("check", "--headers", HEADERS, "--min-level", "note", "--format", "concise", "fp64.cu")
     assert result.exit_code == EXIT_FINDINGS
     lines = result.stdout.splitlines()
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert lines[0].startswith("fp64.cu:4:33: CL401 [warning] `in[i] * 0.1` runs in double precision")
-    assert lines[1].startswith("fp64.cu:8:16: CL401 [note] `v[i] * 0.5` is written in double precision")
+    # The note's fix is safe: `--fix` applies it, and the report marks it so.
+    assert lines[1].startswith("fp64.cu:8:16: CL401 [*] [note] `v[i] * 0.5` is written in double precision")
 
 
 def test_json_format_is_never_colored(workdir):
@@ -244,6 +253,7 @@ def test_jobs(workdir):
         ["fp64.cu", "4"],
         ["fp64.cu", "8"],
         ["Found 2 findings (1 warning, 1 note) in 1 file."],
+        ["[*] 1 fixable with --fix (1 more with --fix --unsafe-fixes)."],
     ]
 
 
@@ -287,7 +297,7 @@ def test_each_bad_input_gets_one_line_and_the_rest_continue(workdir, monkeypatch
         (line,) = [line for line in lines if line.startswith(name)]
         assert line.startswith(f"{name}: error: ") and reason in line
     assert sum(line.startswith("fp64.cu:") for line in lines) == 2
-    assert lines[-1].endswith("6 files could not be analyzed.")
+    assert lines[-2].endswith("6 files could not be analyzed.")
 
 
 def test_nothing_analyzable_exits_2(tmp_path, monkeypatch):

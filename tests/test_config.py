@@ -44,6 +44,8 @@ ptxas = true
 time-limit = 30
 project-includes = false
 min-level = "note"
+fix = true
+unsafe-fixes = true
 """
 
 
@@ -101,6 +103,7 @@ def test_every_documented_key_is_read(tmp_path):
     assert config.max_registers == 64 and config.ptxas
     assert config.time_limit == 30.0 and config.project_includes is False
     assert config.min_level is Level.NOTE
+    assert config.fix and config.unsafe_fixes
     written = {line.split("=")[0].strip() for line in EVERY_KEY.splitlines() if "=" in line}
     assert written == set(KNOWN_KEYS)
 

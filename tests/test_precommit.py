@@ -72,11 +72,30 @@ def test_the_cudalint_hook(hooks):
     assert scripts[hook["entry"]] == "cudalint.cli:main"
 
 
+def test_the_cudalint_fix_hook(hooks, tmp_path):
+    (hook,) = [h for h in hooks if h["id"] == "cudalint-fix"]
+    (plain,) = [h for h in hooks if h["id"] == "cudalint"]
+    assert hook["entry"] == "cudalint check --fix" and hook["args"] == ["--exit-non-zero-on-fix"]
+    assert {k: v for k, v in hook.items() if k in ("language", "types_or", "require_serial")} == {
+        k: plain[k] for k in ("language", "types_or", "require_serial")
+    }
+    # What pre-commit runs: entry, args, then the staged files. A safe fix applied fails the
+    # hook even though no finding is left; the second run finds nothing to do.
+    source = tmp_path / "halve.cu"
+    source.write_text("__global__ void halve(float* v, int i) {\n    v[i] = v[i] * 0.5;\n}\n")
+    program, *arguments = hook["entry"].split()
+    command = [sys.executable, "-m", program, *arguments, *hook["args"], "--headers", HEADERS, source.name]
+    first = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 1 and "v[i] * 0.5f;" in source.read_text(), first.stderr
+    second = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert second.returncode == 0, second.stdout
+
+
 def test_identify_tags_cuda_sources_and_headers_as_the_hook_selects(hooks):
     identify = pytest.importorskip("identify.identify")
-    (hook,) = [h for h in hooks if h["id"] == "cudalint"]
-    for name in ("kernel.cu", "kernel.cuh", "helpers.h", "helpers.hpp", "helpers.hh", "helpers.hxx", "helpers.inl"):
-        assert set(hook["types_or"]) & identify.tags_from_filename(name), name
+    for hook in hooks:
+        for name in ("kernel.cu", "kernel.cuh", "helpers.h", "helpers.hpp", "helpers.hh", "helpers.hxx", "helpers.inl"):
+            assert set(hook["types_or"]) & identify.tags_from_filename(name), name
 
 
 def test_pre_commit_accepts_the_manifest():

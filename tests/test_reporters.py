@@ -67,7 +67,7 @@ def test_full_format(run, tmp_path):
         "3 |     a[i] = a[i] * 0.1;\n"
         "  |                   ^^^\n"
         "  = in k\n"
-        "  = fix: use single-precision literals: `0.1f`\n"
+        "  = unsafe fix: use single-precision literals: `0.1f`\n"
         "  = help: Double-precision arithmetic in device code that nobody asked for. (cudalint rule CL401)\n"
     )
     assert expected_warning in text
@@ -110,6 +110,7 @@ def test_notices_and_summary(run, tmp_path):
         "k.cu:2:5: analysis incomplete: use of undeclared identifier 'x'",
         "gone.cu: error: no such file",
         "Found 3 findings (2 warnings, 1 note) in 1 file. 1 file could not be analyzed.",
+        "No safe fix available (1 more with --fix --unsafe-fixes).",
     ]
 
 
@@ -161,6 +162,7 @@ def test_json_format(run, tmp_path):
     assert first["level"] == "note" and first["name"] == "implicit-fp64" and first["fix"] is None
     assert second["fix"] == {
         "description": "use single-precision literals",
+        "safety": "unsafe",
         "edits": [{"line": 3, "column": 19, "end_line": 3, "end_column": 22, "replacement": "0.1f"}],
     }
     assert third["macro_spelling"] == {"file": "k.cu", "line": 1, "column": 1}

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     # Types only: each command imports what it uses when it runs.
     from cudalint.config import Config
     from cudalint.engine import RunSettings
+    from cudalint.fixes import FixOutcome, FixSettings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 COMMANDS = ("check", "facts", "rule")
@@ -116,6 +117,7 @@ def _parser() -> argparse.ArgumentParser:
         "`note` adds the plausible but unproven findings).",
     )
     check.add_argument("--exit-zero", action="store_true", help="Exit with 0 even when there are findings.")
+    _fix_arguments(check)
     check.add_argument("--jobs", "-j", type=_positive_int, help="Worker processes (default: all cores).")
     check.add_argument(
         "--color", type=_choice(COLORS), default="auto", help="Colored output; auto respects NO_COLOR and FORCE_COLOR."
@@ -168,6 +170,58 @@ def _parser() -> argparse.ArgumentParser:
     rule.add_argument("code", nargs="?", help="Rule code, e.g. CL401.")
     rule.add_argument("--all", dest="all_rules", action="store_true", help="Print every rule's documentation.")
     return parser
+
+
+def _fix_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fix", action=argparse.BooleanOptionalAction, help="Apply the safe fixes (configuration `fix`)."
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action=argparse.BooleanOptionalAction,
+        help="Count as available, and with --fix apply, the fixes that may change what the code computes "
+        "(configuration `unsafe-fixes`).",
+    )
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="Print a unified diff of what --fix would change and write nothing; exit 1 when there is a change.",
+    )
+    parser.add_argument(
+        "--exit-non-zero-on-fix",
+        action="store_true",
+        help="With --fix, exit 1 when a fix was applied, even when no finding remains.",
+    )
+
+
+def _fix_settings(options: argparse.Namespace, config: Config) -> FixSettings | None:
+    """How to fix, or None for a run that only reports."""
+    from cudalint.fixes import FixSettings
+
+    unsafe = config.unsafe_fixes if options.unsafe_fixes is None else options.unsafe_fixes
+    if options.diff:
+        return FixSettings(unsafe, write=False)
+    if config.fix if options.fix is None else options.fix:
+        return FixSettings(unsafe)
+    return None
+
+
+def _diff_command(outcome: FixOutcome, root: str, exit_zero: bool) -> int:
+    """``--diff``: the changes on standard output, what they fix on standard error."""
+    from cudalint.fixes import unified_diff
+    from cudalint.report import display_path, notice_line
+
+    sys.stdout.write(unified_diff(outcome.changes, lambda path: display_path(path, root)))
+    for notice in outcome.result.notices:
+        print(notice_line(notice, root), file=sys.stderr)
+    fixes = f"{outcome.fixed} fix{'es' if outcome.fixed != 1 else ''}"
+    print(
+        f"Would apply {fixes} to {len(outcome.changes)} file{'s' if len(outcome.changes) != 1 else ''}.",
+        file=sys.stderr,
+    )
+    if not any(r.analyzed for r in outcome.result.files):
+        return EXIT_ERROR
+    return EXIT_FINDINGS if outcome.changes and not exit_zero else EXIT_CLEAN
 
 
 def _use_color(choice: str, stream) -> bool:
@@ -274,7 +328,19 @@ def check_command(options: argparse.Namespace) -> int:
         config = load_config(config_path) if config_path else Config()
         settings = _run_settings(options, config, _enabled_codes(options, config))
         min_level = parse_level(options.min_level, "--min-level") if options.min_level else config.min_level
-        result = engine.run(paths, settings, config.exclude + list(options.exclude or [])).at_least(min_level)
+        excludes = config.exclude + list(options.exclude or [])
+        fixing = _fix_settings(options, config)
+        if fixing is None:
+            result = engine.run(paths, settings, excludes).at_least(min_level)
+        else:
+            from cudalint.fixes import run_with_fixes
+
+            # Every enabled rule's fixes apply, notes below --min-level included.
+            files = engine.discover(paths, config, excludes)[0]
+            outcome = run_with_fixes(files, lambda: engine.run(paths, settings, excludes), fixing)
+            if options.diff:
+                return _diff_command(outcome, os.getcwd(), options.exit_zero)
+            result = outcome.result.at_least(min_level)
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise CommandFailed(str(exc)) from None
 
@@ -285,6 +351,7 @@ def check_command(options: argparse.Namespace) -> int:
         and (options.color == "always" if options.output is not None else _use_color(options.color, sys.stdout)),
         statistics=options.statistics,
         root=root,
+        unsafe_fixes=config.unsafe_fixes if options.unsafe_fixes is None else options.unsafe_fixes,
     )
     report = render(result, options.format, report_options)
     if options.output is None:
@@ -312,6 +379,8 @@ def check_command(options: argparse.Namespace) -> int:
     if not any(r.analyzed for r in result.files):
         return EXIT_ERROR
     if result.findings and not options.exit_zero:
+        return EXIT_FINDINGS
+    if result.fixed and options.exit_non_zero_on_fix and not options.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

@@ -25,6 +25,8 @@ KNOWN_KEYS = (
     "time-limit",
     "project-includes",
     "min-level",
+    "fix",
+    "unsafe-fixes",
 )
 DEFAULT_TIME_LIMIT = 10.0
 """Processor seconds of analysis one translation unit may take after its parse."""
@@ -57,6 +59,11 @@ class Config:
     """Look inside the project for headers the include path misses."""
     min_level: Level = Level.WARNING
     """The lowest level reported: notes are plausible but unproven, so they are shown only when asked for."""
+    # What to do with the findings, not how they are found: left out of the repr, which keys the cache.
+    fix: bool = field(default=False, repr=False)
+    """Apply the safe fixes (``--fix``)."""
+    unsafe_fixes: bool = field(default=False, repr=False)
+    """Apply, and count as available, the fixes that may change what the code computes (``--unsafe-fixes``)."""
 
     @property
     def root(self) -> Path:
@@ -124,7 +131,7 @@ def parse_config(table: dict, path: Path) -> Config:
         if not isinstance(value, int) or isinstance(value, bool) or not 16 <= value <= 255:
             raise ConfigError(f"{path}: `max-registers` must be an integer between 16 and 255")
         config.max_registers = value
-    for key in ("ptxas", "project-includes"):
+    for key in ("ptxas", "project-includes", "fix", "unsafe-fixes"):
         if key in table:
             if not isinstance(table[key], bool):
                 raise ConfigError(f"{path}: `{key}` must be true or false")

@@ -20,6 +20,15 @@ class Level(enum.Enum):
         return {"error": 0, "warning": 1, "note": 2}[self.value]
 
 
+class Safety(enum.Enum):
+    """Whether applying a fix leaves what the program computes as it was (``--fix`` applies
+    only these) or may change it (``--unsafe-fixes`` adds these); the rule decides, from
+    what the compiler makes of the code before and after."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
 @dataclass(frozen=True, slots=True)
 class Edit:
     span: Span
@@ -30,6 +39,12 @@ class Edit:
 class Fix:
     description: str
     edits: tuple[Edit, ...]
+    safety: Safety = Safety.UNSAFE
+    """A fix that does not say it is safe is not applied without ``--unsafe-fixes``."""
+
+    def applies(self, unsafe: bool) -> bool:
+        """Whether ``--fix`` applies it, with ``--unsafe-fixes`` or without."""
+        return unsafe or self.safety is Safety.SAFE
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,8 @@ class FileResult:
     notices: list[Notice] = field(default_factory=list)
     analyzed: bool = False
     internal_error: bool = False
+    parse_errors: list[str] = field(default_factory=list)
+    """The messages of the parse errors in this file, from every unit that read it."""
 
 
 @dataclass
@@ -74,6 +76,8 @@ class RunResult:
     """Processor seconds each translation unit analyzed in this run took, parse included (cached ones are absent)."""
     hidden: dict[Level, int] = field(default_factory=dict)
     """Findings left out of the report for being below the minimum level, by level."""
+    fixed: int = 0
+    """Fixes ``--fix`` applied before the findings were collected."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -460,10 +464,13 @@ def _merge(context: _Run, unit_results: list[UnitResult]) -> list[FileResult]:
     reports: dict[str, list[FileReport]] = {}
     notices: dict[str, list[Notice]] = {}
     status: dict[str, FileResult] = {}
+    errors: dict[str, list[str]] = {}
     for result in unit_results:
         for path, report in result.files.items():
             if path in scope:
                 reports.setdefault(path, []).append(report)
+        for error in result.errors:
+            errors.setdefault(error.span.file if error.span is not None else result.main, []).append(error.message)
         touched = {path for path in result.covered if path in scope}
         if result.main in scope:
             touched.add(result.main)
@@ -486,6 +493,7 @@ def _merge(context: _Run, unit_results: list[UnitResult]) -> list[FileResult]:
         entry.internal_error &= not entry.analyzed
         entry.findings = finalize(path, reports.get(path, []), context.settings)
         entry.notices = notices.get(path, [])
+        entry.parse_errors = errors.get(path, [])
         merged.append(entry)
     return merged
 

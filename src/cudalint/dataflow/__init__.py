@@ -29,7 +29,7 @@ from cudalint.dataflow.interpret import (
     MemorySpace,
     trace_kernel,
 )
-from cudalint.dataflow.padding import TileRequests, conflict_free_padding
+from cudalint.dataflow.padding import SharedArray, TileRequests, conflict_free_padding, shared_arrays
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
     LocalArray,
@@ -81,6 +81,7 @@ __all__ = [
     "Occupancy",
     "RegisterBudget",
     "RegisterEstimate",
+    "SharedArray",
     "Sym",
     "Variance",
 ]
@@ -111,11 +112,18 @@ class KernelFacts:
     """The translation unit's struct layouts (which per-thread structs hold arrays)."""
     helpers: Mapping[str, ir.Function] = field(default_factory=dict)
     """The translation unit's device functions by declaration: the work a call runs."""
+    tu: ir.TranslationUnit | None = None
+    """The translation unit the kernel is in (the file-scope shared arrays it may use)."""
 
     @property
     def label(self) -> str:
         """The kernel as ptxas and launch records name it: ``k`` or ``k<8,float>``."""
         return self.function.display_name.replace(", ", ",")
+
+    @cached_property
+    def shared_arrays(self) -> dict[str, SharedArray]:
+        """The shared arrays the kernel can name, by name, with how it uses each."""
+        return shared_arrays(self.tu, self.function) if self.tu is not None else {}
 
     @cached_property
     def unroll_model(self) -> UnrollModel:
@@ -350,6 +358,7 @@ class Facts:
                 build=self.build,
                 records=self.tu.records,
                 helpers=self._helpers,
+                tu=self.tu,
             )
         return KernelFacts(
             function,
@@ -359,6 +368,7 @@ class Facts:
             self.build,
             self.tu.records,
             self._helpers,
+            self.tu,
         )
 
     @cached_property

@@ -142,6 +142,14 @@ class Fp64Region:
         )
         return simple and exactly_float(self.literals[0].value)
 
+    @property
+    def float_constants_keep_code(self) -> bool:
+        """Whether writing its constants as float (``0.5f``) leaves the machine code as it is:
+        the compiler already computes the operation in fp32 on a promoted float. An integer
+        compared with a constant is compared as an integer; against a float constant it
+        would be converted to float first (and above 2^24 rounded)."""
+        return self.compiler_narrows and self.promoted[0].type.kind in _FLOAT_KINDS
+
 
 def _exact_literal(literal: ir.Expr) -> bool:
     return isinstance(literal.value, float) and exactly_float(literal.value)

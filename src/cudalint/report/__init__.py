@@ -21,6 +21,8 @@ class ReportOptions:
     """Counts per rule instead of the findings: JSON for ``json``, a table otherwise."""
     root: str = ""
     """Paths are shown relative to this directory (the repository root for SARIF)."""
+    unsafe_fixes: bool = False
+    """Unsafe fixes count as available (``--unsafe-fixes``): marked fixable like the safe ones."""
 
 
 def display_path(path: str, root: str) -> str:

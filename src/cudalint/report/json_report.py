@@ -36,6 +36,7 @@ def finding_record(finding: Finding, root: str) -> dict:
     if finding.fix is not None:
         record["fix"] = {
             "description": finding.fix.description,
+            "safety": finding.fix.safety.value,
             "edits": [
                 {
                     "line": e.span.line,

@@ -62,12 +62,23 @@ def _excerpt(span, cache: dict) -> list[tuple[int, str, str]]:
     return shown
 
 
+def _fixable(finding: Finding, options: ReportOptions) -> str:
+    """``[*] `` before the message of a finding ``--fix`` fixes (as ruff marks them)."""
+    return "[*] " if _applies(finding, options.unsafe_fixes) else ""
+
+
+def _applies(finding: Finding, unsafe: bool) -> bool:
+    return finding.fix is not None and finding.fix.applies(unsafe)
+
+
 def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict) -> list[str]:
     span = finding.span
     where = f"{display_path(span.file, options.root)}:{span.line}:{span.column}"
     style = _LEVEL_STYLE[finding.level]
     level = paint(finding.level.value, "bold", style)
-    out = [f"{paint(where, 'bold')}: {level}[{paint(finding.code, 'bold')}] {finding.message}"]
+    out = [
+        f"{paint(where, 'bold')}: {level}[{paint(finding.code, 'bold')}] {_fixable(finding, options)}{finding.message}"
+    ]
     excerpt = _excerpt(span, cache)
     width = len(str(excerpt[-1][0] if excerpt else span.line))
     pad = " " * width
@@ -89,7 +100,8 @@ def _full(finding: Finding, options: ReportOptions, paint: _Painter, cache: dict
         out.append(f"{pad} {paint('= in', 'blue')} {finding.function}")
     if finding.fix is not None:
         edits = ", ".join(f"`{e.replacement}`" for e in finding.fix.edits)
-        out.append(f"{pad} {paint('= fix', 'green')}: {finding.fix.description}: {edits}")
+        kind = f"= {finding.fix.safety.value} fix"
+        out.append(f"{pad} {paint(kind, 'green')}: {finding.fix.description}: {edits}")
     row = RULES.get(finding.code)
     if row is not None and row.rule is not None:
         out.append(f"{pad} {paint('= help', 'blue')}: {row.rule.doc.summary} (cudalint rule {finding.code})")
@@ -101,7 +113,20 @@ def _concise(finding: Finding, options: ReportOptions, paint: _Painter) -> str:
     span = finding.span
     where = f"{display_path(span.file, options.root)}:{span.line}:{span.column}"
     code = paint(finding.code, "bold", _LEVEL_STYLE[finding.level])
-    return f"{paint(where, 'bold')}: {code} [{finding.level.value}] {finding.message}"
+    return f"{paint(where, 'bold')}: {code} {_fixable(finding, options)}[{finding.level.value}] {finding.message}"
+
+
+def _fix_summary(result: RunResult, options: ReportOptions) -> list[str]:
+    """What --fix did, and what it (or --unsafe-fixes) would do for the findings shown."""
+    lines = [f"Fixed {_plural(result.fixed, 'finding')}."] if result.fixed else []
+    now = sum(1 for f in result.findings if _applies(f, options.unsafe_fixes))
+    unsafe = sum(1 for f in result.findings if _applies(f, True)) - now
+    more = f"{unsafe} more with --fix --unsafe-fixes" if unsafe else ""
+    if now:
+        lines.append(f"[*] {now} fixable with --fix" + (f" ({more})." if more else "."))
+    elif more:
+        lines.append(f"No safe fix available ({more}).")
+    return lines
 
 
 def _summary(result: RunResult) -> str:
@@ -144,4 +169,6 @@ def render_text(result: RunResult, options: ReportOptions, concise: bool) -> str
     for notice in result.notices:
         lines.append(paint(notice_line(notice, options.root), "dim"))
     lines.append(_summary(result))
+    if not options.statistics:
+        lines.extend(_fix_summary(result, options))
     return "\n".join(lines) + "\n"

@@ -27,7 +27,7 @@ CATEGORIES = {
 }
 PRECISIONS = ("very-high", "high", "medium", "low")
 REQUIRED_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
-OPTIONAL_SECTIONS = ("References",)
+OPTIONAL_SECTIONS = ("Fix safety", "References")
 
 _CODE = re.compile(r"CL\d{3}")
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")

@@ -3,8 +3,8 @@ from __future__ import annotations
 import re
 
 from cudalint import ir
-from cudalint.dataflow import BANK_BYTES, BANKS, Access, Confidence, Facts, KernelFacts, MemorySpace
-from cudalint.diagnostics import Edit, Fix, Level
+from cudalint.dataflow import BANK_BYTES, BANKS, Access, Confidence, Facts, KernelFacts, MemorySpace, SharedArray
+from cudalint.diagnostics import Edit, Fix, Level, Safety
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
@@ -85,6 +85,16 @@ class SharedBankConflict(FactRule):
     void launch(const float* in, float* out) { transpose<<<1, dim3(32, 32)>>>(in, out); }
     ```
 
+    ## Fix safety
+    The fix grows the declaration's last dimension (`[32][32]` -> `[32][33]`).
+    - Safe when the tile is declared in the kernel (not `extern`, not at file scope) and
+      every use subscripts it down to an element (`tile[i][j]`): each element keeps its
+      row and column, only its bank changes, and `cudalint check --fix` applies it.
+    - Unsafe otherwise: a pointer to the tile or one of its rows (`float* p = tile[0]`,
+      `&tile[i][j]`, a call, `memcpy`, a cast), `sizeof(tile)`, or other code sharing a
+      file-scope or `extern` declaration would see the elements moved; applied only with
+      `--unsafe-fixes`, after adapting that code.
+
     ## References
     - CUDA C++ Programming Guide, "Shared Memory" (bank conflicts)
     - Nsight Compute, `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum`
@@ -99,7 +109,6 @@ class SharedBankConflict(FactRule):
 
     def check(self, facts: Facts):
         for kernel in facts.kernels:
-            declarations = _shared_declarations(facts.tu, kernel.function)
             for access, pattern in kernel.accesses:
                 if access.space is not MemorySpace.SHARED or pattern.single_lane:
                     continue
@@ -121,8 +130,8 @@ class SharedBankConflict(FactRule):
                         )
                     else:
                         qualifier = " over the loop's trips"
-                declaration = declarations.get(access.location.base)
-                fix, advice = _padding_advice(facts.tu, kernel, access, declaration)
+                array = kernel.shared_arrays.get(access.location.base)
+                fix, advice = _padding_advice(facts.tu, kernel, access, array)
                 yield self.finding(
                     f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
@@ -157,24 +166,14 @@ def _per_request(wavefronts: float, ideal: float) -> str:
     return text if whole else f"on average {text}"
 
 
-def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[str, ir.VarDecl]:
-    """Shared arrays by name as ``function`` sees them: its own, else file-scope ones."""
-    found = {var.name: var for var in tu.globals if var.storage is ir.StorageClass.SHARED}
-    if function.body is not None:
-        for stmt in function.body.walk():
-            for var in stmt.decls:
-                if var.storage is ir.StorageClass.SHARED:
-                    found[var.name] = var
-    return found
-
-
 def _padding_advice(
-    tu: ir.TranslationUnit, kernel: KernelFacts, access: Access, var: ir.VarDecl | None
+    tu: ir.TranslationUnit, kernel: KernelFacts, access: Access, array: SharedArray | None
 ) -> tuple[Fix | None, str]:
     """The advice, and the fix when there is one: the padding of a 2-D tile's rows that
     makes this access conflict-free and the tile's accesses cheaper together. The
     padding is searched for the way this block's warps walk the tile, so a row padded
     for 16 banks (``[16][17]``) gets the padding that works on 32."""
+    var = array.var if array is not None else None
     element = var.type.pointee if var is not None and var.type.kind is ir.TypeKind.ARRAY else None
     if (
         element is None
@@ -187,14 +186,15 @@ def _padding_advice(
     padding = kernel.conflict_free_padding(access, element.size, element.pointee.size)
     if padding is None:
         return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"
-    fix = _padding_fix(tu, var, padding)
+    # Padding moves the elements: safe only where nothing reaches them but `tile[i][j]`.
+    fix = _padding_fix(tu, var, padding, Safety.SAFE if array.layout_is_private else Safety.UNSAFE)
     banks = " for 32 banks" if element.size % (BANKS * BANK_BYTES) else ""
     if fix is None:
         return None, f"pad each row{banks} by {wording.count(padding, 'element')}"
     return fix, f"pad the row{banks} ({fix.edits[0].replacement})"
 
 
-def _padding_fix(tu: ir.TranslationUnit, var: ir.VarDecl, padding: int) -> Fix | None:
+def _padding_fix(tu: ir.TranslationUnit, var: ir.VarDecl, padding: int, safety: Safety) -> Fix | None:
     """The declaration's last dimension grown by ``padding`` (``[32][32]`` -> ``[32][33]``)."""
     if var.span.from_macro or var.span.file != tu.path:
         return None
@@ -209,4 +209,6 @@ def _padding_fix(tu: ir.TranslationUnit, var: ir.VarDecl, padding: int) -> Fix |
     written = last.group(1)
     padded = str(int(written) + padding) if written.isdigit() else f"{written} + {padding}"
     span = ir.Span(tu.path, var.span.line, last.start() + 1, var.span.line, last.end() + 1)
-    return Fix(f"pad each row of `{var.name}` by {wording.count(padding, 'element')}", (Edit(span, f"[{padded}]"),))
+    return Fix(
+        f"pad each row of `{var.name}` by {wording.count(padding, 'element')}", (Edit(span, f"[{padded}]"),), safety
+    )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from cudalint import ir
 from cudalint.dataflow import Facts, Fp64Region
-from cudalint.diagnostics import Edit, Finding, Fix, Level
+from cudalint.diagnostics import Edit, Finding, Fix, Level, Safety
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 
@@ -46,6 +46,18 @@ class ImplicitFp64(FactRule):
     }
     ```
 
+    ## Fix safety
+    The fix suffixes the literals (`0.1f`) and calls the float math function (`powf`).
+    - Safe for a `note` on float data: nvcc already computes that operation in fp32, so
+      the generated code does not change; `cudalint check --fix` applies it.
+    - Unsafe for a `warning`: the result is then rounded as fp32 instead of fp64 and
+      may differ in its last bits (a threshold like `1e-6` becomes the nearest float);
+      applied only with `--unsafe-fixes`, after deciding that float precision is what
+      the code meant.
+    - Unsafe for a `note` on an integer compared with a constant (`i < 0.5`): nvcc
+      compares integers there, and against `0.5f` it would convert `i` to float first
+      (rounding it above 2^24).
+
     ## References
     - CUDA C++ Best Practices Guide, "Promotions to Doubles and Truncations to Floats"
     - CUDA C++ Programming Guide, "Arithmetic Instructions" (throughput table)
@@ -79,7 +91,9 @@ class ImplicitFp64(FactRule):
             message = f"{code} runs in double precision: {wording.count(count, 'fp64 operation')} ({cause})"
         if suggestion:
             message += f"; write {suggestion}"
-        fix = Fix("use single-precision literals and functions", tuple(fixes)) if fixes else None
+        # Elsewhere the result is rounded as fp32 instead of fp64, or an integer is converted: it may change.
+        safety = Safety.SAFE if region.float_constants_keep_code else Safety.UNSAFE
+        fix = Fix("use single-precision literals and functions", tuple(fixes), safety) if fixes else None
         return self.finding(
             message,
             anchor.span,
