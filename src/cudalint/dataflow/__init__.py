@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from cudalint import ir
-from cudalint.dataflow.banks import WideAccess, merged_accesses, shared_access_pattern
+from cudalint.dataflow.banks import (
+    SharedInstruction,
+    WideAccess,
+    merged_accesses,
+    shared_access_pattern,
+    shared_instruction,
+)
 from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.divergence import BranchPattern, Cost, Idiom, Workload, branch_pattern
 from cudalint.dataflow.interpret import (
@@ -201,6 +207,12 @@ class KernelFacts:
                 self._unrolled_trips,
             )
         return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
+
+    def shared_instruction(self, access: Access) -> SharedInstruction:
+        """The instruction that serves a shared access: its own, or a wider one nvcc merged it into."""
+        return shared_instruction(
+            access, self.shape, self.trace.loops, self._merged_shared.get(id(access)), self._unrolled_trips
+        )
 
     def _unrolled_trips(self, run: LoopRun) -> int | None:
         """Trips of a loop the compiler unrolls fully; None for a loop it keeps rolled."""

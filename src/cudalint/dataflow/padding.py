@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from cudalint import ir
 from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_requests, request_wavefronts
 from cudalint.dataflow.interpret import Access, LoopRun
 from cudalint.dataflow.symbolic import Atom
@@ -71,7 +72,7 @@ def conflict_free_padding(
         padded_row = row_bytes + padding * element_bytes
         if any(
             cost.taken > cost.ideal
-            for cost in (request_wavefronts(_laid_out(request, row_bytes, padded_row), size) for request in requests)
+            for cost in (request_wavefronts(laid_out(request, row_bytes, padded_row), size) for request in requests)
         ):
             continue
         if sum(_cost(found, size_, row_bytes, padded_row) for found, size_ in everything) < before:
@@ -82,12 +83,42 @@ def conflict_free_padding(
 def _cost(requests: Counter[tuple[int | None, ...]], size: int, row_bytes: int, padded_row: int) -> int:
     """The wavefronts the requests take with rows ``padded_row`` bytes apart."""
     return sum(
-        count * request_wavefronts(_laid_out(request, row_bytes, padded_row), size).taken
+        count * request_wavefronts(laid_out(request, row_bytes, padded_row), size).taken
         for request, count in requests.items()
     )
 
 
-def _laid_out(request: Request, row_bytes: int, padded_row: int) -> Request:
+def laid_out(request: Request, row_bytes: int, padded_row: int) -> Request:
     return [
         None if address is None else (address // row_bytes) * padded_row + address % row_bytes for address in request
     ]
+
+
+def shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[str, ir.VarDecl]:
+    """Shared arrays by name as ``function`` sees them: its own, else file-scope ones."""
+    found = {var.name: var for var in tu.globals if var.storage is ir.StorageClass.SHARED}
+    if function.body is not None:
+        for stmt in function.body.walk():
+            for var in stmt.decls:
+                if var.storage is ir.StorageClass.SHARED:
+                    found[var.name] = var
+    return found
+
+
+def row_layout(var: ir.VarDecl | None) -> tuple[int, int] | None:
+    """Bytes per row and per element of a shared array of rows (``T tile[R][C]``); None
+    for any other declaration, whose rows cannot be padded."""
+    row = var.type.pointee if var is not None and var.type.kind is ir.TypeKind.ARRAY else None
+    if row is None or row.kind is not ir.TypeKind.ARRAY or row.size is None or row.pointee is None:
+        return None
+    return (row.size, row.pointee.size) if row.pointee.size else None
+
+
+def tile_padding(
+    access: Access, accesses: Iterable[Access], requests_of: TileRequests, layout: tuple[int, int]
+) -> int | None:
+    """``conflict_free_padding`` for ``access`` among the kernel's ``accesses`` to its array."""
+    siblings = [
+        other for other in accesses if other.space is access.space and other.location.base == access.location.base
+    ]
+    return conflict_free_padding(access, siblings, requests_of, *layout)

@@ -5,7 +5,7 @@ import re
 from cudalint import ir
 from cudalint.dataflow import Access, Confidence, Facts, KernelFacts, MemorySpace
 from cudalint.dataflow.banks import BANK_BYTES, BANKS
-from cudalint.dataflow.padding import TileRequests, conflict_free_padding
+from cudalint.dataflow.padding import TileRequests, row_layout, shared_declarations, tile_padding
 from cudalint.diagnostics import Edit, Fix, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -101,7 +101,7 @@ class SharedBankConflict(FactRule):
 
     def check(self, facts: Facts):
         for kernel in facts.kernels:
-            declarations = _shared_declarations(facts.tu, kernel.function)
+            declarations = shared_declarations(facts.tu, kernel.function)
             requests = TileRequests(kernel.shape, kernel.bindings, kernel.trace.loops)
             for access, pattern in kernel.accesses:
                 if access.space is not MemorySpace.SHARED or pattern.single_lane:
@@ -160,17 +160,6 @@ def _per_request(wavefronts: float, ideal: float) -> str:
     return text if whole else f"on average {text}"
 
 
-def _shared_declarations(tu: ir.TranslationUnit, function: ir.Function) -> dict[str, ir.VarDecl]:
-    """Shared arrays by name as ``function`` sees them: its own, else file-scope ones."""
-    found = {var.name: var for var in tu.globals if var.storage is ir.StorageClass.SHARED}
-    if function.body is not None:
-        for stmt in function.body.walk():
-            for var in stmt.decls:
-                if var.storage is ir.StorageClass.SHARED:
-                    found[var.name] = var
-    return found
-
-
 def _padding_advice(
     tu: ir.TranslationUnit, kernel: KernelFacts, access: Access, var: ir.VarDecl | None, requests: TileRequests
 ) -> tuple[Fix | None, str]:
@@ -178,25 +167,14 @@ def _padding_advice(
     makes this access conflict-free and the tile's accesses cheaper together. The
     padding is searched for the way this block's warps walk the tile, so a row padded
     for 16 banks (``[16][17]``) gets the padding that works on 32."""
-    element = var.type.pointee if var is not None and var.type.kind is ir.TypeKind.ARRAY else None
-    if (
-        element is None
-        or element.kind is not ir.TypeKind.ARRAY
-        or element.size is None
-        or element.pointee is None
-        or not element.pointee.size
-    ):
+    layout = row_layout(var)
+    if var is None or layout is None:
         return None, "use an odd stride or swap the indices"
-    siblings = [
-        other
-        for other, _ in kernel.accesses
-        if other.space is MemorySpace.SHARED and other.location.base == access.location.base
-    ]
-    padding = conflict_free_padding(access, siblings, requests, element.size, element.pointee.size)
+    padding = tile_padding(access, (other for other, _ in kernel.accesses), requests, layout)
     if padding is None:
         return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"
     fix = _padding_fix(tu, var, padding)
-    banks = " for 32 banks" if element.size % (BANKS * BANK_BYTES) else ""
+    banks = " for 32 banks" if layout[0] % (BANKS * BANK_BYTES) else ""
     if fix is None:
         return None, f"pad each row{banks} by {wording.count(padding, 'element')}"
     return fix, f"pad the row{banks} ({fix.edits[0].replacement})"
