@@ -10,7 +10,7 @@ import pytest
 
 from conftest import run_cli
 from cudalint.dataflow.banks import BANKS, request_wavefronts
-from cudalint.figures import Position, figures_at
+from cudalint.figures import FigureBook, Position
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSPOSE = ROOT / "examples" / "transpose.cu"
@@ -161,6 +161,6 @@ def test_a_column_inside_an_access_picks_the_narrowest(snippets):
     source = "__global__ void k(float* a, const float* b) { a[threadIdx.x] = b[2 * threadIdx.x]; }\n"
     facts = snippets.facts(source)
     inside = source.index("2 * threadIdx") + 1
-    (figure,) = figures_at(facts, Position(facts.tu.path, 1, inside), str(ROOT))
+    (figure,) = FigureBook(facts, str(ROOT)).at(Position(facts.tu.path, 1, inside))
     assert figure.formula == "b + 8*threadIdx.x"
     assert figure.summary.startswith("8 sectors per request, ideal 4")

@@ -14,11 +14,9 @@ from collections.abc import Callable, Iterable
 from cudalint import ir
 from cudalint.dataflow import Facts
 from cudalint.diagnostics import Finding
-from cudalint.figures import BRANCH_RULES, MEMORY_RULES, Figure, Position, figures_at, figures_for_finding
+from cudalint.figures import PICTURED_RULES, Figure, FigureBook, Position
 
 _POSITION = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<column>\d+))?$")
-
-PICTURED_RULES = (*MEMORY_RULES, *BRANCH_RULES)
 
 
 class PositionError(ValueError):
@@ -42,7 +40,7 @@ def explain(facts: Facts, position: Position, root: str) -> list[Figure]:
     shown = os.path.relpath(position.path, root)
     if position.line > len(lines):
         raise PositionError(f"{shown} has {len(lines)} lines; there is no line {position.line}")
-    figures = figures_at(facts, position, root)
+    figures = FigureBook(facts, root).at(position)
     if not figures:
         where = f"{shown}:{position.line}" + (f":{position.column}" if position.column else "")
         raise PositionError(f"{where}: no memory access or branch of a kernel there")
@@ -61,9 +59,9 @@ def finding_figures(
     figures: dict[Finding, list[Figure]] = {}
     for path, found in by_file.items():
         try:
-            facts = Facts(parse(path))
+            book = FigureBook(Facts(parse(path)), root)
             for finding in found:
-                figures[finding] = figures_for_finding(facts, finding.code, finding.span, root)
+                figures[finding] = book.for_finding(finding.code, finding.span)
         except Exception:  # noqa: BLE001, S112 - a picture is an extra: the report stands without it
             continue
     return figures

@@ -18,7 +18,9 @@ the source (an index loaded at run time), there is no picture: the figure says w
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property, partial
 from itertools import pairwise
 
 from cudalint import ir
@@ -62,6 +64,7 @@ LINE_BYTES = 128
 
 MEMORY_RULES = {"CL101": "global", "CL102": "global", "CL201": "shared"}
 BRANCH_RULES = ("CL301", "CL302")
+PICTURED_RULES = (*MEMORY_RULES, *BRANCH_RULES)
 
 
 @dataclass(frozen=True)
@@ -134,48 +137,75 @@ class Position:
     column: int | None = None
 
 
-def figures_at(facts: Facts, position: Position, root: str) -> list[Figure]:
-    """Figures of the accesses and branches at ``position``: those starting at its column,
-    else those covering it, else (no column) all of those on its line."""
-    found = []
-    for kernel in facts.kernels:
-        for access, pattern in kernel.accesses:
-            found.append((access.span, lambda k=kernel, a=access, p=pattern: access_figure(facts, k, a, p, root)))
-        for branch, pattern in kernel.branches:
-            found.append((branch.stmt.span, lambda k=kernel, b=branch, p=pattern: branch_figure(facts, k, b, p, root)))
-    return [build() for build in _at(found, position)]
+class FigureBook:
+    """The figures of one translation unit's facts, looked up by position; work that many
+    figures share (the requests of a tile's accesses, for the padding search) is done once."""
 
+    def __init__(self, facts: Facts, root: str):
+        self.facts = facts
+        self.root = root
+        self._tiles: dict[int, TileRequests] = {}
 
-def figures_for_finding(facts: Facts, code: str, span: ir.Span, root: str) -> list[Figure]:
-    """The pictures behind a finding of a memory or branch rule; CL302's is the split of the
-    branch its barrier sits under."""
-    position = Position(span.file, span.line, span.column)
-    if code in MEMORY_RULES:
-        return [f for f in figures_at(facts, position, root) if f.kind == MEMORY_RULES[code]]
-    if code == "CL301":
-        return [f for f in figures_at(facts, position, root) if f.kind == "branch"]
-    if code == "CL302":
+    @cached_property
+    def _by_line(self) -> dict[tuple[str, int], list[tuple[ir.Span, str, Callable[[], Figure]]]]:
+        """What can be drawn on each line: (span, kind, how to draw it)."""
+        found: dict[tuple[str, int], list] = {}
+        for kernel in self.facts.kernels:
+            for access, pattern in kernel.accesses:
+                kind = "shared" if access.space is MemorySpace.SHARED else "global"
+                build = partial(access_figure, self, kernel, access, pattern)
+                found.setdefault((access.span.file, access.span.line), []).append((access.span, kind, build))
+            for branch, pattern in kernel.branches:
+                build = partial(branch_figure, self, kernel, branch, pattern)
+                span = branch.stmt.span
+                found.setdefault((span.file, span.line), []).append((span, "branch", build))
+        return found
+
+    def at(self, position: Position, kind: str | None = None) -> list[Figure]:
+        """Figures (of ``kind``, when given) of the accesses and branches at ``position``:
+        those starting at its column, else those covering it, else (no column) all of those
+        on its line."""
+        on_line = [
+            (span, build)
+            for span, drawn, build in self._by_line.get((position.path, position.line), [])
+            if kind is None or drawn == kind
+        ]
+        return [build() for build in _at(on_line, position)]
+
+    def for_finding(self, code: str, span: ir.Span) -> list[Figure]:
+        """The pictures behind a finding of a memory or branch rule; CL302's is the split of
+        the branch its barrier sits under."""
+        position = Position(span.file, span.line, span.column)
+        if code in MEMORY_RULES:
+            return self.at(position, MEMORY_RULES[code])
+        if code == "CL301":
+            return self.at(position, "branch")
+        if code != "CL302":
+            return []
         figures = []
-        for kernel in facts.kernels:
+        for kernel in self.facts.kernels:
             for barrier in kernel.barriers:
                 if _place(barrier.expr.span) != _place(span):
                     continue
                 _, decision = kernel.control_variance(barrier.stmt)
                 figures += [
-                    branch_figure(facts, kernel, branch, pattern, root)
+                    branch_figure(self, kernel, branch, pattern)
                     for branch, pattern in kernel.branches
                     if decision is not None and branch.stmt is decision
                 ]
         return figures
-    return []
+
+    def tile_requests(self, kernel: KernelFacts) -> TileRequests:
+        if id(kernel) not in self._tiles:
+            self._tiles[id(kernel)] = TileRequests(kernel.shape, kernel.bindings, kernel.trace.loops)
+        return self._tiles[id(kernel)]
 
 
 def _place(span: ir.Span) -> tuple[str, int, int]:
     return span.file, span.line, span.column
 
 
-def _at(found: list, position: Position) -> list:
-    on_line = [(span, item) for span, item in found if span.file == position.path and span.line == position.line]
+def _at(on_line: list, position: Position) -> list:
     if position.column is None:
         return [item for _, item in on_line]
     starting = [item for span, item in on_line if span.column == position.column]
@@ -196,13 +226,13 @@ def _width(span: ir.Span) -> int:
     return (span.end_line - span.line) * 10_000 + span.end_column - span.column
 
 
-def _header(facts: Facts, kernel: KernelFacts, span: ir.Span, root: str) -> dict:
+def _header(book: FigureBook, kernel: KernelFacts, span: ir.Span) -> dict:
     from cudalint.report import display_path
 
     shape = kernel.shape
     return {
-        "location": f"{display_path(span.file, root)}:{span.line}:{span.column}",
-        "source": _source_line(facts, span),
+        "location": f"{display_path(span.file, book.root)}:{span.line}:{span.column}",
+        "source": _source_line(book.facts, span),
         "kernel": kernel.function.display_name,
         "block": (shape.x, shape.y, shape.z),
         "block_source": _shape_source(kernel),
@@ -258,12 +288,12 @@ def _unknown_address(pattern: AccessPattern) -> str:
     return "no picture: some running lane's address is not known from the source"
 
 
-def access_figure(facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern, root: str) -> Figure:
-    header = _header(facts, kernel, access.span, root)
+def access_figure(book: FigureBook, kernel: KernelFacts, access: Access, pattern: AccessPattern) -> Figure:
+    header = _header(book, kernel, access.span)
     subject = f"{access.space.value} {access.kind.value}, {access.size or '?'} B per lane"
     formula = f"{access.location.base} + {access.location.offset}"
     if access.space is MemorySpace.SHARED:
-        return _shared_figure(facts, kernel, access, pattern, header, subject, formula)
+        return _shared_figure(book, kernel, access, pattern, header, subject, formula)
     return _global_figure(kernel, access, pattern, header, subject, formula)
 
 
@@ -322,7 +352,13 @@ def _sector_lanes(
 
 
 def _shared_figure(
-    facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern, header: dict, subject: str, formula: str
+    book: FigureBook,
+    kernel: KernelFacts,
+    access: Access,
+    pattern: AccessPattern,
+    header: dict,
+    subject: str,
+    formula: str,
 ) -> Figure:
     instruction = kernel.shared_instruction(access)
     size = instruction.size
@@ -350,7 +386,7 @@ def _shared_figure(
     panels = [_bank_panel(f"warp {warp}, as declared", request, size, coordinates)]
     drawn = panels[0]
     if drawn.cost > drawn.ideal:
-        panels.append(_padded_panel(facts, kernel, access, request, size, coordinates))
+        panels.append(_padded_panel(book, kernel, access, request, size, coordinates))
     values = _drawn_for(pattern, evaluator, [instruction.offset, *(g.condition for g in access.guards)], kernel)
     average = (
         ""
@@ -397,14 +433,15 @@ def _bank_panel(title: str, request: Request, size: int, coordinates, note: str 
     return Panel(title, tuple(lanes), cost.taken, cost.ideal, bank_ways=tuple(bank_ways), note=note)
 
 
-def _padded_panel(facts: Facts, kernel: KernelFacts, access: Access, request: Request, size: int, coordinates) -> Panel:
-    var = shared_declarations(facts.tu, kernel.function).get(access.location.base)
+def _padded_panel(
+    book: FigureBook, kernel: KernelFacts, access: Access, request: Request, size: int, coordinates
+) -> Panel:
+    var = shared_declarations(book.facts.tu, kernel.function).get(access.location.base)
     layout = row_layout(var)
     empty = Panel("padded", (), 0, 0)
     if var is None or layout is None:
         return _note(empty, f"`{access.location.base}` is not an array of rows: no padding to draw")
-    requests = TileRequests(kernel.shape, kernel.bindings, kernel.trace.loops)
-    padding = tile_padding(access, (a for a, _ in kernel.accesses), requests, layout)
+    padding = tile_padding(access, (a for a, _ in kernel.accesses), book.tile_requests(kernel), layout)
     if padding is None:
         return _note(
             empty, f"no padding of the rows of `{var.name}` removes it without costing its other accesses more"
@@ -420,8 +457,8 @@ def _note(panel: Panel, note: str) -> Panel:
     return Panel(panel.title, panel.lanes, panel.cost, panel.ideal, note=note)
 
 
-def branch_figure(facts: Facts, kernel: KernelFacts, branch: Branch, pattern: BranchPattern, root: str) -> Figure:
-    header = _header(facts, kernel, branch.stmt.span, root)
+def branch_figure(book: FigureBook, kernel: KernelFacts, branch: Branch, pattern: BranchPattern) -> Figure:
+    header = _header(book, kernel, branch.stmt.span)
     subject = f"{branch.kind} statement"
     formula = str(branch.condition)
     evaluator, _, _ = most_split(branch, kernel.shape, kernel.bindings, kernel.trace.loops)

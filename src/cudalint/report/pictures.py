@@ -175,7 +175,8 @@ def render_svg(figure: Figure, heading: bool = True) -> str:
     for panel in figure.panels:
         drawn, y = draw(panel, y + 10)
         parts.extend(drawn)
-    label = escape(figure.location + ": " + (figure.unavailable or figure.summary))
+    # Without the heading the drawing names no place: findings that draw the same warp share it.
+    label = escape((figure.location + ": " if heading else "") + (figure.unavailable or figure.summary))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="cudalint-figure" data-kind="{figure.kind}" '
         f'width="{width}" height="{y + 10}" viewBox="0 0 {width} {y + 10}" role="img">'
