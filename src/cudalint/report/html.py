@@ -43,6 +43,7 @@ pre.src{background:#272822;color:#eee;padding:.4em;overflow:auto;font-size:12px}
 pre.src .hit{background:#5a4a00;display:block}
 .fix{color:#2e7d32}.nofig{color:#666;font-style:italic}
 .figure svg{max-width:100%;height:auto;display:block;margin:.3em 0}
+select{max-width:18em}
 #filters{position:sticky;top:0;background:#fff;padding:.4em 0;border-bottom:1px solid #ddd}
 [hidden]{display:none!important}
 """
@@ -206,8 +207,9 @@ def _figures(figures, pictures: dict[str, str]) -> str:
         svg = render_svg(figure, heading=False)
         ident = pictures.setdefault(svg, f"p{len(pictures)}")
         drawn.append((ident, figure))
+    named = len(drawn) > 1  # Several pictures (a line's accesses in several kernels): say which is which.
     text = "".join(
-        f"<p>{_e(figure.location)}: {_e(figure.summary)}"
+        f"<p>{_e(figure.location) + ': ' if named else ''}{_e(figure.summary)}"
         + (f" (drawn for {_e(figure.values)})" if figure.values else "")
         + "</p>"
         for _, figure in drawn

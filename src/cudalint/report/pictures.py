@@ -100,8 +100,8 @@ def _banks_text(panel: Panel, paint) -> list[str]:
         out += _wrapped(f"({panel.note})")
     for first in range(0, len(panel.lanes), LANES_PER_ROW):
         row = panel.lanes[first : first + LANES_PER_ROW]
-        out.append("   lane" + "".join(f"{lane.lane:>4}" for lane in row))
-        out.append("   bank" + "".join(_bank_cell(lane, paint) for lane in row))
+        out.append(("   lane " + "".join(f"{lane.lane:>3} " for lane in row)).rstrip())
+        out.append(("   bank " + "".join(_bank_cell(lane, paint) for lane in row)).rstrip())
     out.append("   words per bank, banks 0-31 (. idle, * 10 or more):")
     out.append("     " + "".join(_ways_mark(ways, paint) for ways in panel.bank_ways))
     crowded = sorted(range(BANKS), key=lambda bank: -panel.bank_ways[bank])
@@ -116,7 +116,7 @@ def _banks_text(panel: Panel, paint) -> list[str]:
 
 def _bank_cell(lane: Lane, paint) -> str:
     if lane.offset is None:
-        return "   -"
+        return "  - "
     # A lane of a wide word covers several banks: its first stands for them.
     cell = f"{lane.slots[0]:>3}" + ("!" if lane.ways > 1 else " ")
     return paint(cell, "red" if lane.ways > 1 else "green")
@@ -296,7 +296,8 @@ def _sectors_svg(panel: Panel, y: float) -> tuple[list[str], float]:
 
 
 def _sides_svg(panel: Panel, y: float) -> tuple[list[str], float]:
-    parts = [_text(8, y + 10, f"{panel.title}: {panel.cost} of {panel.ideal} lanes take it")]
+    legend = "green: takes it, orange: does not, grey: not there"
+    parts = [_text(8, y + 10, f"{panel.title}: {panel.cost} of {panel.ideal} lanes take it ({legend})")]
     top = y + 16
     parts += _lane_row(panel.lanes, top, lambda lane: lane.side.replace(" ", "-"))
     return parts, top + CELL + 4
