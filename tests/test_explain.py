@@ -15,6 +15,7 @@ from cudalint.figures import FigureBook, Position
 ROOT = Path(__file__).resolve().parent.parent
 TRANSPOSE = ROOT / "examples" / "transpose.cu"
 BRANCHES = ROOT / "tests" / "corpus" / "divergence" / "branch_costs.cu"
+RECORDS = ROOT / "tests" / "corpus" / "global" / "records.cu"
 GATHER = ROOT / "tests" / "corpus" / "access" / "realworld_global.cu"
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -83,6 +84,14 @@ def test_coalesced_load_fills_four_sectors():
     assert [sector["lanes"] for sector in panel["sectors"]] == [list(range(k, k + 8)) for k in (0, 8, 16, 24)]
     assert all(all(sector["used"]) for sector in panel["sectors"])
     assert load["values"] == "", "exact: the picture holds for every n"
+
+
+def test_struct_moved_in_pieces_draws_the_costliest_piece():
+    (load,) = _figures(f"{RECORDS}:24:16")
+    (panel,) = load["panels"]
+    assert (panel["cost"], panel["ideal"]) == (32, 4)
+    assert "moved as 4-byte pieces, each a request" in panel["note"]
+    assert sum(sum(sector["used"]) for sector in panel["sectors"]) == 32 * 4, "4 bytes per lane"
 
 
 def test_divergent_branch_shows_each_warps_lanes():

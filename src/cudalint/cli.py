@@ -383,7 +383,10 @@ def explain_command(options: argparse.Namespace) -> int:
         position = parse_position(options.position)
         if not os.path.isfile(position.path):
             raise PositionError(f"{options.position}: no such file")
-        figures = explain(Facts(_parse_one(Path(position.path), options)), position, os.getcwd())
+        tu = _parse_one(Path(position.path), options)
+        for error in tu.errors[:1]:
+            print(f"{options.position}: analysis incomplete: {error.message}", file=sys.stderr)
+        figures = explain(Facts(tu), position, os.getcwd())
     except PositionError as exc:
         raise CommandFailed(str(exc)) from None
     if options.format == "json":

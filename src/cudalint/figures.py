@@ -3,7 +3,7 @@
 A figure is built from the facts with the models that cost them, never a separate one:
 
 * global: each lane's bytes laid along 32-byte sectors and 128-byte lines; the sectors
-  per request and the ideal are ``warps.request_sectors``'s;
+  per request and the ideal are ``warps.costliest_piece``'s;
 * shared: each lane's words in the 32 banks, served in the phases of
   ``banks.request_phases``; the wavefronts are ``banks.request_wavefronts``'s, and the
   padded layout is the one CL201 proposes (``padding.tile_padding``), costed the same way;
@@ -53,8 +53,8 @@ from cudalint.dataflow.threads import LaneEvaluator
 from cudalint.dataflow.warps import (
     SECTOR_BYTES,
     active_lanes,
+    costliest_piece,
     lane_relevant,
-    request_sectors,
     sampled_warps,
     transfer_bytes,
 )
@@ -311,15 +311,21 @@ def _global_figure(
             continue
         if None in chosen or size <= 0:
             return _no_picture("global", header, subject, formula, _unknown_address(pattern))
-        sectors, ideal = request_sectors(chosen, size, piece)
-        drawn.append(((sectors / ideal, sectors), evaluator, warp, active, addresses, sectors, ideal))
+        start, sectors, ideal = costliest_piece(chosen, size, piece)
+        drawn.append(((sectors / ideal, sectors), evaluator, warp, active, addresses, sectors, ideal, start))
     if not drawn:
         return _no_picture(
             "global", header, subject, formula, "no picture: no lane of the warps looked at runs this access"
         )
-    _, evaluator, warp, active, addresses, sectors, ideal = max(drawn, key=lambda d: d[0])
-    lanes, rows = _sector_lanes(kernel, warp, active, addresses, size)
-    note = f"moved as {piece}-byte pieces; the costliest piece's sectors are counted" if piece < size else ""
+    _, evaluator, warp, active, addresses, sectors, ideal, start = max(drawn, key=lambda d: d[0])
+    # A struct moved in pieces: each piece is a request; the costliest one is drawn.
+    moved = [None if a is None else a + start for a in addresses]
+    lanes, rows = _sector_lanes(kernel, warp, active, moved, min(piece, size))
+    note = (
+        f"moved as {piece}-byte pieces, each a request: drawn, the piece at byte {start} of each {size}-byte element"
+        if piece < size
+        else ""
+    )
     panel = Panel(f"warp {warp}", lanes, sectors, ideal, rows, note=note)
     values = _drawn_for(pattern, evaluator, [offset, *(g.condition for g in access.guards)], kernel)
     efficiency = min(1.0, ideal / sectors)
@@ -490,6 +496,8 @@ def branch_figure(book: FigureBook, kernel: KernelFacts, branch: Branch, pattern
     summary = (
         f"{' and '.join(p.title for p in split)} split: the warp runs both sides, each with the other's lanes idle"
         if split
+        else f"each warp runs one side, but {' and '.join(p.title for p in panels)} differ: the block splits"
+        if len(panels) > 1
         else "no warp looked at splits: each runs one side"
     )
     drawn = _values(evaluator, [branch.condition, *(g.condition for g in branch.guards)], set(kernel.bindings))

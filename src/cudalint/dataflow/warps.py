@@ -181,12 +181,17 @@ def request_sectors(addresses: list[int], size: int, piece: int) -> tuple[int, i
     """Sectors and ideal of the costliest of the requests that move ``size`` bytes per lane
     as ``piece``-byte loads or stores (a struct copied field group by field group): each
     piece is a request of its own, its lanes as far apart as the whole elements."""
+    return costliest_piece(addresses, size, piece)[1:]
+
+
+def costliest_piece(addresses: list[int], size: int, piece: int) -> tuple[int, int, int]:
+    """``request_sectors`` with the byte offset, within each lane's element, of the piece it counts."""
     if piece >= size:
-        return _sectors(addresses, size)
+        return (0, *_sectors(addresses, size))
     # Pieces whose offsets agree modulo a sector cost the same: try each residue once.
     offsets = {offset % SECTOR_BYTES: offset for offset in range(0, size - piece + 1, piece)}.values()
-    costs = [_sectors([address + offset for address in addresses], piece) for offset in offsets]
-    return max(costs, key=lambda cost: cost[0] / cost[1])
+    costs = [(offset, *_sectors([address + offset for address in addresses], piece)) for offset in offsets]
+    return max(costs, key=lambda cost: cost[1] / cost[2])
 
 
 def transfer_bytes(type_: ir.CType, size: int) -> int:

@@ -80,7 +80,9 @@ def _sectors_text(panel: Panel, paint) -> list[str]:
     previous = None
     for sector in panel.sectors[:MOST_SECTOR_ROWS]:
         if previous is not None and sector.index > previous + 1:
-            out.append(paint(f"   {'':>4} {'':>6}  ... {sector.index - previous - 1} sectors not touched", "dim"))
+            out.append(
+                paint(f"   {'':>4} {'':>6}  ... {_count(sector.index - previous - 1, 'sector')} not touched", "dim")
+            )
         marks = _runs([("#", "red" if wasted else "green") if used else (".", "dim") for used in sector.used], paint)
         out.append(f"   {sector.index // 4:>4} {sector.index % 4:>6}  {marks}  {lane_ranges(list(sector.lanes))}")
         previous = sector.index
@@ -89,6 +91,10 @@ def _sectors_text(panel: Panel, paint) -> list[str]:
         lanes = sorted({lane for sector in rest for lane in sector.lanes})
         out.append(f"   ... {len(rest)} more sectors (lanes {lane_ranges(lanes)})")
     return out
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _banks_text(panel: Panel, paint) -> list[str]:
