@@ -268,19 +268,6 @@ def access_rounds(
     return rounds
 
 
-def access_requests(
-    access: Access,
-    shape: BlockShape,
-    bindings: Mapping[str, int] | None = None,
-    loops: Mapping[Atom, LoopRun] | None = None,
-    offset: Sym | None = None,
-    merged_trips: UnrolledTrips | None = None,
-) -> list[list[Request]] | None:
-    """``access_rounds`` without the values tried."""
-    rounds = access_rounds(access, shape, bindings, loops, offset, merged_trips)
-    return None if rounds is None else [requests for _, requests in rounds]
-
-
 def block_cost(requests: list[Request], size: int) -> Wavefronts:
     total = Wavefronts()
     for request in requests:
@@ -497,7 +484,8 @@ def shared_access_pattern(
         pattern = replace(pattern, active_lanes=1)
     instruction = shared_instruction(access, shape, loops, wide, unrolled)
     offset, size = instruction.offset, instruction.size
-    rounds = access_requests(access, shape, bindings, loops, offset, instruction.merged_trips)
+    tried = access_rounds(access, shape, bindings, loops, offset, instruction.merged_trips)
+    rounds = None if tried is None else [requests for _, requests in tried]
     if rounds is None or size <= 0:
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
     costs = [block_cost(requests, size) for requests in rounds if requests]

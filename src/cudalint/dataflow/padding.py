@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from cudalint import ir
-from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_requests, request_wavefronts
+from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_rounds, request_wavefronts
 from cudalint.dataflow.interpret import Access, LoopRun
 from cudalint.dataflow.symbolic import Atom
 from cudalint.dataflow.threads import BlockShape
@@ -43,8 +43,8 @@ class TileRequests:
         """Each distinct warp request of ``access`` over the values tried, with how often it
         comes; empty when an address is not known."""
         if id(access) not in self._found:
-            rounds = access_requests(access, self.shape, self.bindings, self.loops) if access.size else None
-            self._found[id(access)] = Counter(tuple(r) for requests in rounds or () for r in requests)
+            rounds = access_rounds(access, self.shape, self.bindings, self.loops) if access.size else None
+            self._found[id(access)] = Counter(tuple(r) for _, requests in rounds or () for r in requests)
             self._kept.append(access)
         return self._found[id(access)]
 
