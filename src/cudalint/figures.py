@@ -38,7 +38,6 @@ from cudalint.dataflow import (
 )
 from cudalint.dataflow.banks import (
     BANKS,
-    MAX_WARPS_COSTED,
     Request,
     access_rounds,
     lane_words,
@@ -375,11 +374,7 @@ def _shared_figure(
     )
     if rounds is None or size <= 0:
         return _no_picture("shared", header, subject, formula, _unknown_address(pattern))
-    candidates = [
-        (evaluator, warp, request)
-        for evaluator, requests in rounds
-        for warp, request in zip(_running_warps(access, evaluator), requests, strict=True)
-    ]
+    candidates = [(evaluator, warp, request) for evaluator, requests in rounds for warp, request in requests.items()]
     if not candidates:
         return _no_picture("shared", header, subject, formula, "no picture: no lane of the block runs this access")
 
@@ -405,17 +400,6 @@ def _shared_figure(
     return Figure(
         "shared", **header, subject=subject, formula=formula, values=values, panels=tuple(panels), summary=summary
     )
-
-
-def _running_warps(access: Access, evaluator: LaneEvaluator) -> list[int]:
-    """The warps ``banks.block_requests`` makes requests of, in its order."""
-    warps = []
-    for warp in range(evaluator.shape.warps()):
-        if len(warps) == MAX_WARPS_COSTED:
-            break
-        if any(active_lanes(access.guards, evaluator, warp)):
-            warps.append(warp)
-    return warps
 
 
 def _bank_panel(title: str, request: Request, size: int, coordinates, note: str = "") -> Panel:

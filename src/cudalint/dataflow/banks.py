@@ -168,10 +168,10 @@ def _request_wavefronts(request: tuple[int | None, ...], size: int) -> Wavefront
 MAX_WARPS_COSTED = 16
 
 
-def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> list[Request] | None:
+def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> dict[int, Request] | None:
     """The requests of the block's warps that run ``access`` under ``evaluator``'s values
-    (the first ``MAX_WARPS_COSTED`` of them); None when a running lane's address is not known."""
-    requests: list[Request] = []
+    (the first ``MAX_WARPS_COSTED`` of them), by warp; None when a running lane's address is not known."""
+    requests: dict[int, Request] = {}
     for warp in range(evaluator.shape.warps()):
         if len(requests) == MAX_WARPS_COSTED:
             break
@@ -181,7 +181,7 @@ def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> lis
         addresses = evaluator.lanes(offset, warp)
         if any(on and address is None for address, on in zip(addresses, running, strict=False)):
             return None
-        requests.append([address if on else None for address, on in zip(addresses, running, strict=False)])
+        requests[warp] = [address if on else None for address, on in zip(addresses, running, strict=False)]
     return requests
 
 
@@ -244,8 +244,8 @@ def access_rounds(
     loops: Mapping[Atom, LoopRun] | None = None,
     offset: Sym | None = None,
     merged_trips: UnrolledTrips | None = None,
-) -> list[tuple[LaneEvaluator, list[Request]]] | None:
-    """The block's requests of ``access`` (at ``offset`` when given) for each set of values
+) -> list[tuple[LaneEvaluator, dict[int, Request]]] | None:
+    """The block's requests of ``access`` by warp (at ``offset`` when given) for each set of values
     tried (loop trips, runtime values), or for the first trip of each merged group of
     ``merged_trips``, with the values tried; None when a running lane's address is not known."""
     offset = access.location.offset if offset is None else offset
@@ -485,7 +485,7 @@ def shared_access_pattern(
     instruction = shared_instruction(access, shape, loops, wide, unrolled)
     offset, size = instruction.offset, instruction.size
     tried = access_rounds(access, shape, bindings, loops, offset, instruction.merged_trips)
-    rounds = None if tried is None else [requests for _, requests in tried]
+    rounds = None if tried is None else [list(requests.values()) for _, requests in tried]
     if rounds is None or size <= 0:
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
     costs = [block_cost(requests, size) for requests in rounds if requests]

@@ -44,7 +44,7 @@ class TileRequests:
         comes; empty when an address is not known."""
         if id(access) not in self._found:
             rounds = access_rounds(access, self.shape, self.bindings, self.loops) if access.size else None
-            self._found[id(access)] = Counter(tuple(r) for _, requests in rounds or () for r in requests)
+            self._found[id(access)] = Counter(tuple(r) for _, requests in rounds or () for r in requests.values())
             self._kept.append(access)
         return self._found[id(access)]
 
