@@ -131,6 +131,14 @@ def test_svg_is_well_formed(position):
         assert len(drawing.findall(f"{SVG}rect")) >= 32, "a cell per lane at least"
 
 
+def test_svg_of_a_whole_line_is_one_document():
+    drawing = ET.fromstring(_explain(f"{TRANSPOSE}:22", "--format", "svg"))
+    figures = drawing.findall(f"{SVG}svg")
+    assert [figure.get("data-kind") for figure in figures] == ["shared", "global"]
+    assert int(figures[1].get("y")) == int(figures[0].get("height"))
+    assert int(drawing.get("height")) == sum(int(figure.get("height")) for figure in figures)
+
+
 def test_json_holds_the_figure_model():
     (figure,) = _figures(f"{TRANSPOSE}:22:22")
     assert set(figure) == {

@@ -392,7 +392,7 @@ def explain_command(options: argparse.Namespace) -> int:
     if options.format == "json":
         sys.stdout.write(pictures.render_json(figures))
     elif options.format == "svg":
-        sys.stdout.write("\n".join(pictures.render_svg(figure) for figure in figures) + "\n")
+        sys.stdout.write(pictures.render_svg_document(figures))
     else:
         sys.stdout.write(pictures.render_text(figures, _use_color(options.color, sys.stdout)))
     return EXIT_CLEAN

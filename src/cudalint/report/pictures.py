@@ -151,6 +151,7 @@ def _sides_text(panel: Panel, paint) -> list[str]:
 
 CELL = 20
 LEFT = 60
+SVG_WIDTH = LEFT + 32 * CELL + 20
 GAP_SHARE = 0.4
 """Width of the mark for untouched sectors, in sectors."""
 # Classes, not attributes, on the many small shapes: the figures of a large HTML report stay small.
@@ -166,7 +167,26 @@ SVG_STYLE = (
 def render_svg(figure: Figure, heading: bool = True) -> str:
     """The figure as one self-contained ``<svg>`` element; without ``heading``, without the
     lines that name the place and repeat the summary (the HTML report shows them beside it)."""
-    width = LEFT + 32 * CELL + 20
+    return _svg(figure, heading, 0)[0]
+
+
+def render_svg_document(figures: list[Figure]) -> str:
+    """One SVG document of the figures, one under the other."""
+    if len(figures) == 1:
+        return render_svg(figures[0]) + "\n"
+    drawings, top = [], 0
+    for figure in figures:
+        drawing, height = _svg(figure, True, top)
+        drawings.append(drawing)
+        top += height
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{SVG_WIDTH}" height="{top}" '
+        f'viewBox="0 0 {SVG_WIDTH} {top}">' + "".join(drawings) + "</svg>\n"
+    )
+
+
+def _svg(figure: Figure, heading: bool, top: int) -> tuple[str, int]:
+    """The figure's ``<svg>`` element, placed ``top`` pixels down inside an enclosing one, and its height."""
     parts: list[str] = []
     y = 4
     if heading:
@@ -183,10 +203,13 @@ def render_svg(figure: Figure, heading: bool = True) -> str:
         parts.extend(drawn)
     # Without the heading the drawing names no place: findings that draw the same warp share it.
     label = escape((figure.location + ": " if heading else "") + (figure.unavailable or figure.summary))
+    height = round(y + 10)
+    placed = f'y="{top}" ' if top else ""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="cudalint-figure" data-kind="{figure.kind}" '
-        f'width="{width}" height="{y + 10}" viewBox="0 0 {width} {y + 10}" role="img">'
-        f"<title>{label}</title><style>{SVG_STYLE}</style>" + "".join(parts) + "</svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="cudalint-figure" data-kind="{figure.kind}" {placed}'
+        f'width="{SVG_WIDTH}" height="{height}" viewBox="0 0 {SVG_WIDTH} {height}" role="img">'
+        f"<title>{label}</title><style>{SVG_STYLE}</style>" + "".join(parts) + "</svg>",
+        height,
     )
 
 
