@@ -227,6 +227,7 @@ def test_fix_on_the_examples_leaves_the_unsafe_fixes_and_twice_changes_nothing(e
     result = invoke("--fix", "--min-level", "note", cwd=examples)
     assert result.exit_code == EXIT_FINDINGS
     assert reported(result) == [
+        ("reduce.cu", 14, "CL301", None),
         ("row_sums.cu", 16, "CL201", "unsafe"),
         ("saxpy.cu", 13, "CL401", "unsafe"),
         ("saxpy.cu", 15, "CL401", "unsafe"),
@@ -245,7 +246,7 @@ def test_fix_on_the_examples_leaves_the_unsafe_fixes_and_twice_changes_nothing(e
 
 def test_unsafe_fixes_on_the_examples_leave_nothing_fixable(examples):
     result = invoke("--fix", "--unsafe-fixes", "--min-level", "note", cwd=examples)
-    assert reported(result) == [("transpose.cu", 10, "CL101", None)]
+    assert reported(result) == [("reduce.cu", 14, "CL301", None), ("transpose.cu", 10, "CL101", None)]
     assert "powf(x, 2.5f) * 0.1f" in (examples / "saxpy.cu").read_text()
 
 

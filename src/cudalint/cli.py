@@ -1,4 +1,5 @@
-"""Command line: ``cudalint [check] PATH...``, ``cudalint facts FILE`` and ``cudalint rule CODE``.
+"""Command line: ``cudalint [check] PATH...``, ``cudalint facts FILE``, ``cudalint explain FILE:LINE[:COL]``
+and ``cudalint rule CODE``.
 
 Built on argparse: a run whose results are all cached takes a fraction of a second, and
 the command line should not cost more than that to start.
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
     from cudalint.fixes import FixOutcome, FixSettings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-COMMANDS = ("check", "facts", "rule")
-FORMATS = ("full", "concise", "json", "sarif", "github")
+COMMANDS = ("check", "facts", "explain", "rule")
+FORMATS = ("full", "concise", "json", "sarif", "github", "html")
 COLORS = ("auto", "always", "never")
 HEADER_CHOICES = ("auto", "toolkit", "embedded")
 DESCRIPTION = "Static analysis of CUDA kernels: per-thread address analysis and GPU performance hazards."
@@ -163,6 +164,19 @@ def _parser() -> argparse.ArgumentParser:
     facts.add_argument("--kernel", help="Only this kernel or device function (name, or name<args>).")
     facts.add_argument("--format", type=_choice(("text", "json")), default="text", help="Output format: text or json.")
     _frontend_arguments(facts, "CUDA headers: toolkit, embedded or auto.")
+
+    explain = commands.add_parser(
+        "explain",
+        help="Draw one warp at a memory access or branch: its lanes' bytes, banks or sides.",
+        description="Draw one warp at the memory access or branch at FILE:LINE[:COL]: global lanes along sectors, "
+        "shared lanes in banks (and with the padding CL201 proposes), the sides a branch splits lanes into.",
+    )
+    explain.add_argument("position", metavar="FILE:LINE[:COL]", help="Where the access or branch is.")
+    explain.add_argument(
+        "--format", type=_choice(("text", "svg", "json")), default="text", help="Output format: text, svg or json."
+    )
+    explain.add_argument("--color", type=_choice(COLORS), default="auto", help="Colored text; auto respects NO_COLOR.")
+    _frontend_arguments(explain, "CUDA headers: toolkit, embedded or auto.")
 
     rule = commands.add_parser(
         "rule", help="Print a rule's documentation.", description="Print a rule's documentation."
@@ -352,6 +366,7 @@ def check_command(options: argparse.Namespace) -> int:
         statistics=options.statistics,
         root=root,
         unsafe_fixes=config.unsafe_fixes if options.unsafe_fixes is None else options.unsafe_fixes,
+        figures=_finding_figures(result, settings, options, root) if options.format == "html" else None,
     )
     report = render(result, options.format, report_options)
     if options.output is None:
@@ -385,24 +400,30 @@ def check_command(options: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def facts_command(options: argparse.Namespace) -> int:
-    """Print what cudalint derives for each memory access, branch and barrier: the facts behind its findings."""
+def _parse_one(file: Path, options: argparse.Namespace):
+    """``file`` parsed and lowered with the configuration's and the command line's frontend options."""
     from cudalint import engine, frontend
     from cudalint.config import Config, ConfigError, find_config, load_config
-    from cudalint.dataflow import Facts
-    from cudalint.report.facts import render_facts_json, render_facts_text
 
-    file: Path = options.file
     try:
         config_path = options.config_file or find_config(file if file.exists() else Path.cwd())
         config = load_config(config_path) if config_path else Config()
         frontend_options = _frontend_options(engine.default_settings(config).frontend, options)
         environment = frontend.build_environment(frontend_options, search_from=str(file.parent))
-        tu = frontend.parse_file(str(file), environment)
+        return frontend.parse_file(str(file), environment)
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise CommandFailed(str(exc)) from None
     except frontend.SourceError as exc:
         raise CommandFailed(f"{file}: {exc}") from None
+
+
+def facts_command(options: argparse.Namespace) -> int:
+    """Print what cudalint derives for each memory access, branch and barrier: the facts behind its findings."""
+    from cudalint.dataflow import Facts
+    from cudalint.report.facts import render_facts_json, render_facts_text
+
+    file: Path = options.file
+    tu = _parse_one(file, options)
     facts = Facts(tu)
     kernels = [k for k in facts.kernels if k.function.in_main_file]
     if options.kernel is not None:
@@ -419,6 +440,40 @@ def facts_command(options: argparse.Namespace) -> int:
     text = render_facts_json(kernels, root) if options.format == "json" else render_facts_text(facts, kernels, root)
     sys.stdout.write(text)
     return EXIT_CLEAN
+
+
+def explain_command(options: argparse.Namespace) -> int:
+    """Draw one warp at the memory access or branch at FILE:LINE[:COL]."""
+    from cudalint.dataflow import Facts
+    from cudalint.explain import PositionError, explain, parse_position
+    from cudalint.report import pictures
+
+    try:
+        position = parse_position(options.position)
+        if not os.path.isfile(position.path):
+            raise PositionError(f"{options.position}: no such file")
+        tu = _parse_one(Path(position.path), options)
+        for error in tu.errors[:1]:
+            print(f"{options.position}: analysis incomplete: {error.message}", file=sys.stderr)
+        figures = explain(Facts(tu), position, os.getcwd())
+    except PositionError as exc:
+        raise CommandFailed(str(exc)) from None
+    if options.format == "json":
+        sys.stdout.write(pictures.render_json(figures))
+    elif options.format == "svg":
+        sys.stdout.write(pictures.render_svg_document(figures))
+    else:
+        sys.stdout.write(pictures.render_text(figures, _use_color(options.color, sys.stdout)))
+    return EXIT_CLEAN
+
+
+def _finding_figures(result, settings: RunSettings, options: argparse.Namespace, root: str):
+    """The pictures behind the run's memory and branch findings, for the HTML report."""
+    from cudalint import frontend
+    from cudalint.explain import finding_figures
+
+    environment = frontend.build_environment(settings.frontend, search_from=os.getcwd())
+    return finding_figures(result.findings, lambda path: frontend.parse_file(path, environment), root)
 
 
 def rule_command(options: argparse.Namespace) -> int:
@@ -442,7 +497,7 @@ def rule_command(options: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-_HANDLERS = {"check": check_command, "facts": facts_command, "rule": rule_command}
+_HANDLERS = {"check": check_command, "facts": facts_command, "explain": explain_command, "rule": rule_command}
 
 
 def run(argv: list[str]) -> int:

@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from cudalint import ir
-from cudalint.dataflow.banks import BANK_BYTES, BANKS, WideAccess, merged_accesses, shared_access_pattern
+from cudalint.dataflow.banks import (
+    BANK_BYTES,
+    BANKS,
+    SharedInstruction,
+    WideAccess,
+    merged_accesses,
+    shared_access_pattern,
+    shared_instruction,
+)
 from cudalint.dataflow.barriers import reaching_decisions, skippers_exit
 from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.divergence import BranchPattern, Cost, Idiom, Workload, branch_pattern
@@ -29,7 +37,7 @@ from cudalint.dataflow.interpret import (
     MemorySpace,
     trace_kernel,
 )
-from cudalint.dataflow.padding import SharedArray, TileRequests, conflict_free_padding, shared_arrays
+from cudalint.dataflow.padding import SharedArray, TileRequests, conflict_free_padding, row_layout, shared_arrays
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
     LocalArray,
@@ -84,6 +92,7 @@ __all__ = [
     "SharedArray",
     "Sym",
     "Variance",
+    "row_layout",
 ]
 
 
@@ -225,6 +234,12 @@ class KernelFacts:
                 self._unrolled_trips,
             )
         return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
+
+    def shared_instruction(self, access: Access) -> SharedInstruction:
+        """The instruction that serves a shared access: its own, or a wider one nvcc merged it into."""
+        return shared_instruction(
+            access, self.shape, self.trace.loops, self._merged_shared.get(id(access)), self._unrolled_trips
+        )
 
     def _unrolled_trips(self, run: LoopRun) -> int | None:
         """Trips of a loop the compiler unrolls fully; None for a loop it keeps rolled."""

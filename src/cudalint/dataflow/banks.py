@@ -129,16 +129,32 @@ def request_wavefronts(request: Request, size: int) -> Wavefronts:
     return _request_wavefronts(tuple(None if a is None else a - shift for a in request), max(size, 1))
 
 
-@functools.lru_cache(maxsize=4096)
-def _request_wavefronts(request: tuple[int | None, ...], size: int) -> Wavefronts:
+def lane_words(address: int, size: int) -> range:
+    """The 4-byte words (bank ``word % BANKS``) a lane's ``size``-byte access at ``address`` covers."""
+    return range(address // BANK_BYTES, (address + size - 1) // BANK_BYTES + 1)
+
+
+def request_phases(request: Request, size: int) -> dict[int, dict[int, set[int]]]:
+    """The request's phases (by number): the distinct words each bank must deliver in each."""
     lanes_per_phase = _lanes_per_phase(request, size)
     phases: dict[int, dict[int, set[int]]] = {}
     for lane, address in enumerate(request):
         if address is None:
             continue
         banks = phases.setdefault(lane // lanes_per_phase, {})
-        for word in range(address // BANK_BYTES, (address + size - 1) // BANK_BYTES + 1):
+        for word in lane_words(address, size):
             banks.setdefault(word % BANKS, set()).add(word)
+    return phases
+
+
+def phase_lanes(request: Request, size: int) -> int:
+    """Lanes served together in one phase of the request."""
+    return _lanes_per_phase(request, size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _request_wavefronts(request: tuple[int | None, ...], size: int) -> Wavefronts:
+    phases = request_phases(request, size)
     taken = sum(max(len(words) for words in banks.values()) for banks in phases.values())
     ideal = max(1, -(-_units(request) * size // WAVEFRONT_BYTES))
     if size > BANK_BYTES and _pairs_share_addresses(request):
@@ -152,10 +168,10 @@ def _request_wavefronts(request: tuple[int | None, ...], size: int) -> Wavefront
 MAX_WARPS_COSTED = 16
 
 
-def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> list[Request] | None:
+def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> dict[int, Request] | None:
     """The requests of the block's warps that run ``access`` under ``evaluator``'s values
-    (the first ``MAX_WARPS_COSTED`` of them); None when a running lane's address is not known."""
-    requests: list[Request] = []
+    (the first ``MAX_WARPS_COSTED`` of them), by warp; None when a running lane's address is not known."""
+    requests: dict[int, Request] = {}
     for warp in range(evaluator.shape.warps()):
         if len(requests) == MAX_WARPS_COSTED:
             break
@@ -165,7 +181,7 @@ def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> lis
         addresses = evaluator.lanes(offset, warp)
         if any(on and address is None for address, on in zip(addresses, running, strict=False)):
             return None
-        requests.append([address if on else None for address, on in zip(addresses, running, strict=False)])
+        requests[warp] = [address if on else None for address, on in zip(addresses, running, strict=False)]
     return requests
 
 
@@ -221,17 +237,17 @@ def _aligned_at(offset: Sym, width: int, shape: BlockShape, iterations: Mapping[
     )
 
 
-def access_requests(
+def access_rounds(
     access: Access,
     shape: BlockShape,
     bindings: Mapping[str, int] | None = None,
     loops: Mapping[Atom, LoopRun] | None = None,
     offset: Sym | None = None,
     merged_trips: UnrolledTrips | None = None,
-) -> list[list[Request]] | None:
-    """The block's requests of ``access`` (at ``offset`` when given) for each set of values
+) -> list[tuple[LaneEvaluator, dict[int, Request]]] | None:
+    """The block's requests of ``access`` by warp (at ``offset`` when given) for each set of values
     tried (loop trips, runtime values), or for the first trip of each merged group of
-    ``merged_trips``; None when a running lane's address is not known."""
+    ``merged_trips``, with the values tried; None when a running lane's address is not known."""
     offset = access.location.offset if offset is None else offset
     # Conditions on parameters or loaded data let every lane through (``active_lanes``):
     # only those made of indices and loop trips need values tried.
@@ -248,7 +264,7 @@ def access_requests(
         requests = block_requests(access, offset, evaluator)
         if requests is None:
             return None
-        rounds.append(requests)
+        rounds.append((evaluator, requests))
     return rounds
 
 
@@ -423,6 +439,33 @@ def _loops_named(values: Sequence[Sym]) -> tuple[str, ...]:
     )
 
 
+@dataclass(frozen=True)
+class SharedInstruction:
+    """What runs for a shared access: its own load or store, or the wider one nvcc merged it into."""
+
+    offset: Sym
+    """Byte offset of each lane's word, without the terms that only move the whole request."""
+    size: int
+    """Bytes per lane."""
+    merged_trips: UnrolledTrips | None = None
+
+
+def shared_instruction(
+    access: Access,
+    shape: BlockShape,
+    loops: Mapping[Atom, LoopRun] | None = None,
+    wide: WideAccess | None = None,
+    unrolled: Callable[[LoopRun], int | None] | None = None,
+) -> SharedInstruction:
+    """The instruction that serves ``access`` (see ``shared_access_pattern`` for ``wide`` and ``unrolled``)."""
+    size = wide.size if wide else access.size or 0
+    offset = lane_relevant(wide.offset if wide else access.location.offset)
+    merged_trips = None if wide or unrolled is None else unrolled_trips(access, offset, shape, loops, unrolled)
+    if merged_trips is not None:
+        size *= merged_trips.words
+    return SharedInstruction(offset, size, merged_trips)
+
+
 def shared_access_pattern(
     access: Access,
     shape: BlockShape,
@@ -439,12 +482,10 @@ def shared_access_pattern(
     pattern = access_pattern(access, shape, bindings, loops)
     if _one_lane_chosen(access, shape):
         pattern = replace(pattern, active_lanes=1)
-    size = wide.size if wide else access.size or 0
-    offset = lane_relevant(wide.offset if wide else access.location.offset)
-    merged_trips = None if wide or unrolled is None else unrolled_trips(access, offset, shape, loops, unrolled)
-    if merged_trips is not None:
-        size *= merged_trips.words
-    rounds = access_requests(access, shape, bindings, loops, offset, merged_trips)
+    instruction = shared_instruction(access, shape, loops, wide, unrolled)
+    offset, size = instruction.offset, instruction.size
+    tried = access_rounds(access, shape, bindings, loops, offset, instruction.merged_trips)
+    rounds = None if tried is None else [list(requests.values()) for _, requests in tried]
     if rounds is None or size <= 0:
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
     costs = [block_cost(requests, size) for requests in rounds if requests]

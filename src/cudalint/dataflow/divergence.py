@@ -218,18 +218,7 @@ def branch_pattern(
 ) -> BranchPattern:
     condition = branch.condition
     variance = refine_variance(condition, shape, loop_trips(loops))
-    # Over the loop iterations (and parameter values) tried, keep the one that splits the
-    # warp most evenly: a reduction's `t < stride` diverges only in its last iterations.
-    best = None
-    for evaluator in _evaluators(branch, shape, bindings, loops):
-        warp, active = first_running_warp(branch.guards, evaluator)
-        values = evaluator.lanes(condition, warp)
-        taken = None if None in values else sum(1 for v, on in zip(values, active, strict=False) if on and v)
-        count = sum(active)
-        split = min(taken, count - taken) if taken is not None else -1
-        if best is None or split > best[0]:
-            best = (split, taken, count, evaluator)
-    _, taken, count, evaluator = best
+    evaluator, taken, count = most_split(branch, shape, bindings, loops)
     stmt = branch.stmt
     loop = stmt.kind in _LOOPS
     bounds = _is_bounds_guard(condition, loop)
@@ -259,6 +248,28 @@ def branch_pattern(
     )
 
 
+def most_split(
+    branch: Branch,
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+    loops: Mapping[Atom, LoopRun] | None = None,
+) -> tuple[LaneEvaluator, int | None, int]:
+    """The values tried that split the first running warp most evenly, the lanes of it that
+    take the branch (None when unknown) and those that reach it: over loop iterations, a
+    reduction's `t < stride` diverges only in its last ones."""
+    best = None
+    for evaluator in _evaluators(branch, shape, bindings, loops):
+        warp, active = first_running_warp(branch.guards, evaluator)
+        values = evaluator.lanes(branch.condition, warp)
+        taken = None if None in values else sum(1 for v, on in zip(values, active, strict=False) if on and v)
+        count = sum(active)
+        split = min(taken, count - taken) if taken is not None else -1
+        if best is None or split > best[0]:
+            best = (split, taken, count, evaluator)
+    _, taken, count, evaluator = best
+    return evaluator, taken, count
+
+
 def _evaluators(
     branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None, loops: Mapping[Atom, LoopRun] | None
 ) -> list[LaneEvaluator]:
@@ -267,7 +278,7 @@ def _evaluators(
     )
 
 
-def _examined_warps(shape: BlockShape) -> list[int]:
+def examined_warps(shape: BlockShape) -> list[int]:
     """The block's warps, or ``MAX_WARPS_EXAMINED`` of them spread over a large block."""
     count = shape.warps()
     if count <= MAX_WARPS_EXAMINED:
@@ -282,7 +293,7 @@ def _splits(
     condition's value in each of its running lanes. None where a lane's value is unknown."""
     samples = []
     for evaluator in _evaluators(branch, shape, bindings, loops):
-        for warp in _examined_warps(shape):
+        for warp in examined_warps(shape):
             running = active_lanes(branch.guards, evaluator, warp)
             if not any(running):
                 continue

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_requests, request_wavefronts
+from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_rounds, request_wavefronts
 from cudalint.dataflow.interpret import Access, LoopRun
 from cudalint.dataflow.symbolic import Atom
 from cudalint.dataflow.threads import BlockShape
@@ -52,8 +52,8 @@ class TileRequests:
         """Each distinct warp request of ``access`` over the values tried, with how often it
         comes; empty when an address is not known."""
         if id(access) not in self._found:
-            rounds = access_requests(access, self.shape, self.bindings, self.loops) if access.size else None
-            self._found[id(access)] = Counter(tuple(r) for requests in rounds or () for r in requests)
+            rounds = access_rounds(access, self.shape, self.bindings, self.loops) if access.size else None
+            self._found[id(access)] = Counter(tuple(r) for _, requests in rounds or () for r in requests.values())
             self._kept.append(access)
         return self._found[id(access)]
 
@@ -81,7 +81,7 @@ def conflict_free_padding(
         padded_row = row_bytes + padding * element_bytes
         if any(
             cost.taken > cost.ideal
-            for cost in (request_wavefronts(_laid_out(request, row_bytes, padded_row), size) for request in requests)
+            for cost in (request_wavefronts(laid_out(request, row_bytes, padded_row), size) for request in requests)
         ):
             continue
         if sum(_cost(found, size_, row_bytes, padded_row) for found, size_ in everything) < before:
@@ -92,12 +92,12 @@ def conflict_free_padding(
 def _cost(requests: Counter[tuple[int | None, ...]], size: int, row_bytes: int, padded_row: int) -> int:
     """The wavefronts the requests take with rows ``padded_row`` bytes apart."""
     return sum(
-        count * request_wavefronts(_laid_out(request, row_bytes, padded_row), size).taken
+        count * request_wavefronts(laid_out(request, row_bytes, padded_row), size).taken
         for request, count in requests.items()
     )
 
 
-def _laid_out(request: Request, row_bytes: int, padded_row: int) -> Request:
+def laid_out(request: Request, row_bytes: int, padded_row: int) -> Request:
     return [
         None if address is None else (address // row_bytes) * padded_row + address % row_bytes for address in request
     ]
@@ -190,3 +190,12 @@ def _mentions(tu: ir.TranslationUnit, span: ir.Span, name: re.Pattern) -> bool:
     lines = tu.lines_of(span.file)
     text = "\n".join(lines[max(0, span.line - 1) : span.end_line])
     return bool(name.search(text))
+
+
+def row_layout(var: ir.VarDecl | None) -> tuple[int, int] | None:
+    """Bytes per row and per element of a shared array of rows (``T tile[R][C]``); None
+    for any other declaration, whose rows cannot be padded."""
+    row = var.type.pointee if var is not None and var.type.kind is ir.TypeKind.ARRAY else None
+    if row is None or row.kind is not ir.TypeKind.ARRAY or row.size is None or row.pointee is None:
+        return None
+    return (row.size, row.pointee.size) if row.pointee.size else None

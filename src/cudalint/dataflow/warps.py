@@ -19,7 +19,7 @@ A struct read or written whole moves as pieces no wider than its alignment (see
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
@@ -193,16 +193,21 @@ def _sectors(addresses: list[int], size: int) -> tuple[int, int]:
     return len(touched), max(1, -(-len(addresses) * size // SECTOR_BYTES))
 
 
-def _piece_sectors(addresses: list[int], size: int, piece: int) -> tuple[int, int]:
+def request_sectors(addresses: list[int], size: int, piece: int) -> tuple[int, int]:
     """Sectors and ideal of the costliest of the requests that move ``size`` bytes per lane
     as ``piece``-byte loads or stores (a struct copied field group by field group): each
     piece is a request of its own, its lanes as far apart as the whole elements."""
+    return costliest_piece(addresses, size, piece)[1:]
+
+
+def costliest_piece(addresses: list[int], size: int, piece: int) -> tuple[int, int, int]:
+    """``request_sectors`` with the byte offset, within each lane's element, of the piece it counts."""
     if piece >= size:
-        return _sectors(addresses, size)
+        return (0, *_sectors(addresses, size))
     # Pieces whose offsets agree modulo a sector cost the same: try each residue once.
     offsets = {offset % SECTOR_BYTES: offset for offset in range(0, size - piece + 1, piece)}.values()
-    costs = [_sectors([address + offset for address in addresses], piece) for offset in offsets]
-    return max(costs, key=lambda cost: cost[0] / cost[1])
+    costs = [(offset, *_sectors([address + offset for address in addresses], piece)) for offset in offsets]
+    return max(costs, key=lambda cost: cost[1] / cost[2])
 
 
 def transfer_bytes(type_: ir.CType, size: int) -> int:
@@ -293,6 +298,22 @@ def _lane_stride(offset: Sym, shape: BlockShape) -> Sym | None:
     return Sym.const(differences.pop()) if len(differences) == 1 else None
 
 
+def sampled_warps(
+    access: Access,
+    offset: Sym,
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+    loops: Mapping[Atom, LoopRun] | None = None,
+) -> Iterator[tuple[LaneEvaluator, int, list[bool], list[int | None]]]:
+    """For each set of values tried (parameters, loop trips): the values, the first warp
+    that runs ``access``, its running lanes and each lane's ``offset``."""
+    for evaluator in evaluators(
+        shape, offset, *(guard.condition for guard in access.guards), bindings=bindings, trips=loop_trips(loops)
+    ):
+        warp, active = first_running_warp(access.guards, evaluator)
+        yield evaluator, warp, active, evaluator.lanes(offset, warp)
+
+
 def access_pattern(
     access: Access,
     shape: BlockShape,
@@ -309,11 +330,7 @@ def access_pattern(
     data_pattern, data_loop = _data_pattern(offset, loops)
     results = []
     lanes_active = 0
-    for evaluator in evaluators(
-        shape, offset, *(guard.condition for guard in access.guards), bindings=bindings, trips=loop_trips(loops)
-    ):
-        warp, active = first_running_warp(access.guards, evaluator)
-        addresses = evaluator.lanes(offset, warp)
+    for _, _, active, addresses in sampled_warps(access, offset, shape, bindings, loops):
         chosen = [a for a, on in zip(addresses, active, strict=False) if on]
         lanes_active = max(lanes_active, len(chosen))
         if not chosen:
@@ -321,7 +338,7 @@ def access_pattern(
         if None in chosen or size <= 0:
             results.append(None)
             continue
-        results.append(_piece_sectors(chosen, size, piece) + (None, None))  # Shared: banks.shared_access_pattern.
+        results.append(request_sectors(chosen, size, piece) + (None, None))  # Shared: banks.shared_access_pattern.
     known = [r for r in results if r is not None]
     if not known or len(known) < len(results):
         return AccessPattern(

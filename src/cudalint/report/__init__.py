@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from cudalint.diagnostics import Finding, Notice
 from cudalint.engine import RunResult
 
-FORMATS = ("full", "concise", "json", "sarif", "github")
+FORMATS = ("full", "concise", "json", "sarif", "github", "html")
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,8 @@ class ReportOptions:
     """Paths are shown relative to this directory (the repository root for SARIF)."""
     unsafe_fixes: bool = False
     """Unsafe fixes count as available (``--unsafe-fixes``): marked fixable like the safe ones."""
+    figures: Mapping[Finding, list] | None = None
+    """``html``: the pictures (``figures.Figure``) behind the memory and branch findings."""
 
 
 def display_path(path: str, root: str) -> str:
@@ -75,6 +78,10 @@ def render(result: RunResult, format: str, options: ReportOptions) -> str:
         from cudalint.report.text import render_text
 
         return render_text(result, options, concise=format == "concise")
+    if format == "html":
+        from cudalint.report.html import render_html
+
+        return render_html(result, options)
     if format == "sarif":
         from cudalint.report.sarif import render_sarif
 

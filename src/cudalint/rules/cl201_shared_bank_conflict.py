@@ -3,7 +3,17 @@ from __future__ import annotations
 import re
 
 from cudalint import ir
-from cudalint.dataflow import BANK_BYTES, BANKS, Access, Confidence, Facts, KernelFacts, MemorySpace, SharedArray
+from cudalint.dataflow import (
+    BANK_BYTES,
+    BANKS,
+    Access,
+    Confidence,
+    Facts,
+    KernelFacts,
+    MemorySpace,
+    SharedArray,
+    row_layout,
+)
 from cudalint.diagnostics import Edit, Fix, Level, Safety
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -174,21 +184,15 @@ def _padding_advice(
     padding is searched for the way this block's warps walk the tile, so a row padded
     for 16 banks (``[16][17]``) gets the padding that works on 32."""
     var = array.var if array is not None else None
-    element = var.type.pointee if var is not None and var.type.kind is ir.TypeKind.ARRAY else None
-    if (
-        element is None
-        or element.kind is not ir.TypeKind.ARRAY
-        or element.size is None
-        or element.pointee is None
-        or not element.pointee.size
-    ):
+    layout = row_layout(var)
+    if var is None or layout is None:
         return None, "use an odd stride or swap the indices"
-    padding = kernel.conflict_free_padding(access, element.size, element.pointee.size)
+    padding = kernel.conflict_free_padding(access, *layout)
     if padding is None:
         return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"
     # Padding moves the elements: safe only where nothing reaches them but `tile[i][j]`.
     fix = _padding_fix(tu, var, padding, Safety.SAFE if array.layout_is_private else Safety.UNSAFE)
-    banks = " for 32 banks" if element.size % (BANKS * BANK_BYTES) else ""
+    banks = " for 32 banks" if layout[0] % (BANKS * BANK_BYTES) else ""
     if fix is None:
         return None, f"pad each row{banks} by {wording.count(padding, 'element')}"
     return fix, f"pad the row{banks} ({fix.edits[0].replacement})"
