@@ -206,3 +206,8 @@ async def test_configuration_changes_are_picked_up(client: LanguageClient, tmp_p
         )
     )
     await published(client, uri, has("CL101"))
+
+    # Changed without a word from the editor: seen before the next analysis.
+    (tmp_path / "cudalint.toml").write_text('ignore = ["CL401", "CL101"]\n', encoding="utf-8")
+    change(client, uri, 2, STRIDED + "\n")
+    await published(client, uri, has())

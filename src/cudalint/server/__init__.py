@@ -139,7 +139,7 @@ class CudalintServer(LanguageServer):
         # Cached results have findings but no facts for hover: analyze once more, without the cache.
         document.use_cache = not analysis.from_cache
         document.again |= analysis.from_cache
-        document.analysis, document.version, document.lines = analysis, version, source.splitlines()
+        document.analysis, document.version, document.lines = analysis, version, lsp.lines_of(source)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri, lsp.diagnostics(analysis, document.lines), version)
         )
@@ -158,67 +158,83 @@ def _analysis(path: str, source: str, use_cache: bool, setups: Workspace) -> Ana
     return analyze(path, source.encode("utf-8"), setup, use_cache)
 
 
-def create_server(workspace: Workspace, analyses: AnalysisThread) -> CudalintServer:
-    server = CudalintServer(workspace, analyses)
-
-    @server.feature(types.INITIALIZED)
-    def initialized(ls: CudalintServer, params: types.InitializedParams) -> None:
+def _initialized(ls: CudalintServer, params: types.InitializedParams) -> None:
+    watching = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+    if watching and watching.dynamic_registration:
         watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in WATCHED_NAMES]
-        capabilities = ls.client_capabilities.workspace
-        watching = capabilities and capabilities.did_change_watched_files
-        if watching and watching.dynamic_registration:
-            registration = types.Registration(
-                id="cudalint-watched-files",
-                method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
-            )
-            ls.client_register_capability(types.RegistrationParams(registrations=[registration]))
+        registration = types.Registration(
+            id="cudalint-watched-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        ls.client_register_capability(types.RegistrationParams(registrations=[registration]))
 
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: CudalintServer, params: types.DidOpenTextDocumentParams) -> None:
+
+def _did_open(ls: CudalintServer, params: types.DidOpenTextDocumentParams) -> None:
+    if params.text_document.uri.startswith("file:"):  # Only files can be parsed with their project.
         ls.schedule(params.text_document.uri, 0)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: CudalintServer, params: types.DidChangeTextDocumentParams) -> None:
+
+def _did_change(ls: CudalintServer, params: types.DidChangeTextDocumentParams) -> None:
+    if params.text_document.uri in ls.documents:
         ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: CudalintServer, params: types.DidSaveTextDocumentParams) -> None:
+
+def _did_save(ls: CudalintServer, params: types.DidSaveTextDocumentParams) -> None:
+    if params.text_document.uri in ls.documents:
         ls.schedule(params.text_document.uri, 0)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: CudalintServer, params: types.DidCloseTextDocumentParams) -> None:
-        document = ls.documents.pop(params.text_document.uri, None)
-        if document is not None and document.timer is not None:
-            document.timer.cancel()
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(params.text_document.uri, []))
 
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def watched_files_changed(ls: CudalintServer, params: types.DidChangeWatchedFilesParams) -> None:
-        if any(Path(change.uri).name in WATCHED_NAMES for change in params.changes):
-            ls.setups.forget()
-            for uri in ls.documents:
-                ls.schedule(uri, 0)
+def _did_close(ls: CudalintServer, params: types.DidCloseTextDocumentParams) -> None:
+    document = ls.documents.pop(params.text_document.uri, None)
+    if document is not None and document.timer is not None:
+        document.timer.cancel()
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(params.text_document.uri, []))
 
-    @server.feature(
+
+def _watched_files_changed(ls: CudalintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    if any(Path(change.uri).name in WATCHED_NAMES for change in params.changes):
+        ls.setups.forget()
+        for uri in ls.documents:
+            ls.schedule(uri, 0)
+
+
+def _code_action(ls: CudalintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    uri = params.text_document.uri
+    document = ls.analyzed(uri)
+    if document is None:
+        return None
+    current = ls.workspace.get_text_document(uri).version == document.version
+    return lsp.code_actions(document.analysis, document.lines, uri, params.range, current) or None
+
+
+def _hover(ls: CudalintServer, params: types.HoverParams) -> types.Hover | None:
+    document = ls.analyzed(params.text_document.uri)
+    if document is None:
+        return None
+    return lsp.hover(document.analysis, document.lines, params.position)
+
+
+_FEATURES = (
+    (types.INITIALIZED, _initialized, None),
+    (types.TEXT_DOCUMENT_DID_OPEN, _did_open, None),
+    (types.TEXT_DOCUMENT_DID_CHANGE, _did_change, None),
+    (types.TEXT_DOCUMENT_DID_SAVE, _did_save, None),
+    (types.TEXT_DOCUMENT_DID_CLOSE, _did_close, None),
+    (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, _watched_files_changed, None),
+    (
         types.TEXT_DOCUMENT_CODE_ACTION,
+        _code_action,
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, lsp.UNSAFE_FIX]),
-    )
-    def code_action(ls: CudalintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        uri = params.text_document.uri
-        document = ls.analyzed(uri)
-        if document is None:
-            return None
-        current = ls.workspace.get_text_document(uri).version == document.version
-        return lsp.code_actions(document.analysis, document.lines, uri, params.range, current) or None
+    ),
+    (types.TEXT_DOCUMENT_HOVER, _hover, None),
+)
 
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(ls: CudalintServer, params: types.HoverParams) -> types.Hover | None:
-        document = ls.analyzed(params.text_document.uri)
-        if document is None:
-            return None
-        return lsp.hover(document.analysis, document.lines, params.position)
 
+def create_server(workspace: Workspace, analyses: AnalysisThread) -> CudalintServer:
+    server = CudalintServer(workspace, analyses)
+    for method, handler, options in _FEATURES:
+        server.feature(method, options)(handler)
     return server
 
 

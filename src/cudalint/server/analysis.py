@@ -84,7 +84,7 @@ class Setup:
     config: Config
     settings: engine.RunSettings
     environment: frontend.ParseEnvironment
-    cache: ResultCache | None
+    cache: ResultCache
     stamps: tuple
     """The state of the files the set-up was read from, when it was read."""
 
@@ -93,6 +93,8 @@ def _stamps(directory: Path, config: Config) -> tuple:
     """Modification times of every configuration file and compile database that could
     decide ``directory``'s set-up, present or not (creating one changes the set-up too)."""
     candidates = [d / name for d in (directory, *directory.parents) for name in WATCHED_NAMES]
+    if config.path is not None:
+        candidates.append(config.path)
     if config.compile_commands:
         candidates.append(Path(config.resolve(config.compile_commands)))
         candidates.append(Path(config.resolve(config.compile_commands)) / COMPILE_DATABASE)

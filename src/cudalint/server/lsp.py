@@ -45,6 +45,13 @@ def fix_is_safe(finding: Finding) -> bool:
 
 # ---------------------------------------------------------------------------- positions
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def lines_of(text: str) -> list[str]:
+    """``text``'s lines as the compiler numbers them (``str.splitlines`` also breaks at form feeds)."""
+    return _LINE_BREAK.split(text)
+
 
 def character(lines: list[str], line: int, column: int) -> int:
     """The UTF-16 offset of 1-based code-point ``column`` on 1-based ``line``."""
@@ -89,7 +96,6 @@ def finding_diagnostic(finding: Finding, lines: list[str]) -> types.Diagnostic:
         code_description=types.CodeDescription(href=rule.help_uri()) if rule is not None else None,
         source=SOURCE,
         related_information=_related(finding) or None,
-        data={"code": finding.code, "line": finding.span.line, "column": finding.span.column},
     )
 
 
