@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,9 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+
+from conftest import run_cli
+from cudalint.server.analysis import Workspace, analyze
 
 # A stride-2 load (CL101: half of each sector wasted) and a double constant that cannot be
 # rounded to float (CL401, with a fix).
@@ -139,6 +143,10 @@ async def test_hover_shows_the_address_formula_and_cost(client: LanguageClient, 
     assert "global load 4B" in text
     assert "threadIdx.x" in text and "lane stride 8 B" in text
     assert "blockDim 256 (launch" in text
+    branch = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri=uri), types.Position(LOAD_LINE - 1, 5))
+    )
+    assert "if (" in branch.contents.value and "bounds guard" in branch.contents.value
     # Between accesses, nothing.
     assert (
         await client.text_document_hover_async(
@@ -211,3 +219,20 @@ async def test_configuration_changes_are_picked_up(client: LanguageClient, tmp_p
     (tmp_path / "cudalint.toml").write_text('ignore = ["CL401", "CL101"]\n', encoding="utf-8")
     change(client, uri, 2, STRIDED + "\n")
     await published(client, uri, has())
+
+
+def test_saved_files_share_the_command_line_cache(tmp_path: Path):
+    path = tmp_path / "scale.cu"
+    path.write_text(STRIDED, encoding="utf-8")
+    assert run_cli("--headers", "embedded", path).exit_code == 1
+    setup = Workspace(frontend_options=lambda options: dataclasses.replace(options, header_mode="embedded")).setup(
+        str(path)
+    )
+    saved = analyze(str(path), STRIDED.encode(), setup)
+    assert saved.from_cache and [f.code for f in saved.findings] == ["CL101", "CL401"]
+    # The facts hover needs come from an analysis; an edited buffer is never cached.
+    analyzed = analyze(str(path), STRIDED.encode(), setup, use_cache=False)
+    assert not analyzed.from_cache and analyzed.facts
+    edited = analyze(str(path), FIXED.encode(), setup)
+    assert not edited.from_cache and edited.findings == []
+    assert not analyze(str(path), FIXED.encode(), setup).from_cache
