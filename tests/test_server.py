@@ -221,6 +221,52 @@ async def test_configuration_changes_are_picked_up(client: LanguageClient, tmp_p
     await published(client, uri, has())
 
 
+# The server with an analysis that fails on a buffer holding `FAIL_HERE`: what any internal
+# error looks like from outside.
+FAILING_SERVER = """\
+import sys
+import cudalint.server as server
+from cudalint.cli import main
+
+analyze = server.analyze
+
+def failing(path, text, setup, use_cache=True):
+    if b"FAIL_HERE" in text:
+        raise RuntimeError("an analysis failure")
+    return analyze(path, text, setup, use_cache)
+
+server.analyze = failing
+main(["server", "--headers", "embedded"])
+"""
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", FAILING_SERVER]))
+async def failing_client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_an_internal_error_is_logged_and_keeps_the_diagnostics(failing_client: LanguageClient, tmp_path: Path):
+    client = failing_client
+    uri = open_file(client, tmp_path / "scale.cu", STRIDED)
+    await published(client, uri, has("CL101", "CL401"))
+    change(client, uri, 2, STRIDED + "// FAIL_HERE\n")
+
+    async def logged() -> types.LogMessageParams:
+        while not any("an analysis failure" in m.message for m in client.log_messages):
+            await asyncio.sleep(0.05)
+        return next(m for m in client.log_messages if "an analysis failure" in m.message)
+
+    message = await asyncio.wait_for(logged(), WAIT)
+    assert message.type == types.MessageType.Error
+    assert "internal error: RuntimeError" in message.message and "diagnostics left as they were" in message.message
+    assert codes(client.diagnostics[uri]) == ["CL101", "CL401"]
+    change(client, uri, 3, FIXED)
+    await published(client, uri, has())
+
+
 def test_saved_files_share_the_command_line_cache(tmp_path: Path):
     path = tmp_path / "scale.cu"
     path.write_text(STRIDED, encoding="utf-8")
