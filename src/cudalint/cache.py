@@ -21,6 +21,11 @@ CACHE_DIRECTORY_NAME = ".cudalint_cache"
 _FORMAT = 2
 
 
+def default_cache_dir(config_root: Path) -> Path:
+    """Where results are kept unless told otherwise: ``CUDALINT_CACHE_DIR``, else beside the configuration."""
+    return Path(os.environ.get("CUDALINT_CACHE_DIR") or (config_root / CACHE_DIRECTORY_NAME)).resolve()
+
+
 def _digest(*parts: bytes) -> str:
     hasher = hashlib.sha256()
     for part in parts:

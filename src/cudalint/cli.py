@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cudalint.fixes import FixOutcome, FixSettings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-COMMANDS = ("check", "facts", "explain", "rule")
+COMMANDS = ("check", "facts", "explain", "rule", "server")
 FORMATS = ("full", "concise", "json", "sarif", "github", "html")
 COLORS = ("auto", "always", "never")
 HEADER_CHOICES = ("auto", "toolkit", "embedded")
@@ -183,6 +183,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     rule.add_argument("code", nargs="?", help="Rule code, e.g. CL401.")
     rule.add_argument("--all", dest="all_rules", action="store_true", help="Print every rule's documentation.")
+
+    server = commands.add_parser(
+        "server",
+        help="Run the language server for editors (LSP over standard input and output).",
+        description="Run the language server for editors (LSP over standard input and output).",
+    )
+    _frontend_arguments(server, "CUDA headers: toolkit, embedded or auto.")
     return parser
 
 
@@ -309,7 +316,7 @@ def _enabled_codes(options: argparse.Namespace, config: Config) -> list[str]:
 def _run_settings(options: argparse.Namespace, config: Config, enabled: list[str]) -> RunSettings:
     """The engine's settings: the configuration's, overridden by the command line."""
     from cudalint import engine
-    from cudalint.cache import CACHE_DIRECTORY_NAME
+    from cudalint.cache import default_cache_dir
 
     settings = engine.default_settings(config, enabled)
     settings.frontend = _frontend_options(
@@ -323,8 +330,7 @@ def _run_settings(options: argparse.Namespace, config: Config, enabled: list[str
     if config.ptxas if options.use_ptxas is None else options.use_ptxas:
         settings.nvcc = _nvcc(options.cuda_path or config.resolve(config.cuda_path))
     if not options.no_cache:
-        chosen = options.cache_dir or os.environ.get("CUDALINT_CACHE_DIR") or (config.root / CACHE_DIRECTORY_NAME)
-        settings.cache_dir = str(Path(chosen).resolve())
+        settings.cache_dir = str(options.cache_dir.resolve() if options.cache_dir else default_cache_dir(config.root))
     # A live progress line only for a person watching a terminal, never in CI logs.
     settings.progress = sys.stderr.isatty() and not os.environ.get("CI")
     return settings
@@ -497,7 +503,20 @@ def rule_command(options: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-_HANDLERS = {"check": check_command, "facts": facts_command, "explain": explain_command, "rule": rule_command}
+def server_command(options: argparse.Namespace) -> int:
+    """Serve an editor: diagnostics, fixes and facts as the file is edited."""
+    from cudalint.server import serve
+
+    return serve(options.config_file, lambda configured: _frontend_options(configured, options))
+
+
+_HANDLERS = {
+    "check": check_command,
+    "facts": facts_command,
+    "explain": explain_command,
+    "rule": rule_command,
+    "server": server_command,
+}
 
 
 def run(argv: list[str]) -> int:

@@ -12,6 +12,7 @@ import threading
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -207,21 +208,35 @@ def analyze_unit(
     environment: frontend.ParseEnvironment,
     settings: RunSettings,
     project: frontend.ProjectFiles | None = None,
+    buffers: Mapping[str, bytes] | None = None,
+    on_facts: Callable[[Facts], None] | None = None,
 ) -> UnitResult:
-    """Parse ``unit.main`` once and analyze every project file's code it holds."""
+    """Parse ``unit.main`` once and analyze every project file's code it holds; ``buffers``
+    are contents to use instead of the files on disk, and ``on_facts`` is handed the
+    unit's facts once its rules ran (what a caller keeps of them besides the findings)."""
     started = time.process_time()
-    result = _analyze_unit(unit, environment, settings, project)
+    result = _analyze_unit(unit, environment, settings, project, buffers, on_facts)
     result.seconds = time.process_time() - started
     return result
 
 
 def _analyze_unit(
-    unit: Unit, environment: frontend.ParseEnvironment, settings: RunSettings, project: frontend.ProjectFiles | None
+    unit: Unit,
+    environment: frontend.ParseEnvironment,
+    settings: RunSettings,
+    project: frontend.ProjectFiles | None,
+    buffers: Mapping[str, bytes] | None,
+    on_facts: Callable[[Facts], None] | None,
 ) -> UnitResult:
     result = UnitResult(unit.main)
     try:
         parsed = frontend.parse_unit(
-            unit.main, environment, include_dirs=unit.include_dirs, legacy_api=unit.legacy_api, project=project
+            unit.main,
+            environment,
+            include_dirs=unit.include_dirs,
+            legacy_api=unit.legacy_api,
+            project=project,
+            buffers=buffers,
         )
     except frontend.SourceError as exc:
         result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
@@ -240,6 +255,8 @@ def _analyze_unit(
             facts = Facts(tu, build=build)
             result.files = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
             result.notices.extend(_budget_notices(facts, result.files))
+            if on_facts is not None:
+                on_facts(facts)
     except TimeLimitReached as stop:
         return _timed_out(result, parsed, settings, stop, time.process_time() - started)
     except frontend.SourceError as exc:
@@ -389,15 +406,9 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     results = [FileResult(n.path, notices=[n]) for n in notices]
     if not files:
         return RunResult(results)
-    environment = frontend.build_environment(settings.frontend, search_from=_common_root(files))
-    if settings.cache_dir:
-        environment = dataclasses.replace(environment, precompiled_dir=str(Path(settings.cache_dir) / "pch"))
+    environment = parse_environment(settings, _common_root(files))
     named = {os.path.normpath(os.path.abspath(p)) for p in paths if not os.path.isdir(p)}
-    project = (
-        frontend.ProjectFiles(_project_root(settings.config, files), _toolkit_dirs(environment))
-        if settings.project_includes
-        else None
-    )
+    project = _project_files(settings, environment, files)
     # Files beside a named one may be its includers (a header, a kernel file written to be included).
     beside = [p for path in named for p in frontend.sources_beside(path)]
     graph = frontend.IncludeGraph.around(
@@ -414,29 +425,71 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     return RunResult(results, environment.header_mode.value, {r.main: r.seconds for r in unit_results if r.seconds})
 
 
+def parse_environment(settings: RunSettings, search_from: str) -> frontend.ParseEnvironment:
+    """How a run parses its files: the configured flags, and the CUDA headers precompiled
+    into the cache directory when there is one."""
+    environment = frontend.build_environment(settings.frontend, search_from=search_from)
+    if settings.cache_dir:
+        environment = dataclasses.replace(environment, precompiled_dir=str(Path(settings.cache_dir) / "pch"))
+    return environment
+
+
+def _project_files(
+    settings: RunSettings, environment: frontend.ParseEnvironment, files: list[str]
+) -> frontend.ProjectFiles | None:
+    if not settings.project_includes:
+        return None
+    return frontend.ProjectFiles(_project_root(settings.config, files), _toolkit_dirs(environment))
+
+
 def analyze_file(
-    path: str, environment: frontend.ParseEnvironment, settings: RunSettings, cache: ResultCache | None = None
+    path: str,
+    environment: frontend.ParseEnvironment,
+    settings: RunSettings,
+    cache: ResultCache | None = None,
+    *,
+    text: bytes | None = None,
+    on_facts: Callable[[Facts], None] | None = None,
+    search_project: bool = False,
 ) -> FileResult:
-    """``path`` as a run naming only it would report it, analyzed in this process."""
+    """``path`` as a run naming only it would report it, analyzed in this process.
+
+    ``text``: the file's contents when they are not (yet) what is on disk, an editor's
+    buffer; the cache is then neither read nor written. ``on_facts``: see ``analyze_unit``
+    (a unit whose result comes from the cache has none). ``search_project``: look in the
+    project for headers the include path misses, as a run does when
+    ``settings.project_includes`` is on."""
     path = os.path.normpath(os.path.abspath(path))
     graph = environment.include_graph or frontend.IncludeGraph.around(
         [path, *frontend.sources_beside(path)], environment
     )
-    context = _Run(settings, dataclasses.replace(environment, include_graph=graph), [path], {path}, None, graph)
-    unit_results = [_cached_or_analyzed(unit, context, cache) for unit in planning.plan([path], {path}, graph)]
+    project = _project_files(settings, environment, [path]) if search_project else None
+    context = _Run(settings, dataclasses.replace(environment, include_graph=graph), [path], {path}, project, graph)
+    buffers = {path: text} if text is not None else None
+    if buffers is not None:
+        cache = None
+    unit_results = [
+        _cached_or_analyzed(unit, context, cache, buffers, on_facts) for unit in planning.plan([path], {path}, graph)
+    ]
     unit_results += [
-        analyze_unit(unit, context.environment, settings)
+        analyze_unit(unit, context.environment, settings, project, buffers, on_facts)
         for unit in planning.fallback_units([path], {path}, unit_results)
     ]
     merged = _merge(context, unit_results)
     return merged[0] if merged else FileResult(path)
 
 
-def _cached_or_analyzed(unit: Unit, context: _Run, cache: ResultCache | None) -> UnitResult:
+def _cached_or_analyzed(
+    unit: Unit,
+    context: _Run,
+    cache: ResultCache | None,
+    buffers: Mapping[str, bytes] | None = None,
+    on_facts: Callable[[Facts], None] | None = None,
+) -> UnitResult:
     hit = _cached_result(unit, context, cache) if cache is not None else None
     if hit is not None:
         return hit
-    result = analyze_unit(unit, context.environment, context.settings, context.project)
+    result = analyze_unit(unit, context.environment, context.settings, context.project, buffers, on_facts)
     if cache is not None:
         _store(unit, context, cache, result)
     return result

@@ -11,8 +11,8 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cudalint import ir
@@ -45,6 +45,7 @@ __all__ = [
     "parse_unit",
     "ParsedUnit",
     "precompiled_header",
+    "checked_source",
     "read_source",
     "sources_beside",
 ]
@@ -84,6 +85,12 @@ def read_source(path: str) -> bytes:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise SourceError(f"cannot read: {exc.strerror or exc}") from None
+    return checked_source(data)
+
+
+def checked_source(data: bytes) -> bytes:
+    """``data`` as the compiler reads it (see ``read_source``), or ``SourceError`` when it
+    is nothing to analyze: the same test for a file on disk and an editor's buffer."""
     if not data.strip():
         raise SourceError("empty file, nothing to analyze")
     if b"\0" in data[:8192]:
@@ -140,6 +147,8 @@ class ParsedUnit:
     header_mode: ir.HeaderMode
     errors: tuple[ir.ParseError, ...]
     unknown_names: frozenset[str]
+    buffers: Mapping[str, bytes] = field(default_factory=dict)
+    """Files read from memory instead of disk (an editor's unsaved buffers)."""
 
     def included_files(self) -> tuple[str, ...]:
         """The files the parse read besides ``main``."""
@@ -161,6 +170,7 @@ class ParsedUnit:
                 self.errors,
                 self.unknown_names,
                 dependencies=(self.main,) if self.focus != self.main else (),
+                buffers=self.buffers,
             ).run()
         except RecursionError:
             raise SourceError("expressions nested too deeply to analyze") from None
@@ -176,6 +186,7 @@ def parse_unit(
     project: ProjectFiles | None = None,
     focus: str | None = None,
     focus_data: bytes | None = None,
+    buffers: Mapping[str, bytes] | None = None,
 ) -> ParsedUnit:
     """Parse ``main`` once, to lower the project code it holds: its own and that of the
     project files it includes.
@@ -185,14 +196,17 @@ def parse_unit(
     declarations of the removed runtime API when ``legacy_api``. A second parse happens only
     when the first shows a need nobody foresaw (a header ``project`` holds, the legacy
     API, names declared nowhere). ``focus``: the file the result is about when it is not
-    ``main`` (it sets ``path`` and ``in_main_file``), with ``focus_data`` its contents."""
+    ``main`` (it sets ``path`` and ``in_main_file``), with ``focus_data`` its contents.
+    ``buffers``: contents to use instead of what is on disk, by absolute path (an editor's
+    unsaved files; checked as ``read_source`` checks a file)."""
     main = os.path.abspath(main)
+    buffers = {path: checked_source(contents) for path, contents in (buffers or {}).items()}
     if data is None:
-        data = read_source(main)
+        data = buffers[main] if main in buffers else read_source(main)
     focus = os.path.abspath(focus) if focus else main
-    unsaved = {main: data}
+    unsaved = {**buffers, main: data}
     if focus != main:
-        unsaved[focus] = focus_data if focus_data is not None else read_source(focus)
+        unsaved[focus] = focus_data if focus_data is not None else unsaved.get(focus) or read_source(focus)
     parser = _Parser(main, unsaved, environment)
     directories = list(include_dirs)
     headers: list[tuple[str, str | None]] = [(recovery.LEGACY_HEADER, None)] if legacy_api else []
@@ -219,7 +233,7 @@ def parse_unit(
     if focus != main:
         # The including file's own errors are reported when it is analyzed itself.
         errors = tuple(e for e in errors if e.span is None or e.span.file != main)
-    return ParsedUnit(tu, main, focus, unsaved[focus], environment.header_mode, errors, frozenset(undeclared))
+    return ParsedUnit(tu, main, focus, unsaved[focus], environment.header_mode, errors, frozenset(undeclared), buffers)
 
 
 def parse_file(path: str, environment: ParseEnvironment, text: str | bytes | None = None) -> ir.TranslationUnit:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from clang import cindex
@@ -95,8 +96,8 @@ _NOWHERE = ir.Span("", 0, 0, 0, 0)
 class _Sources:
     """File contents by path: literal text is read where clang says it is spelled."""
 
-    def __init__(self, main_path: str, main_data: bytes):
-        self._bytes: dict[str, bytes | None] = {main_path: main_data}
+    def __init__(self, main_path: str, main_data: bytes, buffers: Mapping[str, bytes]):
+        self._bytes: dict[str, bytes | None] = {**buffers, main_path: main_data}
 
     def data(self, path: str) -> bytes | None:
         if path not in self._bytes:
@@ -127,19 +128,21 @@ class Lowering:
         errors: tuple[ir.ParseError, ...],
         unknown_names: frozenset[str] = frozenset(),
         dependencies: tuple[str, ...] = (),
+        buffers: Mapping[str, bytes] | None = None,
     ):
         """``path`` is the file to lower, the one ``tu`` was parsed from or one it includes;
         ``text`` its contents as clang read them.
         ``unknown_names`` were declared by ``recovery``: their uses keep the name and lose
         the made-up declaration, so that they read as unknown values.
-        ``dependencies``: files the result depends on besides those ``tu`` includes."""
+        ``dependencies``: files the result depends on besides those ``tu`` includes.
+        ``buffers``: the contents clang was given for files instead of what is on disk."""
         self.tu = tu
         self.path = path
         self.errors = errors
         self.unknown_names = unknown_names
         self.dependencies = dependencies
         self.header_mode = header_mode
-        self.sources = _Sources(path, text if isinstance(text, bytes) else text.encode("utf-8"))
+        self.sources = _Sources(path, text if isinstance(text, bytes) else text.encode("utf-8"), buffers or {})
         self.records: dict[str, ir.Record] = {}
         self._types: dict[tuple[int, int | None], ir.CType] = {}
         self._functions: dict[str, ir.Function] = {}

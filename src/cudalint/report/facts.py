@@ -120,36 +120,51 @@ def _cost(record: dict) -> str:
     return text
 
 
+def access_heading(record: dict) -> str:
+    """One access's space, kind, size and address formula, from its ``access_record``."""
+    size = f"{record['bytes']}B" if record["bytes"] is not None else "?B"
+    return f"{record['space']} {record['kind']} {size}  {record['address']}"
+
+
+def access_details(record: dict) -> list[str]:
+    """The lines under an access's heading: lane stride, cost per request, lanes and
+    confidence, the data pattern, then why."""
+    lanes = "single lane" if record["active_lanes"] == 1 else f"{record['active_lanes']} lanes"
+    stride = record["lane_stride_bytes"]
+    lines = [
+        f"lane stride {stride if stride is not None else '?'} B, {_cost(record)}, {lanes}, {record['confidence']}"
+        + (f" (depends on {', '.join(record['depends_on'])})" if record.get("depends_on") else "")
+    ]
+    if record.get("data"):
+        lines.append(f"data: {record['data']}")
+    lines.extend(f"why: {reason}" for reason in record.get("why", ()))
+    return lines
+
+
+def branch_heading(record: dict) -> str:
+    """One branch's kind, condition and uniformity, from its ``branch_record``."""
+    taken = "" if record["taken_lanes"] is None else f", {record['taken_lanes']}/{record['active_lanes']} lanes taken"
+    guard = ", bounds guard" if record["bounds_guard"] else ""
+    return f"{record['kind']} ({record['condition']}): {record['variance']}{taken}{guard}"
+
+
+def branch_details(record: dict) -> list[str]:
+    """Why a branch is as uniform as its heading says."""
+    return [f"why: {reason}" for reason in record.get("why", ())]
+
+
 def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> str:
     out: list[str] = []
     for kernel in kernels:
         record = kernel_record(kernel, root)
         out.append(f"{record['kind']} {record['function']}  [{record['location']}]  {kernel.shape.describe()}")
         for access, (item, _) in zip(record["accesses"], kernel.accesses, strict=True):
-            size = f"{access['bytes']}B" if access["bytes"] is not None else "?B"
-            out.append(f"  {access['location']}  {access['space']} {access['kind']} {size}  {access['address']}")
-            lanes = "single lane" if access["active_lanes"] == 1 else f"{access['active_lanes']} lanes"
-            stride = access["lane_stride_bytes"]
-            out.append(
-                f"      lane stride {stride if stride is not None else '?'} B, {_cost(access)}, "
-                f"{lanes}, {access['confidence']}"
-                + (f" (depends on {', '.join(access['depends_on'])})" if access.get("depends_on") else "")
-            )
-            if access.get("data"):
-                out.append(f"      data: {access['data']}")
-            out.extend(f"      why: {reason}" for reason in access.get("why", ()))
+            out.append(f"  {access['location']}  {access_heading(access)}")
+            out.extend(f"      {line}" for line in access_details(access))
             out.append(f"      | {_source(facts, item.span.line)}")
         for branch, (item, _) in zip(record["branches"], kernel.branches, strict=True):
-            taken = (
-                ""
-                if branch["taken_lanes"] is None
-                else f", {branch['taken_lanes']}/{branch['active_lanes']} lanes taken"
-            )
-            guard = ", bounds guard" if branch["bounds_guard"] else ""
-            out.append(
-                f"  {branch['location']}  {branch['kind']} ({branch['condition']}): {branch['variance']}{taken}{guard}"
-            )
-            out.extend(f"      why: {reason}" for reason in branch.get("why", ()))
+            out.append(f"  {branch['location']}  {branch_heading(branch)}")
+            out.extend(f"      {line}" for line in branch_details(branch))
             out.append(f"      | {_source(facts, item.stmt.span.line)}")
         for barrier in record["barriers"]:
             control = (

@@ -1,0 +1,259 @@
+"""``cudalint server``: a language server over standard input and output.
+
+Editors get the command line's findings as they type. A document is analyzed when it is
+opened, when it is saved, and 300 ms after the last of a run of edits, on the editor's
+unsaved text; its diagnostics are published only if it has not changed since. Each
+document has at most one analysis under way: an edit made meanwhile is analyzed once that
+one ends, and edits that follow one another within the pause are analyzed once.
+
+Analyses run one at a time on the main thread, the protocol on another: the engine's
+per-file time limit interrupts Python code through a processor-time signal, which only the
+main thread receives, so a document gets the same time limit as on the command line and a
+runaway analysis ends as it does there. A failure inside the server is logged to the
+client (``window/logMessage``) and the document keeps the diagnostics it had.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from cudalint import __version__, engine, frontend
+from cudalint.config import ConfigError
+from cudalint.diagnostics import Notice, NoticeKind
+from cudalint.server import lsp
+from cudalint.server.analysis import WATCHED_NAMES, Analysis, Workspace, analyze
+
+DEBOUNCE_SECONDS = 0.3
+"""The pause in typing after which the buffer is analyzed."""
+
+
+class AnalysisThread:
+    """Runs jobs for the protocol's event loop on the thread that calls ``serve`` (the main one)."""
+
+    def __init__(self):
+        self._jobs: queue.Queue = queue.Queue()
+
+    def submit(self, job: Callable[[], object]) -> asyncio.Future:
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._jobs.put((loop, future, job))
+        return future
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+    def serve(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            loop, future, job = item
+            try:
+                outcome, value = future.set_result, job()
+            except (Exception, engine.TimeLimitReached) as exc:  # noqa: BLE001 - reported to the client
+                outcome, value = future.set_exception, exc
+            loop.call_soon_threadsafe(_settle, future, outcome, value)
+
+
+def _settle(future: asyncio.Future, outcome, value) -> None:
+    if not future.done():
+        outcome(value)
+
+
+@dataclass
+class _Document:
+    """The analysis state of one open document."""
+
+    timer: asyncio.TimerHandle | None = None
+    running: bool = False
+    again: bool = False
+    """Analyze once more when the one under way ends (an edit came meanwhile)."""
+    use_cache: bool = True
+    analysis: Analysis | None = None
+    """The last analysis published."""
+    version: int | None = None
+    lines: list[str] | None = None
+    """The text that analysis was of."""
+
+
+class CudalintServer(LanguageServer):
+    def __init__(self, workspace: Workspace, analyses: AnalysisThread):
+        super().__init__("cudalint", __version__)
+        self.setups = workspace
+        self.analyses = analyses
+        self.documents: dict[str, _Document] = {}
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Error) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=f"cudalint: {message}"))
+
+    # ------------------------------------------------------------------ scheduling
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """Analyze ``uri`` after ``delay`` seconds, replacing any analysis not yet started."""
+        document = self.documents.setdefault(uri, _Document())
+        if document.timer is not None:
+            document.timer.cancel()
+        document.timer = asyncio.get_running_loop().call_later(delay, self._start, uri, document)
+
+    def _start(self, uri: str, document: _Document) -> None:
+        document.timer = None
+        if document.running:
+            document.again = True
+            return
+        document.running = True
+        asyncio.get_running_loop().create_task(self._analyze(uri, document))
+
+    async def _analyze(self, uri: str, document: _Document) -> None:
+        try:
+            while True:
+                document.again = False
+                await self._analyze_once(uri, document)
+                if not document.again or self.documents.get(uri) is not document:
+                    return
+        finally:
+            document.running = False
+
+    async def _analyze_once(self, uri: str, document: _Document) -> None:
+        text_document = self.workspace.get_text_document(uri)
+        path, version, source = text_document.path, text_document.version, text_document.source
+        use_cache = document.use_cache
+        try:
+            analysis = await self.analyses.submit(functools.partial(_analysis, path, source, use_cache, self.setups))
+        except (Exception, engine.TimeLimitReached) as exc:  # noqa: BLE001 - the server outlives any file
+            self.log(f"{path}: internal error: {type(exc).__name__}: {exc}; diagnostics left as they were")
+            return
+        for problem in analysis.problems:
+            self.log(f"{path}: {problem}", types.MessageType.Warning)
+        if analysis.internal_error:
+            self.log(f"{path}: {analysis.internal_error}; diagnostics left as they were")
+            return
+        if self.documents.get(uri) is not document or self.workspace.get_text_document(uri).version != version:
+            return  # Superseded: a newer text is on its way.
+        # Cached results have findings but no facts for hover: analyze once more, without the cache.
+        document.use_cache = not analysis.from_cache
+        document.again |= analysis.from_cache
+        document.analysis, document.version, document.lines = analysis, version, lsp.lines_of(source)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri, lsp.diagnostics(analysis, document.lines), version)
+        )
+
+    def analyzed(self, uri: str) -> _Document | None:
+        document = self.documents.get(uri)
+        return document if document is not None and document.analysis is not None else None
+
+
+def _analysis(path: str, source: str, use_cache: bool, setups: Workspace) -> Analysis:
+    """Runs on the analysis thread."""
+    try:
+        setup = setups.setup(path)
+    except (ConfigError, frontend.FrontendConfigError) as exc:
+        return Analysis(notices=[Notice(path, NoticeKind.ERROR, f"configuration: {exc}")])
+    return analyze(path, source.encode("utf-8"), setup, use_cache)
+
+
+def _initialized(ls: CudalintServer, params: types.InitializedParams) -> None:
+    watching = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+    if watching and watching.dynamic_registration:
+        watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in WATCHED_NAMES]
+        registration = types.Registration(
+            id="cudalint-watched-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        ls.client_register_capability(types.RegistrationParams(registrations=[registration]))
+
+
+def _did_open(ls: CudalintServer, params: types.DidOpenTextDocumentParams) -> None:
+    if params.text_document.uri.startswith("file:"):  # Only files can be parsed with their project.
+        ls.schedule(params.text_document.uri, 0)
+
+
+def _did_change(ls: CudalintServer, params: types.DidChangeTextDocumentParams) -> None:
+    if params.text_document.uri in ls.documents:
+        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+
+
+def _did_save(ls: CudalintServer, params: types.DidSaveTextDocumentParams) -> None:
+    if params.text_document.uri in ls.documents:
+        ls.schedule(params.text_document.uri, 0)
+
+
+def _did_close(ls: CudalintServer, params: types.DidCloseTextDocumentParams) -> None:
+    document = ls.documents.pop(params.text_document.uri, None)
+    if document is not None and document.timer is not None:
+        document.timer.cancel()
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(params.text_document.uri, []))
+
+
+def _watched_files_changed(ls: CudalintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    if any(Path(change.uri).name in WATCHED_NAMES for change in params.changes):
+        ls.setups.forget()
+        for uri in ls.documents:
+            ls.schedule(uri, 0)
+
+
+def _code_action(ls: CudalintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    uri = params.text_document.uri
+    document = ls.analyzed(uri)
+    if document is None:
+        return None
+    current = ls.workspace.get_text_document(uri).version == document.version
+    return lsp.code_actions(document.analysis, document.lines, uri, params.range, current) or None
+
+
+def _hover(ls: CudalintServer, params: types.HoverParams) -> types.Hover | None:
+    document = ls.analyzed(params.text_document.uri)
+    if document is None:
+        return None
+    return lsp.hover(document.analysis, document.lines, params.position)
+
+
+_FEATURES = (
+    (types.INITIALIZED, _initialized, None),
+    (types.TEXT_DOCUMENT_DID_OPEN, _did_open, None),
+    (types.TEXT_DOCUMENT_DID_CHANGE, _did_change, None),
+    (types.TEXT_DOCUMENT_DID_SAVE, _did_save, None),
+    (types.TEXT_DOCUMENT_DID_CLOSE, _did_close, None),
+    (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, _watched_files_changed, None),
+    (
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        _code_action,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, lsp.UNSAFE_FIX]),
+    ),
+    (types.TEXT_DOCUMENT_HOVER, _hover, None),
+)
+
+
+def create_server(workspace: Workspace, analyses: AnalysisThread) -> CudalintServer:
+    server = CudalintServer(workspace, analyses)
+    for method, handler, options in _FEATURES:
+        server.feature(method, options)(handler)
+    return server
+
+
+def serve(
+    config_file: Path | None = None,
+    frontend_options: Callable[[frontend.FrontendOptions], frontend.FrontendOptions] | None = None,
+) -> int:
+    """Serve one client over standard input and output until it exits."""
+    # pygls logs to standard error; the client shows what matters through window/logMessage.
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    analyses = AnalysisThread()
+    server = create_server(Workspace(config_file, frontend_options), analyses)
+
+    def protocol() -> None:
+        try:
+            server.start_io()
+        finally:
+            analyses.stop()
+
+    threading.Thread(target=protocol, name="cudalint-lsp", daemon=True).start()
+    analyses.serve()
+    return 0

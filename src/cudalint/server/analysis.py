@@ -1,0 +1,227 @@
+"""What the language server knows of a document: its project set-up, and its last analysis.
+
+A document is analyzed with the settings the command line would use for it (the nearest
+configuration file, the compile database, the cache directory), built by the engine and
+``config`` and kept per directory until one of the files they came from changes. Each
+analysis runs the engine on the editor's buffer and keeps, besides the findings and
+notices, what ``cudalint facts`` would say of every access and branch of the document:
+hover reads that index, and never parses again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cudalint import engine, frontend, ir
+from cudalint.cache import ResultCache, default_cache_dir
+from cudalint.config import CONFIG_FILES, Config, find_config, is_excluded, load_config
+from cudalint.diagnostics import Finding, Notice
+from cudalint.report.facts import (
+    access_details,
+    access_heading,
+    access_record,
+    branch_details,
+    branch_heading,
+    branch_record,
+)
+
+COMPILE_DATABASE = "compile_commands.json"
+WATCHED_NAMES = (*CONFIG_FILES, COMPILE_DATABASE)
+"""The files whose change changes how documents are analyzed."""
+
+
+@dataclass(frozen=True)
+class FactNote:
+    """What is known of one access or branch in one analyzed kernel, as ``cudalint facts`` says it."""
+
+    span: ir.Span
+    kernel: str
+    shape: str
+    """The block shape assumed and where it comes from."""
+    heading: str
+    details: tuple[str, ...]
+
+
+@dataclass
+class Analysis:
+    """One analysis of a document's text."""
+
+    findings: list[Finding] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    facts: list[FactNote] = field(default_factory=list)
+    internal_error: str | None = None
+    """Why the analysis failed; its findings are then not to be trusted."""
+    problems: list[str] = field(default_factory=list)
+    """What went wrong beside the findings (the facts for hover could not be read)."""
+    from_cache: bool = False
+    """The findings came from the result cache: the analysis itself did not run, and ``facts`` is empty."""
+
+    def facts_at(self, line: int, column: int) -> list[FactNote]:
+        """The notes of the innermost access or branch at 1-based ``line``/``column``, one per kernel."""
+        hits = [note for note in self.facts if _contains(note.span, line, column)]
+        if not hits:
+            return []
+        innermost = min(hits, key=lambda note: _extent(note.span))
+        return list({note: None for note in hits if note.span == innermost.span})
+
+
+def _contains(span: ir.Span, line: int, column: int) -> bool:
+    return (span.line, span.column) <= (line, column) < (span.end_line, span.end_column)
+
+
+def _extent(span: ir.Span) -> tuple[int, int]:
+    return (span.end_line - span.line, span.end_column - span.column)
+
+
+@dataclass
+class Setup:
+    """How the documents of one directory are analyzed."""
+
+    config: Config
+    settings: engine.RunSettings
+    environment: frontend.ParseEnvironment
+    cache: ResultCache
+    stamps: tuple
+    """The state of the files the set-up was read from, when it was read."""
+
+
+def _stamps(directory: Path, config: Config) -> tuple:
+    """Modification times of every configuration file and compile database that could
+    decide ``directory``'s set-up, present or not (creating one changes the set-up too)."""
+    candidates = [d / name for d in (directory, *directory.parents) for name in WATCHED_NAMES]
+    if config.path is not None:
+        candidates.append(config.path)
+    if config.compile_commands:
+        candidates.append(Path(config.resolve(config.compile_commands)))
+        candidates.append(Path(config.resolve(config.compile_commands)) / COMPILE_DATABASE)
+    stamps = []
+    for candidate in candidates:
+        try:
+            stamps.append(candidate.stat().st_mtime_ns)
+        except OSError:
+            stamps.append(None)
+    return tuple(stamps)
+
+
+class Workspace:
+    """The set-ups of the directories with open documents, re-read when their files change.
+
+    ``config_file``: the configuration to use instead of the nearest one (``--config``);
+    ``frontend_options``: the command line's parse options applied over the configured ones."""
+
+    def __init__(
+        self,
+        config_file: Path | None = None,
+        frontend_options: Callable[[frontend.FrontendOptions], frontend.FrontendOptions] | None = None,
+    ):
+        self.config_file = config_file
+        self.frontend_options = frontend_options
+        self._setups: dict[Path, Setup] = {}
+
+    def forget(self) -> None:
+        """Read every set-up again at its next use (a watched file changed)."""
+        self._setups.clear()
+
+    def setup(self, path: str) -> Setup:
+        """The set-up for the document at ``path``; raises ``ConfigError`` or
+        ``FrontendConfigError`` for a configuration that cannot be used."""
+        directory = Path(path).parent.resolve()
+        known = self._setups.get(directory)
+        if known is not None and _stamps(directory, known.config) == known.stamps:
+            return known
+        config_path = self.config_file or find_config(directory)
+        config = load_config(config_path) if config_path else Config()
+        stamps = _stamps(directory, config)
+        settings = engine.default_settings(config)
+        if self.frontend_options is not None:
+            settings.frontend = self.frontend_options(settings.frontend)
+        if config.ptxas:
+            from cudalint.ptxas import find_nvcc
+
+            settings.nvcc = find_nvcc(settings.frontend.cuda_path)
+        settings.cache_dir = str(default_cache_dir(config.root))
+        environment = engine.parse_environment(settings, str(directory))
+        cache = ResultCache(Path(settings.cache_dir), settings.fingerprint())
+        self._setups[directory] = Setup(config, settings, environment, cache, stamps)
+        return self._setups[directory]
+
+
+def analyze(path: str, text: bytes, setup: Setup, use_cache: bool = True) -> Analysis:
+    """``path`` with contents ``text``, as the command line would report it once saved.
+
+    When ``text`` is what is on disk, the result is the one the command line caches: the
+    shared cache answers when it can (``use_cache``; then without facts), and stores what
+    was analyzed. An edited buffer is analyzed as it is, the cache left alone."""
+    config = setup.config
+    if is_excluded(config, Path(path), config.exclude):
+        return Analysis()
+    notes: list[FactNote] = []
+    problems: list[str] = []
+    ran = False
+
+    def collect(facts) -> None:
+        nonlocal ran
+        ran = True
+        try:
+            notes.extend(fact_notes(facts, path))
+        except Exception as exc:  # noqa: BLE001 - hover's index must not cost the findings
+            problems.append(f"facts for hover: {type(exc).__name__}: {exc}")
+
+    saved = _on_disk(path) == text
+    result = engine.analyze_file(
+        path,
+        setup.environment,
+        setup.settings,
+        setup.cache if saved and use_cache else None,
+        text=None if saved else text,
+        on_facts=collect,
+        search_project=True,
+    )
+    shown = engine.RunResult([result]).at_least(config.min_level).files[0]
+    internal = [n.message for n in shown.notices if result.internal_error and n.message.startswith("internal error")]
+    return Analysis(
+        findings=shown.findings,
+        notices=[n for n in shown.notices if n.message not in internal],
+        facts=notes,
+        internal_error="; ".join(internal) or None,
+        problems=problems,
+        from_cache=result.analyzed and not ran,
+    )
+
+
+def _on_disk(path: str) -> bytes | None:
+    try:
+        return frontend.read_source(path)
+    except frontend.SourceError:
+        return None
+
+
+def fact_notes(facts, path: str) -> list[FactNote]:
+    """What ``cudalint facts`` says of each access and branch of ``path``, in every kernel analyzed."""
+    root = os.path.dirname(path)
+    notes = []
+    for kernel in facts.kernels:
+        name, shape = kernel.function.display_name, kernel.shape.describe()
+        for access, pattern in kernel.accesses:
+            if access.span.file == path:
+                record = access_record(access, pattern, root, kernel)
+                notes.append(FactNote(access.span, name, shape, access_heading(record), tuple(access_details(record))))
+        for branch, pattern in kernel.branches:
+            if branch.stmt.span.file == path:
+                record = branch_record(branch, pattern, root, kernel)
+                notes.append(
+                    FactNote(_head(branch.stmt), name, shape, branch_heading(record), tuple(branch_details(record)))
+                )
+    return notes
+
+
+def _head(stmt: ir.Stmt) -> ir.Span:
+    """A branch's keyword and condition: hovering its body is hovering what the body holds."""
+    span, cond = stmt.span, stmt.cond
+    if cond is not None and cond.span is not None and cond.span.file == span.file:
+        return dataclasses.replace(span, end_line=cond.span.end_line, end_column=cond.span.end_column + 1)
+    return dataclasses.replace(span, end_line=span.line, end_column=span.column + len(stmt.kind.value))

@@ -1,0 +1,284 @@
+"""``cudalint server`` driven over standard input and output by a language client."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from conftest import run_cli
+from cudalint.server.analysis import Workspace, analyze
+
+# A stride-2 load (CL101: half of each sector wasted) and a double constant that cannot be
+# rounded to float (CL401, with a fix).
+STRIDED = """\
+__global__ void scale(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        out[i] = in[2 * i] * 0.1;
+    }
+}
+
+void launch(const float* in, float* out, int n) {
+    scale<<<(n + 255) / 256, 256>>>(in, out, n);
+}
+"""
+LOAD_LINE = 3  # 0-based line of the strided load
+FIXED = STRIDED.replace("in[2 * i] * 0.1", "in[i] * 0.1f")
+# A name declared nowhere and a declaration without its value: clang recovers the rest.
+BROKEN = """\
+__global__ void strided(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[2 * i] + undeclared_scale;
+    int x = ;
+}
+"""
+WAIT = 60  # seconds: generous for a loaded machine; a test normally takes about one
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "cudalint", "server", "--headers", "embedded"])
+)
+async def client(lsp_client: LanguageClient):
+    capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                related_information=True, code_description_support=True, version_support=True
+            ),
+            code_action=types.CodeActionClientCapabilities(
+                code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                    code_action_kind=types.ClientCodeActionKindOptions(value_set=list(types.CodeActionKind))
+                ),
+                is_preferred_support=True,
+            ),
+        )
+    )
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def published(
+    client: LanguageClient, uri: str, wanted: Callable[[list[types.Diagnostic]], bool] = lambda _: True
+) -> list[types.Diagnostic]:
+    """The diagnostics published for ``uri`` once they are as ``wanted`` (a test fails on
+    the time limit when they never are)."""
+
+    async def poll() -> list[types.Diagnostic]:
+        while (found := client.diagnostics.get(uri)) is None or not wanted(found):
+            await asyncio.sleep(0.05)
+        return found
+
+    return await asyncio.wait_for(poll(), WAIT)
+
+
+def open_file(client: LanguageClient, path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="cuda", version=1, text=text))
+    )
+    return uri
+
+
+def change(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+def codes(diagnostics: list[types.Diagnostic]) -> list[str | None]:
+    return sorted(str(d.code) for d in diagnostics if d.code is not None)
+
+
+def has(*wanted: str) -> Callable[[list[types.Diagnostic]], bool]:
+    return lambda diagnostics: codes(diagnostics) == sorted(wanted)
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_follow_the_unsaved_buffer_and_the_save(client: LanguageClient, tmp_path: Path):
+    path = tmp_path / "scale.cu"
+    uri = open_file(client, path, STRIDED)
+    found = await published(client, uri)
+    assert codes(found) == ["CL101", "CL401"]
+    strided = next(d for d in found if d.code == "CL101")
+    assert strided.range.start.line == LOAD_LINE
+    assert strided.severity == types.DiagnosticSeverity.Warning
+    assert strided.source == "cudalint"
+    assert strided.code_description.href.endswith("docs/rules/CL101.md")
+
+    # Fixed in the editor, not on disk: the buffer is what is analyzed.
+    change(client, uri, 2, FIXED)
+    await published(client, uri, has())
+    assert path.read_text(encoding="utf-8") == STRIDED
+
+    # Saved: analyzed from the file, the same.
+    path.write_text(FIXED, encoding="utf-8")
+    client.diagnostics.pop(uri)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri=uri)))
+    assert codes(await published(client, uri)) == []
+
+
+@pytest.mark.asyncio
+async def test_hover_shows_the_address_formula_and_cost(client: LanguageClient, tmp_path: Path):
+    uri = open_file(client, tmp_path / "scale.cu", STRIDED)
+    await published(client, uri)
+    column = STRIDED.splitlines()[LOAD_LINE].index("in[2")
+    result = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri=uri), types.Position(LOAD_LINE, column + 3))
+    )
+    assert result is not None and result.contents.kind == types.MarkupKind.Markdown
+    text = result.contents.value
+    assert "global load 4B" in text
+    assert "threadIdx.x" in text and "lane stride 8 B" in text
+    assert "blockDim 256 (launch" in text
+    branch = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri=uri), types.Position(LOAD_LINE - 1, 5))
+    )
+    assert "if (" in branch.contents.value and "bounds guard" in branch.contents.value
+    # Between accesses, nothing.
+    assert (
+        await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri=uri), types.Position(LOAD_LINE + 3, 0))
+        )
+        is None
+    )
+
+
+@pytest.mark.asyncio
+async def test_code_actions_fix_and_suppress(client: LanguageClient, tmp_path: Path):
+    uri = open_file(client, tmp_path / "scale.cu", STRIDED)
+    await published(client, uri)
+    line = types.Position(LOAD_LINE, 0)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri=uri), types.Range(line, line), types.CodeActionContext(diagnostics=[])
+        )
+    )
+    titles = {action.title: action for action in actions}
+    fix = next(action for title, action in titles.items() if title.startswith("CL401:"))
+    assert "(unsafe fix)" in fix.title and fix.kind == "quickfix.unsafe" and not fix.is_preferred
+    (edit,) = fix.edit.changes[uri]
+    assert edit.new_text == "0.1f"
+    assert STRIDED.splitlines()[LOAD_LINE][edit.range.start.character : edit.range.end.character] == "0.1"
+
+    on_line = titles["Suppress CL101 on this line"].edit.changes[uri][0]
+    assert on_line.new_text == "  // cudalint: ignore[CL101]"
+    assert on_line.range.start == types.Position(LOAD_LINE, len(STRIDED.splitlines()[LOAD_LINE]))
+    in_file = titles["Suppress CL401 in this file"].edit.changes[uri][0]
+    assert in_file.new_text == "// cudalint: ignore-file[CL401]\n" and in_file.range.start == types.Position(0, 0)
+
+    # Applied, the suppressions silence their findings.
+    lines = STRIDED.splitlines(keepends=True)
+    lines[LOAD_LINE] = lines[LOAD_LINE].rstrip("\n") + on_line.new_text + "\n"
+    change(client, uri, 2, in_file.new_text + "".join(lines))
+    await published(client, uri, has())
+
+
+@pytest.mark.asyncio
+async def test_a_broken_file_gets_recovered_findings_and_a_notice(client: LanguageClient, tmp_path: Path):
+    uri = open_file(client, tmp_path / "broken.cu", BROKEN)
+    found = await published(client, uri)
+    assert codes(found) == ["CL101"]
+    (notice,) = [d for d in found if d.code is None]
+    assert notice.message.startswith("analysis incomplete: use of undeclared identifier 'undeclared_scale'")
+    assert notice.range.start.line == 2
+
+    # Nothing at all to analyze: said once, and the server carries on.
+    change(client, uri, 2, "   \n")
+    (empty,) = await published(client, uri, has())
+    assert "empty file" in empty.message
+    change(client, uri, 3, STRIDED)
+    await published(client, uri, has("CL101", "CL401"))
+
+
+@pytest.mark.asyncio
+async def test_configuration_changes_are_picked_up(client: LanguageClient, tmp_path: Path):
+    uri = open_file(client, tmp_path / "scale.cu", STRIDED)
+    assert codes(await published(client, uri)) == ["CL101", "CL401"]
+    (tmp_path / "cudalint.toml").write_text('ignore = ["CL401"]\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent(uri=(tmp_path / "cudalint.toml").as_uri(), type=types.FileChangeType.Created)]
+        )
+    )
+    await published(client, uri, has("CL101"))
+
+    # Changed without a word from the editor: seen before the next analysis.
+    (tmp_path / "cudalint.toml").write_text('ignore = ["CL401", "CL101"]\n', encoding="utf-8")
+    change(client, uri, 2, STRIDED + "\n")
+    await published(client, uri, has())
+
+
+# The server with an analysis that fails on a buffer holding `FAIL_HERE`: what any internal
+# error looks like from outside.
+FAILING_SERVER = """\
+import sys
+import cudalint.server as server
+from cudalint.cli import main
+
+analyze = server.analyze
+
+def failing(path, text, setup, use_cache=True):
+    if b"FAIL_HERE" in text:
+        raise RuntimeError("an analysis failure")
+    return analyze(path, text, setup, use_cache)
+
+server.analyze = failing
+main(["server", "--headers", "embedded"])
+"""
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", FAILING_SERVER]))
+async def failing_client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_an_internal_error_is_logged_and_keeps_the_diagnostics(failing_client: LanguageClient, tmp_path: Path):
+    client = failing_client
+    uri = open_file(client, tmp_path / "scale.cu", STRIDED)
+    await published(client, uri, has("CL101", "CL401"))
+    change(client, uri, 2, STRIDED + "// FAIL_HERE\n")
+
+    async def logged() -> types.LogMessageParams:
+        while not any("an analysis failure" in m.message for m in client.log_messages):
+            await asyncio.sleep(0.05)
+        return next(m for m in client.log_messages if "an analysis failure" in m.message)
+
+    message = await asyncio.wait_for(logged(), WAIT)
+    assert message.type == types.MessageType.Error
+    assert "internal error: RuntimeError" in message.message and "diagnostics left as they were" in message.message
+    assert codes(client.diagnostics[uri]) == ["CL101", "CL401"]
+    change(client, uri, 3, FIXED)
+    await published(client, uri, has())
+
+
+def test_saved_files_share_the_command_line_cache(tmp_path: Path):
+    path = tmp_path / "scale.cu"
+    path.write_text(STRIDED, encoding="utf-8")
+    assert run_cli("--headers", "embedded", path).exit_code == 1
+    setup = Workspace(frontend_options=lambda options: dataclasses.replace(options, header_mode="embedded")).setup(
+        str(path)
+    )
+    saved = analyze(str(path), STRIDED.encode(), setup)
+    assert saved.from_cache and [f.code for f in saved.findings] == ["CL101", "CL401"]
+    # The facts hover needs come from an analysis; an edited buffer is never cached.
+    analyzed = analyze(str(path), STRIDED.encode(), setup, use_cache=False)
+    assert not analyzed.from_cache and analyzed.facts
+    edited = analyze(str(path), FIXED.encode(), setup)
+    assert not edited.from_cache and edited.findings == []
+    assert not analyze(str(path), FIXED.encode(), setup).from_cache
