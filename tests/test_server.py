@@ -143,6 +143,7 @@ async def test_hover_shows_the_address_formula_and_cost(client: LanguageClient, 
     assert "global load 4B" in text
     assert "threadIdx.x" in text and "lane stride 8 B" in text
     assert "blockDim 256 (launch" in text
+    assert "sectors of 32 B" in text and "lanes" in text, "one warp drawn as `cudalint explain` draws it"
     branch = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri=uri), types.Position(LOAD_LINE - 1, 5))
     )

@@ -44,6 +44,8 @@ class FactNote:
     """The block shape assumed and where it comes from."""
     heading: str
     details: tuple[str, ...]
+    picture: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    """One warp drawn as ``cudalint explain`` draws it; drawn when hovered, not before."""
 
 
 @dataclass
@@ -202,21 +204,41 @@ def _on_disk(path: str) -> bytes | None:
 
 def fact_notes(facts, path: str) -> list[FactNote]:
     """What ``cudalint facts`` says of each access and branch of ``path``, in every kernel analyzed."""
+    from cudalint.figures import FigureBook, access_figure, branch_figure
+
     root = os.path.dirname(path)
+    book = FigureBook(facts, root)
     notes = []
     for kernel in facts.kernels:
         name, shape = kernel.function.display_name, kernel.shape.describe()
         for access, pattern in kernel.accesses:
             if access.span.file == path:
                 record = access_record(access, pattern, root, kernel)
-                notes.append(FactNote(access.span, name, shape, access_heading(record), tuple(access_details(record))))
+                picture = _drawn(access_figure, book, kernel, access, pattern)
+                notes.append(
+                    FactNote(access.span, name, shape, access_heading(record), tuple(access_details(record)), picture)
+                )
         for branch, pattern in kernel.branches:
             if branch.stmt.span.file == path:
                 record = branch_record(branch, pattern, root, kernel)
-                notes.append(
-                    FactNote(_head(branch.stmt), name, shape, branch_heading(record), tuple(branch_details(record)))
-                )
+                picture = _drawn(branch_figure, book, kernel, branch, pattern)
+                heading, details = branch_heading(record), tuple(branch_details(record))
+                notes.append(FactNote(_head(branch.stmt), name, shape, heading, details, picture))
     return notes
+
+
+def _drawn(figure, *arguments) -> Callable[[], str]:
+    """The picture of a figure as text, drawn the first time it is asked for."""
+    drawn: list[str] = []
+
+    def picture() -> str:
+        if not drawn:
+            from cudalint.report.pictures import render_text
+
+            drawn.append(render_text([figure(*arguments)]))
+        return drawn[0]
+
+    return picture
 
 
 def _head(stmt: ir.Stmt) -> ir.Span:

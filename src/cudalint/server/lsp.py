@@ -220,4 +220,7 @@ def hover(analysis: Analysis, lines: list[str], position: types.Position) -> typ
 
 def _markdown(note: FactNote) -> str:
     body = "\n".join((note.heading, *note.details))
-    return f"**cudalint** · `{note.kernel}` · {note.shape}\n\n```text\n{body}\n```"
+    text = f"**cudalint** · `{note.kernel}` · {note.shape}\n\n```text\n{body}\n```"
+    if note.picture is not None:
+        text += f"\n\n```text\n{note.picture()}\n```"
+    return text
