@@ -160,16 +160,20 @@ def user_children(cursor: cindex.Cursor) -> list[cindex.Cursor]:
 
 
 def _implicit_instantiation(lib, cursor: cindex.Cursor, location: cindex.SourceLocation) -> bool:
-    """A declaration instantiated from a template: it stands where its template does (an
-    explicit specialization is written, and stands elsewhere), or inside another scope (a
-    member of a class template, defined in a namespace)."""
+    """A declaration instantiated from a template: it stands where its template is declared
+    or defined (an explicit specialization is written, and stands elsewhere), or inside
+    another scope (a member of a class template, defined in a namespace)."""
     if not _FIRST_DECLARATION <= cursor._kind_id <= _LAST_DECLARATION:
         return False
     scope = lib.clang_getCursorLexicalParent(cursor)
     if scope is None or scope._kind_id != _TRANSLATION_UNIT:
         return True
     pattern = lib.clang_getSpecializedCursorTemplate(cursor)
-    return pattern is not None and bool(lib.clang_equalLocations(lib.clang_getCursorLocation(pattern), location))
+    if pattern is None:
+        return False
+    # The template may be declared before it is defined: an instantiation stands where the definition does.
+    written = (pattern, lib.clang_getCursorDefinition(pattern))
+    return any(lib.clang_equalLocations(lib.clang_getCursorLocation(c), location) for c in written if c is not None)
 
 
 TOKEN_KINDS = {
