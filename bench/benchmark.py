@@ -320,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
             one_cold.append(command_line([changed], mode, caches / "all", tree))
             one_warm.append(command_line([changed], mode, caches / "all", tree))
             shutil.rmtree(caches, ignore_errors=True)
+            _print_repetition(repetition, rounds[-1], warm[-1], one_cold[-1], one_warm[-1])
         peak_mib = (
             max(
                 resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
@@ -368,6 +369,23 @@ def main(argv: list[str] | None = None) -> int:
     for reason, count in reasons.most_common():
         print(f"      {count:4d}  {reason}")
     return 0
+
+
+def _print_repetition(repetition: int, cold: Round, warm: Measured, one_cold: Measured, one_warm: Measured) -> None:
+    """One repetition's figures as soon as it ends: a long measurement cut short still says
+    what it measured."""
+    figures = [
+        ("bare", cold.bare),
+        ("cold --jobs 1", cold.cold_one),
+        ("cold all cores", cold.cold_all),
+        ("warm", warm),
+        ("one file cold", one_cold),
+        ("warm", one_warm),
+    ]
+    text = "; ".join(f"{label} {m.wall:.2f} s wall {m.cpu:.2f} s cpu" for label, m in figures)
+    ratios = f"cold --jobs 1 {cold.cold_one.wall / cold.bare.wall:.2f} wall {cold.cold_one.cpu / cold.bare.cpu:.2f} cpu"
+    ratios += f", all cores {cold.cold_all.wall / cold.bare.wall:.2f} wall"
+    print(f"repetition {repetition + 1} (load {_load()}): {text}; ratios to bare: {ratios}", flush=True)
 
 
 def _median_unit(seconds: dict[str, float]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
 import pytest
@@ -99,3 +100,40 @@ def test_precompiled_cuda_headers_change_nothing(tmp_path):
         (f.path, f.code, f.span.line, f.message) for f in plain.findings
     ]
     assert not precompiled.notices
+
+
+TEMPLATES = """\
+#include <vector>
+namespace grid {
+template <class T> struct Table {
+    T* cells;
+    __host__ void fill(T value);
+};
+}
+template <class T> __global__ void scale(T* a, T s);
+template <class T> __host__ void grid::Table<T>::fill(T value) { cells[0] = value; }
+template <class T> __global__ void scale(T* a, T s) { a[threadIdx.x * 2] *= s; }
+template <> __global__ void scale<int>(int* a, int s) { a[threadIdx.x] <<= s; }
+void run(float* f, double* d, int* i) {
+    grid::Table<float> table{f};
+    table.fill(1.0f);
+    scale<<<1, 32>>>(f, 2.0f);
+    scale<<<1, 32>>>(d, 2.0);
+    scale<<<1, 32>>>(i, 1);
+}
+"""
+
+
+@pytest.mark.skipif(not toolkit_available(), reason="needs a CUDA toolkit")
+def test_a_unit_parsed_on_precompiled_headers_lowers_as_it_would_without(tmp_path):
+    # With the toolkit precompiled, the unit's top level is listed by the parser, implicit
+    # template instantiations among them: each template must still be lowered once.
+    path = tmp_path / "templates.cu"
+    path.write_text(TEMPLATES)
+    plain = frontend.build_environment(frontend.FrontendOptions(header_mode="toolkit"))
+    precompiled = dataclasses.replace(plain, precompiled_dir=str(tmp_path / "pch"))
+    lowered = [frontend.parse_unit(str(path), environment).lower() for environment in (plain, precompiled)]
+    assert list((tmp_path / "pch").glob("*.pch"))
+    assert [f.name for f in lowered[0].functions] == ["scale", "scale", "run", "scale", "scale"]
+    # (The toolkit's and the C++ library's headers are spelled differently when precompiled.)
+    assert repr(dataclasses.replace(lowered[1], includes=())) == repr(dataclasses.replace(lowered[0], includes=()))

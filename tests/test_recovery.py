@@ -369,3 +369,49 @@ def test_the_include_setting_finds_them(tmp_path):
 
     result = _run([root / "k.cu"], config=load_config(root / "cudalint.toml"))
     assert result.notices == [] and result.files[0].analyzed
+
+
+# ---------------------------------------------------------------------------- parses per file
+
+
+def _parses_per_unit(root: Path, monkeypatch, header_mode: str = "embedded") -> dict[str, int]:
+    """How many times libclang parses each translation unit of a run over ``root``, the
+    units planned and analyzed as a run's workers do."""
+    from cudalint import units as planning
+
+    counts: Counter[str] = Counter()
+    parse = frontend._Parser.parse
+
+    def counted(parser, *args, **kwargs):
+        counts[os.path.basename(parser.main)] += 1
+        return parse(parser, *args, **kwargs)
+
+    monkeypatch.setattr(frontend._Parser, "parse", counted)
+    settings = engine.default_settings(Config(), list(implemented()), header_mode=header_mode)
+    files, _ = engine.discover([str(root)], settings.config, [])
+    environment = frontend.build_environment(settings.frontend)
+    project = frontend.ProjectFiles(str(root))
+    graph = frontend.IncludeGraph.around(files, environment, project)
+    for unit in planning.plan(files, set(), graph):
+        result = engine.analyze_unit(unit, environment, settings, project)
+        assert result.analyzed and not result.internal_error
+    return dict(counts)
+
+
+def test_recovery_that_the_scan_foresees_costs_no_second_parse(tmp_path, monkeypatch):
+    root = _write(
+        tmp_path,
+        {
+            "legacy.cu": LEGACY,
+            "old_host.cu": "void run() { cudaThreadSynchronize(); }\n",
+            "app/uses_tiles.cu": '#include "tiles.h"\n__global__ void k(float* a) { a[threadIdx.x * TILE] = 0; }\n',
+            "common/inc/tiles.h": "#define TILE 2\n",
+        },
+    )
+    assert _parses_per_unit(root, monkeypatch) == {"legacy.cu": 1, "old_host.cu": 1, "uses_tiles.cu": 1}
+
+
+def test_names_declared_nowhere_are_the_one_reason_to_parse_again(tmp_path, monkeypatch):
+    # Which names a missing header or macro would have declared shows only in the parse.
+    root = _write(tmp_path, {"unknown.cu": UNKNOWN, "missing.cu": MISSING.format(n=0), "legacy.cu": LEGACY})
+    assert _parses_per_unit(root, monkeypatch) == {"unknown.cu": 2, "missing.cu": 1, "legacy.cu": 1}

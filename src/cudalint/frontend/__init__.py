@@ -114,7 +114,7 @@ def precompiled_header(args: tuple[str, ...], directory: Path) -> str | None:
             stamps.append(str(runtime.stat().st_mtime_ns))
     # So are those of the force-included headers and their neighbours (cudalint's own, which
     # a new version changes).
-    for included in (args[index + 1] for index, arg in enumerate(args[:-1]) if arg == "-include"):
+    for included in _force_included(args):
         stamps.extend(str(header.stat().st_mtime_ns) for header in sorted(Path(included).parent.glob("*.h")))
     key = hashlib.sha256("\0".join((*args, *stamps)).encode()).hexdigest()[:20]
     target = directory / f"cuda-{key}.pch"
@@ -277,6 +277,10 @@ class _Parser:
         clang_ext.decode_strings_leniently()
         self.main, self.unsaved, self.environment = main, unsaved, environment
         self.index = cindex.Index.create()
+        # The lowering visits the top level of the unit, where a precompiled header's
+        # declarations are most of what there is to visit: an index that leaves them out
+        # does the visit a favour, as long as the header holds only the toolkit's code.
+        self.index_without_header = cindex.Index.create(excludeDecls=True)
 
     def parse(self, directories: Sequence[str] = (), headers: Sequence[tuple[str, str | None]] = ()):
         """``directories``: searched after all others; ``headers``: (path, contents)
@@ -284,9 +288,12 @@ class _Parser:
         from clang import cindex
 
         args = self.environment.args_for(self.main)
+        index = self.index
         if self.environment.precompiled_dir is not None and self.environment.header_mode is ir.HeaderMode.TOOLKIT:
             header = precompiled_header(args, Path(self.environment.precompiled_dir))
             if header is not None:
+                if _force_included(args) == _force_included(self.environment.base_args):
+                    index = self.index_without_header
                 args = (*args, "-include-pch", header)
         for directory in directories:
             args = (*args, "-idirafter", directory)
@@ -296,9 +303,15 @@ class _Parser:
             if contents is not None:
                 unsaved.append((header, contents))
         try:
-            return self.index.parse(self.main, args=list(args), unsaved_files=unsaved, options=PARSE_OPTIONS)
+            return index.parse(self.main, args=list(args), unsaved_files=unsaved, options=PARSE_OPTIONS)
         except cindex.TranslationUnitLoadError:
             raise SourceError("libclang could not parse the file") from None
+
+
+def _force_included(args: Sequence[str]) -> list[str]:
+    """The headers ``args`` include before the file (``-include``): what a precompiled
+    header made with ``args`` holds besides the toolkit."""
+    return [args[index + 1] for index, arg in enumerate(args[:-1]) if arg == "-include"]
 
 
 def _errors(tu) -> tuple[ir.ParseError, ...]:

@@ -132,21 +132,48 @@ def decode_strings_leniently() -> None:
     cindex.c_interop_string.value = property(_lenient_value)
 
 
+_FIRST_DECLARATION, _LAST_DECLARATION = 1, 39  # CXCursor_FirstDecl, CXCursor_LastDecl
+_TRANSLATION_UNIT = 350  # CXCursor_TranslationUnit
+
+
 def user_children(cursor: cindex.Cursor) -> list[cindex.Cursor]:
     """The children of ``cursor`` outside system headers. A translation unit's top level
     holds thousands of declarations of the CUDA and C++ headers; filtering them inside the
-    visit costs a fraction of visiting them all from Python."""
+    visit costs a fraction of visiting them all from Python.
+
+    An index that leaves out the declarations of a precompiled header lists the unit's own
+    top-level declarations as the parser saw them, implicit template instantiations among
+    them; the translation unit's own children never include those, and neither does this."""
     lib = _Lib.get()
     found: list[cindex.Cursor] = []
 
     def visit(child, parent, data):
-        if not lib.clang_Location_isInSystemHeader(lib.clang_getCursorLocation(child)):
+        location = lib.clang_getCursorLocation(child)
+        if not lib.clang_Location_isInSystemHeader(location):
             child._tu = cursor._tu  # Keeps the translation unit alive as long as the cursor.
-            found.append(child)
+            if not _implicit_instantiation(lib, child, location):
+                found.append(child)
         return 1  # CXChildVisit_Continue
 
     lib.clang_visitChildren(cursor, cindex.callbacks["cursor_visit"](visit), None)
     return found
+
+
+def _implicit_instantiation(lib, cursor: cindex.Cursor, location: cindex.SourceLocation) -> bool:
+    """A declaration instantiated from a template: it stands where its template is declared
+    or defined (an explicit specialization is written, and stands elsewhere), or inside
+    another scope (a member of a class template, defined in a namespace)."""
+    if not _FIRST_DECLARATION <= cursor._kind_id <= _LAST_DECLARATION:
+        return False
+    scope = lib.clang_getCursorLexicalParent(cursor)
+    if scope is None or scope._kind_id != _TRANSLATION_UNIT:
+        return True
+    pattern = lib.clang_getSpecializedCursorTemplate(cursor)
+    if pattern is None:
+        return False
+    # The template may be declared before it is defined: an instantiation stands where the definition does.
+    written = (pattern, lib.clang_getCursorDefinition(pattern))
+    return any(lib.clang_equalLocations(lib.clang_getCursorLocation(c), location) for c in written if c is not None)
 
 
 TOKEN_KINDS = {

@@ -11,6 +11,10 @@ Two kinds of names are missing from real CUDA code:
   parsed again, so the statements around them survive; the lowering turns each use into
   an unknown value. The errors stay reported, and findings in the functions they are in
   say that the code was recovered.
+
+The include scan finds the removed API (and the project's headers the search path misses)
+before the parse, which then needs no second one. Which names a missing header or an
+undefined macro would have declared shows only in a parse: those units alone parse twice.
 """
 
 from __future__ import annotations
