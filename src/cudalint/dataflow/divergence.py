@@ -274,7 +274,11 @@ def _splits(
     """For each sampled set of values and each examined warp that reaches the branch: the
     condition's value in each of its running lanes. None where a lane's value is unknown."""
     samples = []
-    for evaluator in _evaluators(branch, shape, bindings, loops):
+    every = _evaluators(branch, shape, bindings, loops)
+    # Where every sampled trip lies past a loop's end (the sampled bound is small), keep
+    # them all rather than judge the branch on nothing.
+    running_trips = [evaluator for evaluator in every if not _loop_ended(branch, evaluator)] or every
+    for evaluator in running_trips:
         for warp in _examined_warps(shape):
             running = active_lanes(branch.guards, evaluator, warp)
             if not any(running):
@@ -284,6 +288,21 @@ def _splits(
                 return None
             samples.append([v for v, on in zip(values, running, strict=False) if on])
     return samples
+
+
+def _loop_ended(branch: Branch, evaluator: LaneEvaluator) -> bool:
+    """The sampled trip lies past the end of a loop around the branch: a loop whose
+    counter doubles is taken through every trip a 32-bit counter allows, but under the
+    sampled bound (``stride < block_size``) only the first few run. Averaging the split
+    over trips that never run would dilute the cost of those that do."""
+    for guard in branch.guards:
+        decision = guard.decision
+        if decision is None or decision.kind not in _LOOPS or guard.condition.variance >= Variance.THREAD:
+            continue
+        value = evaluator.lanes(guard.condition)[0]
+        if value is not None and bool(value) != guard.holds:
+            return True
+    return False
 
 
 def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> float:
@@ -441,5 +460,10 @@ def _is_bounds_guard(condition: Sym, loop: bool = False) -> bool:
     limits = {Variance.UNIFORM, Variance.WARP_UNIFORM} if loop else {Variance.UNIFORM}
     if Variance.THREAD not in (left.variance, right.variance):
         return False
-    limit = right if left.variance is Variance.THREAD else left
-    return limit.variance in limits and value_dependent(limit)
+    index, limit = (left, right) if left.variance is Variance.THREAD else (right, left)
+    # A block-local index (`threadIdx.x < n`, `lane < count`) against a run-time limit
+    # splits a warp of every block, not one warp of the grid: a tile's ragged edge that
+    # the hardware shows idling lanes in every block (a stride loop's lanes walk
+    # together whatever their start: only each warp's last trip splits).
+    grid_wide = loop or any(a.kind is AtomKind.BLOCK_INDEX for a in _all_atoms([index]))
+    return grid_wide and limit.variance in limits and value_dependent(limit)
