@@ -277,7 +277,8 @@ def _splits(
     every = _evaluators(branch, shape, bindings, loops)
     # Where every sampled trip lies past a loop's end (the sampled bound is small), keep
     # them all rather than judge the branch on nothing.
-    running_trips = [evaluator for evaluator in every if not _loop_ended(branch, evaluator)] or every
+    stepping = _stepping_loops(branch.condition, loops)
+    running_trips = [evaluator for evaluator in every if not _loop_ended(branch, stepping, evaluator)] or every
     for evaluator in running_trips:
         for warp in _examined_warps(shape):
             running = active_lanes(branch.guards, evaluator, warp)
@@ -290,14 +291,22 @@ def _splits(
     return samples
 
 
-def _loop_ended(branch: Branch, evaluator: LaneEvaluator) -> bool:
-    """The sampled trip lies past the end of a loop around the branch: a loop whose
-    counter doubles is taken through every trip a 32-bit counter allows, but under the
-    sampled bound (``stride < block_size``) only the first few run. Averaging the split
-    over trips that never run would dilute the cost of those that do."""
+def _stepping_loops(condition: Sym, loops: Mapping[Atom, LoopRun] | None) -> set[int]:
+    """The loops whose trip counter the condition depends on (by statement identity)."""
+    counters = {atom for atom in _all_atoms([condition]) if atom.kind is AtomKind.ITERATION}
+    return {id(run.stmt) for atom, run in (loops or {}).items() if atom in counters}
+
+
+def _loop_ended(branch: Branch, stepping: set[int], evaluator: LaneEvaluator) -> bool:
+    """The sampled trip lies past the end of a loop around the branch whose counter the
+    condition depends on: a loop whose counter doubles is taken through every trip a
+    32-bit counter allows, but under the sampled bound (``stride < block_size``) only the
+    first few run. Averaging the split over trips that never run would dilute the cost
+    of those that do. (A condition that does not follow the loop keeps every sample: the
+    other unknowns' sampled values are what decide it.)"""
     for guard in branch.guards:
         decision = guard.decision
-        if decision is None or decision.kind not in _LOOPS or guard.condition.variance >= Variance.THREAD:
+        if decision is None or id(decision) not in stepping or guard.condition.variance >= Variance.THREAD:
             continue
         value = evaluator.lanes(guard.condition)[0]
         if value is not None and bool(value) != guard.holds:
