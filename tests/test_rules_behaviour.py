@@ -106,27 +106,26 @@ def test_a_doubling_loop_is_judged_over_the_trips_it_runs(snippets):
     # a doubling 32-bit counter allows, most of which never run.
     source = """
         __global__ void k(float* out, int n) {
-            __shared__ float s[512];
+            __shared__ float s[256];
             int t = threadIdx.x;
             int g = 2 * blockIdx.x * blockDim.x + t;
             s[t] = out[g];
-            s[t + 256] = out[g + 256];
+            s[t + 128] = out[g + 128];
             __syncthreads();
             for (int stride = 1; stride < n; stride *= 2) {
-                float low = s[t], high = s[t + 256];
+                float low = s[t], high = s[t + 128];
                 if (t >= stride) {
                     low = s[t - stride] + s[t];
-                    high = s[t + 256 - stride] + s[t + 256];
+                    high = s[t + 128 - stride] + s[t + 128];
                 }
                 __syncthreads();
                 s[t] = low;
-                s[t + 256] = high;
+                s[t + 128] = high;
                 __syncthreads();
             }
             out[g] = s[t];
-            out[g + 256] = s[t + 256];
+            out[g + 128] = s[t + 128];
         }
-        void go(float* out, int n) { k<<<64, 256>>>(out, n); }
     """
     got = [(f.level.value, f.message.split(" diverges")[0]) for f in snippets.findings(source, ["CL301"])]
     assert got == [("warning", "if condition `t >= stride`")]

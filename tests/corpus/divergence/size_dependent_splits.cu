@@ -36,28 +36,28 @@ __global__ void dv_grid_edge(float* out, const float* a, int n) {
     out[i] = v;
 }
 
-// Two inclusive scans of 64 elements per block, each thread holding one element of
+// Two inclusive scans of 128 elements per block, each thread holding one element of
 // each, the stride doubling up to a run-time length: `t >= stride` leaves the lanes
 // below stride idle in each trip that runs (the body is long enough to be branched).
-// launch: grid=256 block=64 args: n=64
-__global__ void __launch_bounds__(64) dv_doubling_scan(float* out, const float* a, int n) {
-    __shared__ float s[128];
+// launch: grid=128 block=128 args: n=128
+__global__ void dv_doubling_scan(float* out, const float* a, int n) {
+    __shared__ float s[256];
     int t = threadIdx.x;
     int g = 2 * blockIdx.x * blockDim.x + t;
     s[t] = a[g];
-    s[t + 64] = a[g + 64];
+    s[t + 128] = a[g + 128];
     __syncthreads();
     for (int stride = 1; stride < n; stride *= 2) {
-        float low = s[t], high = s[t + 64];
+        float low = s[t], high = s[t + 128];
         if (t >= stride) {  // expect: CL301 warning
             low = s[t - stride] + s[t];
-            high = s[t + 64 - stride] + s[t + 64];
+            high = s[t + 128 - stride] + s[t + 128];
         }
         __syncthreads();
         s[t] = low;
-        s[t + 64] = high;
+        s[t + 128] = high;
         __syncthreads();
     }
     out[g] = s[t];
-    out[g + 64] = s[t + 64];
+    out[g + 128] = s[t + 128];
 }
