@@ -81,7 +81,9 @@ def test_global_access_levels(snippets, body, expected):
         ("threadIdx.x % 2", "m = out[i];", "warning"),  # a load cannot become a select
         ("threadIdx.x % 2", "m = m * 2.0f + 1.0f;", None),  # register-only: compiled to a select
         ("threadIdx.x / 32 == 1", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
-        ("i < n", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
+        ("i < n", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),  # one warp of the grid holds n
+        # A block-local index against a run-time limit: a warp of every block holds it.
+        ("threadIdx.x < n", "out[i] = sqrtf(out[i]) * 2.0f; out[i + 1] = 2.0f;", "note"),
         ("blockIdx.x == 0", "out[i] = 1.0f; out[i + 1] = 2.0f;", None),
         ("out[i] > 0.5f", "out[i] = sqrtf(out[i]) * 2.0f; out[i + 1] = 2.0f;", "note"),
     ],
@@ -97,6 +99,36 @@ def test_divergence_levels(snippets, condition, body, expected):
     """
     got = [f.level.value for f in snippets.findings(source, ["CL301"])]
     assert got == ([expected] if expected else [])
+
+
+def test_a_doubling_loop_is_judged_over_the_trips_it_runs(snippets):
+    # `stride < n` runs about log2(n) trips: the split is not averaged over the 32 trips
+    # a doubling 32-bit counter allows, most of which never run.
+    source = """
+        __global__ void k(float* out, int n) {
+            __shared__ float s[256];
+            int t = threadIdx.x;
+            int g = 2 * blockIdx.x * blockDim.x + t;
+            s[t] = out[g];
+            s[t + 128] = out[g + 128];
+            __syncthreads();
+            for (int stride = 1; stride < n; stride *= 2) {
+                float low = s[t], high = s[t + 128];
+                if (t >= stride) {
+                    low = s[t - stride] + s[t];
+                    high = s[t + 128 - stride] + s[t + 128];
+                }
+                __syncthreads();
+                s[t] = low;
+                s[t + 128] = high;
+                __syncthreads();
+            }
+            out[g] = s[t];
+            out[g + 128] = s[t + 128];
+        }
+    """
+    got = [(f.level.value, f.message.split(" diverges")[0]) for f in snippets.findings(source, ["CL301"])]
+    assert got == [("warning", "if condition `t >= stride`")]
 
 
 def test_later_warps_are_examined(snippets):
@@ -180,7 +212,7 @@ def test_divergence_and_barriers_inside_helpers(snippets):
             return s[0];
         }
         __global__ void k(const float* a, float* out) {
-            __shared__ float s[256];
+            __shared__ float s[512];
             stage(s, a);
             out[blockIdx.x] = block_sum(s, a[threadIdx.x]);
         }

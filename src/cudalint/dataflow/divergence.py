@@ -273,9 +273,14 @@ def most_split(
 def _evaluators(
     branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None, loops: Mapping[Atom, LoopRun] | None
 ) -> list[LaneEvaluator]:
-    return evaluators(
+    """The values the branch is judged at: trips that lie past the end of a loop whose
+    counter the condition steps are left out, unless every sampled trip does (the sampled
+    bound is small), where judging the branch on nothing would be worse."""
+    every = evaluators(
         shape, branch.condition, *(g.condition for g in branch.guards), bindings=bindings, trips=loop_trips(loops)
     )
+    stepping = _stepping_loops(branch.condition, loops)
+    return [evaluator for evaluator in every if not _loop_ended(branch, stepping, evaluator)] or every
 
 
 def examined_warps(shape: BlockShape) -> list[int]:
@@ -302,6 +307,29 @@ def _splits(
                 return None
             samples.append([v for v, on in zip(values, running, strict=False) if on])
     return samples
+
+
+def _stepping_loops(condition: Sym, loops: Mapping[Atom, LoopRun] | None) -> set[int]:
+    """The loops whose trip counter the condition depends on (by statement identity)."""
+    counters = {atom for atom in _all_atoms([condition]) if atom.kind is AtomKind.ITERATION}
+    return {id(run.stmt) for atom, run in (loops or {}).items() if atom in counters}
+
+
+def _loop_ended(branch: Branch, stepping: set[int], evaluator: LaneEvaluator) -> bool:
+    """The sampled trip lies past the end of a loop around the branch whose counter the
+    condition depends on: a loop whose counter doubles is taken through every trip a
+    32-bit counter allows, but under the sampled bound (``stride < block_size``) only the
+    first few run. Averaging the split over trips that never run would dilute the cost
+    of those that do. (A condition that does not follow the loop keeps every sample: the
+    other unknowns' sampled values are what decide it.)"""
+    for guard in branch.guards:
+        decision = guard.decision
+        if decision is None or id(decision) not in stepping or guard.condition.variance >= Variance.THREAD:
+            continue
+        value = evaluator.lanes(guard.condition)[0]
+        if value is not None and bool(value) != guard.holds:
+            return True
+    return False
 
 
 def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> float:
@@ -459,5 +487,10 @@ def _is_bounds_guard(condition: Sym, loop: bool = False) -> bool:
     limits = {Variance.UNIFORM, Variance.WARP_UNIFORM} if loop else {Variance.UNIFORM}
     if Variance.THREAD not in (left.variance, right.variance):
         return False
-    limit = right if left.variance is Variance.THREAD else left
-    return limit.variance in limits and value_dependent(limit)
+    index, limit = (left, right) if left.variance is Variance.THREAD else (right, left)
+    # A block-local index (`threadIdx.x < n`, `lane < count`) against a run-time limit
+    # splits a warp of every block, not one warp of the grid: a tile's ragged edge that
+    # the hardware shows idling lanes in every block (a stride loop's lanes walk
+    # together whatever their start: only each warp's last trip splits).
+    grid_wide = loop or any(a.kind is AtomKind.BLOCK_INDEX for a in _all_atoms([index]))
+    return grid_wide and limit.variance in limits and value_dependent(limit)

@@ -31,17 +31,20 @@ class DivergentBranch(FactRule):
       a divergence idling less than that is counted as no hazard.
     - `note`: whether the lanes disagree depends on data each thread loaded or on a size
       known only at run time (`if (x[i] > t)`, `while (node != NIL)`, a border test
-      against a run-time width), and it would cost at least 0.5% if half the lanes took
-      each path. Measured on real code, such conditions split the warps in a little over
-      half the cases: a lead for the profiler, not a verdict.
+      against a run-time width, a tile's ragged edge `if (threadIdx.x < width)`), and it
+      would cost at least 0.5% if half the lanes took each path. Measured on real code,
+      such conditions split the warps in a little over half the cases: a lead for the
+      profiler, not a verdict.
     - Nothing, where the split is inherent or cheap (measured on H100, Nsight Compute
       SourceCounters):
       - a body that only assigns register values (`if (v > m) m = v;`, `sum += t`) compiles
         to selects: predicated-on threads equal active threads, no lane waits;
-      - a bounds guard (`if (i < n)`) and the last trip of a grid- or block-stride loop
-        split only the warp that holds the limit: a stride loop's ragged last round
-        diverged once in 32 branch executions, and the partial warp of a bounds guard
-        exits through a predicated branch;
+      - a bounds guard on a grid-wide index (`if (i < n)`, `i` built from `blockIdx`) and
+        the last trip of a grid- or block-stride loop split only the warp that holds the
+        limit: a stride loop's ragged last round diverged once in 32 branch executions,
+        and the partial warp of a bounds guard exits through a predicated branch. The
+        same guard on a block-local index (`threadIdx.x < width`) splits a warp of every
+        block and is a note;
       - a single lane's short body (`if (threadIdx.x == 0) out[blockIdx.x] = s[0];`):
         the other lanes idle for a store or two (a single lane running a loop idles 31 of
         32 lanes for every instruction of it and is reported);
@@ -49,7 +52,9 @@ class DivergentBranch(FactRule):
         halo loads of a stencil tile in a kernel whose work is the stencil, a reduction's
         `if (t < s)` in a kernel that does much else. A tree reduction's tail in a kernel
         that is mostly the reduction does cost (12% of the threads predicated on at
-        `s[t] += s[t + s]` in the probe) and is reported with that share;
+        `s[t] += s[t + s]` in the probe) and is reported with that share, judged over
+        the trips its loop runs: a doubling `stride < n` runs about log2(n) trips, not
+        every trip a 32-bit counter allows;
       - warp-uniform conditions (`threadIdx.x / 32`, `blockIdx`, parameters, `threadIdx.y`
         when blockDim.x is a multiple of 32).
 
