@@ -62,6 +62,18 @@ def test_the_padded_picture_is_what_the_padded_kernel_does():
     assert len(padded_kernel["panels"]) == 1, "a conflict-free access has nothing to pad"
 
 
+def test_padding_that_breaks_a_merged_load_is_drawn_one_element_at_a_time():
+    # `tile[threadIdx.x][k]` over an unrolled k is loaded 16 bytes at a time; rows of 33
+    # floats no longer line up for that, so the padded warp loads single floats, one bank each.
+    text = _explain(f"{ROOT / 'examples' / 'row_sums.cu'}:16:43", "--color", "never")
+    assert "issued as one 16-byte\n      access per lane" in text
+    assert "32 wavefronts for this warp, ideal 4: 8-way bank conflict" in text
+    padded = text.split("warp padded as tile[32][33] (CL201's fix)")[1]
+    assert padded.startswith(": 1 wavefronts (ideal 1)")
+    assert "4-byte loads: padded rows no longer line up for one 16-byte load" in padded
+    assert "!" not in padded
+
+
 def test_uncoalesced_store_spreads_the_warp_over_32_sectors():
     figures = {f["location"].rsplit(":", 1)[1]: f for f in _figures(f"{TRANSPOSE}:10")}
     assert set(figures) == {"42", "25", "5"}, "all the line's accesses and its branch"

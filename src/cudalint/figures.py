@@ -380,7 +380,7 @@ def _shared_figure(
     panels = [_bank_panel(f"warp {warp}, as declared", request, size, coordinates)]
     drawn = panels[0]
     if drawn.cost > drawn.ideal:
-        panels.append(_padded_panel(book, kernel, access, request, size, coordinates))
+        panels.append(_padded_panel(kernel, access, warp, request, size, coordinates))
     values = _drawn_for(pattern, evaluator, [instruction.offset, *(g.condition for g in access.guards)], kernel)
     average = (
         ""
@@ -416,9 +416,11 @@ def _bank_panel(title: str, request: Request, size: int, coordinates, note: str 
     return Panel(title, tuple(lanes), cost.taken, cost.ideal, bank_ways=tuple(bank_ways), note=note)
 
 
-def _padded_panel(
-    book: FigureBook, kernel: KernelFacts, access: Access, request: Request, size: int, coordinates
-) -> Panel:
+def _padded_panel(kernel: KernelFacts, access: Access, warp: int, request: Request, size: int, coordinates) -> Panel:
+    """``warp``'s request in the tile CL201 proposes. Rows padded off the width of a merged
+    access (``size``, neighbouring elements loaded as one) cannot be loaded that way any
+    more: the padded warp is then drawn as the compiler would issue it, one element at a
+    time, at its costliest trip."""
     array = kernel.shared_arrays.get(access.location.base)
     var = array.var if array is not None else None
     layout = row_layout(var)
@@ -431,10 +433,20 @@ def _padded_panel(
             empty, f"no padding of the rows of `{var.name}` removes it without costing its other accesses more"
         )
     row_bytes, element_bytes = layout
+    padded_row = row_bytes + padding * element_bytes
     rows = (var.type.size or 0) // row_bytes
-    declared = f"{var.name}[{rows}][{row_bytes // element_bytes + padding}]"
-    padded = laid_out(request, row_bytes, row_bytes + padding * element_bytes)
-    return _bank_panel(f"warp padded as {declared} (CL201's fix)", padded, size, coordinates)
+    title = f"warp padded as {var.name}[{rows}][{padded_row // element_bytes}] (CL201's fix)"
+    if padded_row % size == 0 or not access.size:
+        return _bank_panel(title, laid_out(request, row_bytes, padded_row), size, coordinates)
+    rounds = access_rounds(access, kernel.shape, kernel.bindings, kernel.trace.loops)
+    requests = [
+        laid_out(r, row_bytes, padded_row) for _, by_warp in rounds or () for w, r in by_warp.items() if w == warp
+    ]
+    if not requests:
+        return _note(empty, "no picture of the padded tile: its addresses are not known")
+    worst = max(requests, key=lambda r: request_wavefronts(r, access.size).taken)
+    note = f"{access.size}-byte loads: padded rows no longer line up for one {size}-byte load"
+    return _bank_panel(title, worst, access.size, coordinates, note)
 
 
 def _note(panel: Panel, note: str) -> Panel:
