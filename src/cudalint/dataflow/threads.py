@@ -65,6 +65,13 @@ def _stable_index(atom: Atom, round_: int) -> int:
     return (zlib.crc32(str(atom).encode()) + round_) % len(SAMPLE_VALUES)
 
 
+# Lanes of a value per (value, warp, evaluator): the accesses and branches of a kernel
+# share their index arithmetic (`blockIdx.x * blockDim.x + threadIdx.x`), their guards and
+# their evaluators' values, so most evaluations repeat. Cleared when full.
+_LANES: dict[tuple, tuple[int | None, ...]] = {}
+MAX_CACHED_LANES = 65536
+
+
 class LaneEvaluator:
     """Evaluates symbolic values for the lanes of a warp under one set of uniform values."""
 
@@ -108,6 +115,15 @@ class LaneEvaluator:
 
     def lanes(self, value: Sym, warp: int = 0) -> list[int | None]:
         """The value in each lane of ``warp`` (None in every lane where it cannot be computed)."""
+        key = (value, warp, self.key)
+        lanes = _LANES.get(key)
+        if lanes is None:
+            if len(_LANES) >= MAX_CACHED_LANES:
+                _LANES.clear()
+            lanes = _LANES[key] = tuple(self._evaluate(value, warp))
+        return list(lanes)
+
+    def _evaluate(self, value: Sym, warp: int) -> list[int | None]:
         coordinates = _coordinates(self.shape, warp)
         width = len(coordinates[0])
         if value.variance < Variance.THREAD:
