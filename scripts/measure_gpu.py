@@ -1038,17 +1038,20 @@ def _edit_under_launches(plan: dict[Path, list[Launch]], edit) -> int:
     return written
 
 
+def _put_line(lines: list[str], index: int, recorded: re.Pattern, text: str) -> None:
+    """``text`` at ``index``: in place of the record there (a line ``recorded`` matches), else inserted."""
+    if index < len(lines) and recorded.match(lines[index]):
+        lines[index] = text
+    else:
+        lines.insert(index, text)
+
+
 def write_records(plan: dict[Path, list[Launch]], results: dict[tuple[str, str], Result]) -> int:
     def record(path: Path, launch: Launch, lines: list[str]) -> bool:
         result = results.get((file_key(path), launch.kernel))
         if result is None or result.error:
             return False
-        text = f"{launch.indent}// measured: {measured_body(result)}"
-        following = launch.line + 1
-        if following < len(lines) and MEASURED.match(lines[following]):
-            lines[following] = text
-        else:
-            lines.insert(following, text)
+        _put_line(lines, launch.line + 1, MEASURED, f"{launch.indent}// measured: {measured_body(result)}")
         return True
 
     return _edit_under_launches(plan, record)
@@ -1202,14 +1205,10 @@ def write_synccheck(plan: dict[Path, list[Launch]], results: dict[tuple[str, str
         result = results.get((file_key(path), launch.kernel))
         if result is None or result.errors is None:
             return False
-        text = launch.indent + synccheck_line(result)
         below = launch.line + 1
         if below < len(lines) and MEASURED.match(lines[below]):
             below += 1
-        if below < len(lines) and SYNCCHECK.match(lines[below]):
-            lines[below] = text
-        else:
-            lines.insert(below, text)
+        _put_line(lines, below, SYNCCHECK, launch.indent + synccheck_line(result))
         return True
 
     return _edit_under_launches(plan, record)
