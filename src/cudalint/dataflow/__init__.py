@@ -24,7 +24,7 @@ from cudalint.dataflow.banks import (
 )
 from cudalint.dataflow.barriers import reaching_decisions, skippers_exit
 from cudalint.dataflow.cfg import ControlFlow
-from cudalint.dataflow.divergence import BranchPattern, Cost, Idiom, Workload, branch_pattern
+from cudalint.dataflow.divergence import BranchPattern, Cost, DeviceFunctions, Idiom, Workload, branch_pattern
 from cudalint.dataflow.interpret import (
     Access,
     AccessKind,
@@ -119,7 +119,7 @@ class KernelFacts:
     build: BuildContext = field(default_factory=BuildContext)
     records: Mapping[str, ir.Record] = field(default_factory=dict)
     """The translation unit's struct layouts (which per-thread structs hold arrays)."""
-    helpers: Mapping[str, ir.Function] = field(default_factory=dict)
+    helpers: DeviceFunctions = field(default_factory=DeviceFunctions)
     """The translation unit's device functions by declaration: the work a call runs."""
     tu: ir.TranslationUnit | None = None
     """The translation unit the kernel is in (the file-scope shared arrays it may use)."""
@@ -387,8 +387,8 @@ class Facts:
         )
 
     @cached_property
-    def _helpers(self) -> dict[str, ir.Function]:
-        return {f.decl: f for f in self.tu.device_functions() if f.body is not None}
+    def _helpers(self) -> DeviceFunctions:
+        return DeviceFunctions((f.decl, f) for f in self.tu.device_functions() if f.body is not None)
 
     def source_text(self, span: ir.Span, limit: int = 60) -> str:
         """The source a span covers, on one line and shortened, for messages."""

@@ -28,16 +28,12 @@ while code after a loop left through ``if (c) break;`` does not depend on ``c``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from cudalint import ir
 
-if TYPE_CHECKING:
-    import networkx as nx
-
-__all__ = ["ENTRY", "EXIT", "ControlFlow", "Node", "Terminal"]
+__all__ = ["ENTRY", "EXIT", "ControlFlow", "FlowGraph", "Node", "Terminal"]
 
 S = ir.StmtKind
 
@@ -60,10 +56,10 @@ _REGION_KINDS = frozenset({S.COMPOUND, S.LABEL, S.CASE, S.DEFAULT})
 class ControlFlow:
     """The control-flow graph of one function and the control dependence derived from it.
 
-    ``graph`` is a ``networkx.DiGraph`` over ``Node``. Edges added only so that code
-    which never terminates still reaches ``EXIT`` (one per endless loop, from a node
-    inside it) carry ``virtual=True``; they make the post-dominator tree exist but
-    never make their source a decision.
+    ``graph`` is a ``FlowGraph`` over ``Node``. Edges added only so that code which
+    never terminates still reaches ``EXIT`` (one per endless loop, from a node inside
+    it) are virtual; they make the post-dominator tree exist but never make their
+    source a decision.
 
     ``decisions`` holds every IF, FOR, WHILE, DO and SWITCH statement, in source order.
     """
@@ -71,7 +67,7 @@ class ControlFlow:
     def __init__(self, function: ir.Function):
         self.function = function
         builder = _Builder()
-        self.graph: nx.DiGraph = builder.build(function.body)
+        self.graph = builder.build(function.body)
         self._order = {node: index for index, node in enumerate(_source_order(function.body))}
         self._region_entries = builder.region_entries
         self._enclosing_loop = builder.enclosing_loop
@@ -80,7 +76,7 @@ class ControlFlow:
         )
         _connect_endless_loops(self.graph, self._order)
         self._deciders = _control_dependence(self.graph)
-        self._deciding = {node for node in self.decisions if len(_real_successors(self.graph, node)) > 1}
+        self._deciding = {node for node in self.decisions if len(self.graph.real_successors(node)) > 1}
 
     def controlling(self, stmt: ir.Stmt) -> tuple[ir.Stmt, ...]:
         """The decisions that decide whether ``stmt`` runs, or how often, in source order.
@@ -140,9 +136,7 @@ class _Builder:
     """Lowers a statement tree back to front: each statement learns its successor first."""
 
     def __init__(self) -> None:
-        import networkx as nx  # On first use: a run whose results are all cached never needs it.
-
-        self.graph = nx.DiGraph()
+        self.graph = FlowGraph()
         self.region_entries: dict[ir.Stmt, Node] = {}
         self.enclosing_loop: dict[ir.Stmt, ir.Stmt | None] = {}
         self._labels: dict[str, Node] = {}
@@ -152,7 +146,7 @@ class _Builder:
         self._continue_targets: list[Node] = []
         self._switches: list[_OpenSwitch] = []
 
-    def build(self, body: ir.Stmt | None) -> nx.DiGraph:
+    def build(self, body: ir.Stmt | None) -> FlowGraph:
         self.graph.add_node(EXIT)
         self.graph.add_edge(ENTRY, self._lower(body, EXIT) if body is not None else EXIT)
         # Labels are known only once the whole body is lowered, and a goto may jump back.
@@ -302,28 +296,170 @@ def _source_order(body: ir.Stmt | None) -> Iterator[Node]:
     yield EXIT
 
 
-def _real_successors(graph: nx.DiGraph, node: Node) -> list[Node]:
-    return [target for _, target, virtual in graph.out_edges(node, data="virtual") if not virtual]
+class FlowGraph:
+    """A directed graph over ``Node``, each edge real or virtual; nodes and successors in
+    the order they were added, an edge added twice kept once."""
+
+    def __init__(self) -> None:
+        self._successors: dict[Node, dict[Node, bool]] = {}
+
+    def add_node(self, node: Node) -> None:
+        self._successors.setdefault(node, {})
+
+    def add_edge(self, source: Node, target: Node, *, virtual: bool = False) -> None:
+        self.add_node(target)
+        self._successors.setdefault(source, {})[target] = virtual
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self._successors)
+
+    def __len__(self) -> int:
+        return len(self._successors)
+
+    def __contains__(self, node: object) -> bool:
+        return node in self._successors
+
+    def successors(self, node: Node) -> list[Node]:
+        return list(self._successors[node])
+
+    def real_successors(self, node: Node) -> list[Node]:
+        return [target for target, virtual in self._successors[node].items() if not virtual]
+
+    def out_degree(self, node: Node) -> int:
+        return len(self._successors[node])
+
+    def has_edge(self, source: Node, target: Node) -> bool:
+        return target in self._successors.get(source, {})
+
+    def edges(self) -> list[tuple[Node, Node, bool]]:
+        """(source, target, virtual) for every edge."""
+        return [
+            (source, target, virtual)
+            for source, targets in self._successors.items()
+            for target, virtual in targets.items()
+        ]
+
+    def predecessors(self) -> dict[Node, list[Node]]:
+        found: dict[Node, list[Node]] = {node: [] for node in self._successors}
+        for source, targets in self._successors.items():
+            for target in targets:
+                found[target].append(source)
+        return found
 
 
-def _connect_endless_loops(graph: nx.DiGraph, order: dict[Node, int]) -> None:
+def _reaching(start: Node, neighbours: dict[Node, list[Node]]) -> set[Node]:
+    """``start`` and every node reached from it through ``neighbours``."""
+    seen, pending = {start}, [start]
+    while pending:
+        for neighbour in neighbours[pending.pop()]:
+            if neighbour not in seen:
+                seen.add(neighbour)
+                pending.append(neighbour)
+    return seen
+
+
+def _strong_components(nodes: Iterable[Node], successors) -> list[list[Node]]:
+    """The strongly connected components of the graph ``nodes`` span (Tarjan, without recursion)."""
+    index: dict[Node, int] = {}
+    lowest: dict[Node, int] = {}
+    stack: list[Node] = []
+    on_stack: set[Node] = set()
+    components: list[list[Node]] = []
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(successors(root)))]
+        index[root] = lowest[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, remaining = work[-1]
+            for target in remaining:
+                if target not in index:
+                    index[target] = lowest[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(successors(target))))
+                    break
+                if target in on_stack:
+                    lowest[node] = min(lowest[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    lowest[work[-1][0]] = min(lowest[work[-1][0]], lowest[node])
+                if lowest[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member is node:
+                            break
+                    components.append(component)
+    return components
+
+
+def _connect_endless_loops(graph: FlowGraph, order: dict[Node, int]) -> None:
     """Gives every region that never reaches EXIT one virtual edge to it.
 
     The edge leaves from a node with a single successor where there is one (the
     condition of ``for (;;)``, a ``goto``), so no real decision gains an outcome.
     """
-    import networkx as nx
-
-    stuck = set(graph) - nx.ancestors(graph, EXIT) - {EXIT}
-    components = nx.condensation(graph.subgraph(stuck))
-    for component in components:
-        if components.out_degree(component) == 0:
-            members = components.nodes[component]["members"]
-            source = min(members, key=lambda node: (len(_real_successors(graph, node)) != 1, order[node]))
+    stuck = set(graph) - _reaching(EXIT, graph.predecessors())
+    # Code that cannot reach EXIT reaches only such code: a component with no edge out of
+    # itself is a region control never leaves.
+    components = _strong_components(sorted(stuck, key=order.__getitem__), graph.successors)
+    for members in components:
+        inside = set(members)
+        if all(target in inside for member in members for target in graph.successors(member)):
+            source = min(members, key=lambda node: (len(graph.real_successors(node)) != 1, order[node]))
             graph.add_edge(source, EXIT, virtual=True)
 
 
-def _control_dependence(graph: nx.DiGraph) -> dict[Node, set[Node]]:
+def _immediate_post_dominators(graph: FlowGraph) -> dict[Node, Node]:
+    """Each node's immediate post-dominator (EXIT's is EXIT), for the nodes that reach EXIT:
+    immediate dominators on the reversed graph (Cooper, Harvey and Kennedy's iteration)."""
+    predecessors = graph.predecessors()
+    # Post-order of the reversed graph from EXIT.
+    post_order: list[Node] = []
+    seen = {EXIT}
+    work = [(EXIT, iter(predecessors[EXIT]))]
+    while work:
+        node, remaining = work[-1]
+        for source in remaining:
+            if source not in seen:
+                seen.add(source)
+                work.append((source, iter(predecessors[source])))
+                break
+        else:
+            work.pop()
+            post_order.append(node)
+    number = {node: position for position, node in enumerate(post_order)}
+    dominator: dict[Node, Node] = {EXIT: EXIT}
+
+    def common(first: Node, second: Node) -> Node:
+        while first is not second:
+            while number[first] < number[second]:
+                first = dominator[first]
+            while number[second] < number[first]:
+                second = dominator[second]
+        return first
+
+    changed = True
+    while changed:
+        changed = False
+        for node in reversed(post_order[:-1]):
+            found: Node | None = None
+            for successor in graph.successors(node):
+                if successor in dominator:
+                    found = successor if found is None else common(successor, found)
+            if found is not None and dominator.get(node) is not found:
+                dominator[node] = found
+                changed = True
+    return dominator
+
+
+def _control_dependence(graph: FlowGraph) -> dict[Node, set[Node]]:
     """For each node, the nodes with several successors it is directly control dependent on.
 
     A node depends on a branching node when one of its successors leads to the node
@@ -332,9 +468,7 @@ def _control_dependence(graph: nx.DiGraph) -> dict[Node, set[Node]]:
     dependence must pass through them (an endless loop under ``if (c)`` depends on
     ``c``).
     """
-    import networkx as nx
-
-    post_dominator = nx.immediate_dominators(graph.reverse(copy=False), EXIT)
+    post_dominator = _immediate_post_dominators(graph)
     deciders: dict[Node, set[Node]] = {}
     for branching in graph:
         if graph.out_degree(branching) < 2:

@@ -130,10 +130,39 @@ class BranchPattern:
 _CHEAP_IDIOMS = frozenset((Idiom.SELECT, Idiom.BOUNDS_GUARD, Idiom.STRIDE_LOOP))
 
 
+Place = tuple[ir.Function, tuple[ir.Stmt, ...], ir.Stmt | None]
+"""Where a statement is: its function, the loops around it there, and its parent statement."""
+
+
+def statement_places(functions: Iterable[ir.Function]) -> dict[int, Place]:
+    """The place of every statement of ``functions``, by statement identity."""
+    places: dict[int, Place] = {}
+    for function in functions:
+        if function.body is None:
+            continue
+        pending: list[tuple[ir.Stmt, tuple[ir.Stmt, ...], ir.Stmt | None]] = [(function.body, (), None)]
+        while pending:
+            stmt, loops, parent = pending.pop()
+            places.setdefault(id(stmt), (function, loops, parent))
+            inner = (*loops, stmt) if stmt.kind in _LOOPS else loops
+            pending.extend((child, inner, stmt) for child in (stmt.init, *stmt.body, stmt.orelse) if child is not None)
+    return places
+
+
+class DeviceFunctions(dict[str, ir.Function]):
+    """A unit's device functions with a body, by declaration: the helpers every entry point
+    may call, with the places of their statements worked out once for all of them (a file
+    of many kernels would otherwise walk every helper once per kernel)."""
+
+    @cached_property
+    def places(self) -> dict[int, Place]:
+        return statement_places(self.values())
+
+
 class Workload:
     """Instructions per thread, estimated from the IR, for the functions an entry point runs."""
 
-    def __init__(self, function: ir.Function, helpers: Mapping[str, ir.Function], loops: Mapping[Atom, LoopRun]):
+    def __init__(self, function: ir.Function, helpers: DeviceFunctions, loops: Mapping[Atom, LoopRun]):
         self.function = function
         self.helpers = helpers
         self.trips = {id(run.stmt): run.trips for run in loops.values()}
@@ -164,21 +193,13 @@ class Workload:
         return cost
 
     @cached_property
-    def _places(self) -> dict[int, tuple[ir.Function, tuple[ir.Stmt, ...], ir.Stmt | None]]:
-        """Each statement's function, the loops around it there, and its parent statement."""
-        places: dict[int, tuple[ir.Function, tuple[ir.Stmt, ...], ir.Stmt | None]] = {}
-        for function in (self.function, *self.helpers.values()):
-            if function.body is None:
-                continue
-            pending: list[tuple[ir.Stmt, tuple[ir.Stmt, ...], ir.Stmt | None]] = [(function.body, (), None)]
-            while pending:
-                stmt, loops, parent = pending.pop()
-                places.setdefault(id(stmt), (function, loops, parent))
-                inner = (*loops, stmt) if stmt.kind in _LOOPS else loops
-                pending.extend(
-                    (child, inner, stmt) for child in (stmt.init, *stmt.body, stmt.orelse) if child is not None
-                )
-        return places
+    def _own_places(self) -> dict[int, Place]:
+        return statement_places([self.function])
+
+    def _place(self, stmt: ir.Stmt, default: Place) -> Place:
+        """The entry point's own statements first: it may be one of the helpers too."""
+        key = id(stmt)
+        return self._own_places.get(key) or self.helpers.places.get(key, default)
 
     def remainder(self, stmt: ir.Stmt) -> float:
         """Instructions per thread that follow ``stmt`` where a thread leaving at it no longer
@@ -188,7 +209,7 @@ class Workload:
         total = 0.0
         current = stmt
         while True:
-            _, _, parent = self._places.get(id(current), (None, (), None))
+            _, _, parent = self._place(current, (None, (), None))
             if parent is None or (leaves_loop and parent.kind in _LOOPS):
                 return total
             if parent.kind is ir.StmtKind.COMPOUND:
@@ -199,7 +220,7 @@ class Workload:
     def share(self, stmt: ir.Stmt, per_execution: float) -> float:
         """``per_execution`` instructions per thread at ``stmt``, as a share of its function's
         work: times the trips of the loops around it in that function."""
-        function, loops, _ = self._places.get(id(stmt), (self.function, (), None))
+        function, loops, _ = self._place(stmt, (self.function, (), None))
         total = self.statement(function.body)
         if total <= 0:
             return 0.0

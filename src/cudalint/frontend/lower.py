@@ -844,7 +844,7 @@ class Lowering:
         )
 
     def _declared_as_unknown(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> bool:
-        if referenced is None or cursor.spelling not in self.unknown_names:
+        if referenced is None or not self.unknown_names or cursor.spelling not in self.unknown_names:
             return False
         location = referenced.location.file
         return location is not None and location.name == recovery.UNKNOWNS_HEADER
@@ -853,14 +853,13 @@ class Lowering:
         referenced = cursor.referenced
         if self._declared_as_unknown(cursor, referenced):
             return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling)
-        inner = self._expr_children(cursor)
-        if referenced is None and len(inner) == 1:
-            # A substituted non-type template parameter: the value is the child.
-            return self.expr(inner[0])
-        if referenced is not None and referenced.kind == CK.TEMPLATE_NON_TYPE_PARAMETER and len(inner) == 1:
-            return self.expr(inner[0])
-        if referenced is not None and referenced.kind == CK.TEMPLATE_NON_TYPE_PARAMETER:
-            return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling)
+        if referenced is None or referenced.kind == CK.TEMPLATE_NON_TYPE_PARAMETER:
+            inner = self._expr_children(cursor)
+            if len(inner) == 1:
+                # A substituted non-type template parameter: the value is the child.
+                return self.expr(inner[0])
+            if referenced is not None:
+                return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling)
         decl = self._decl_id(referenced) if referenced is not None else None
         return self._node(
             cursor,
