@@ -4,10 +4,13 @@
 
 With a fresh cache directory (so the CUDA headers are precompiled on the way, as on a
 first use): the time from ``didOpen`` to the first diagnostics; once warm, the time from
-a keystroke to the diagnostics of that text (the 300 ms pause included); hover latency on
-every access of the file; and the server's resident memory over ``--edits`` edits, typed
-in bursts of ``--burst`` keystrokes 30 ms apart, each burst followed by the pause and its
-analysis (sampled every 100 edits). Prints the figures with the load average.
+a keystroke to the diagnostics of that text (the 300 ms pause included); how long an
+analysis runs on once an edit cancels it; hover latency on every access of the file; and
+the server's resident memory over ``--edits`` edits, typed in bursts of ``--burst``
+keystrokes 30 ms apart, each burst followed by the pause and its analysis (sampled every
+100 edits). Then a second server, as on the next start of the editor: the time from
+``didOpen`` to the first diagnostics with the headers precompiled by the first one (the
+text edited, so that no cached result answers). Prints the figures with the load average.
 """
 
 from __future__ import annotations
@@ -132,11 +135,31 @@ class Bench:
         self.client, self.uri = client, uri
         self.published: dict[int | None, float] = {}
         self.arrived = asyncio.Event()
+        self.progress: list[tuple[float, dict]] = []
+        """When each progress notification came, and what it said (its value, as sent)."""
 
         @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def record(params: types.PublishDiagnosticsParams) -> None:
             self.published[params.version] = time.perf_counter()
             self.arrived.set()
+
+        @client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
+        def create(params: types.WorkDoneProgressCreateParams) -> None:
+            return None
+
+        @client.feature(types.PROGRESS)
+        def progress(params: types.ProgressParams) -> None:
+            self.progress.append((time.perf_counter(), params.value))
+
+    async def until_progress(self, wanted, after: float, limit: float = 600) -> float:
+        """When a progress notification as ``wanted`` came after ``after``."""
+        deadline = time.perf_counter() + limit
+        while time.perf_counter() < deadline:
+            for at, value in self.progress:
+                if at > after and wanted(value):
+                    return at
+            await asyncio.sleep(0.005)
+        raise TimeoutError("no such progress")
 
     async def until_published(self, version: int, limit: float = 600) -> float:
         deadline = time.perf_counter() + limit
@@ -154,29 +177,44 @@ class Bench:
         )
 
 
+async def start_server(work: Path, options: argparse.Namespace, uri: str) -> tuple[LanguageClient, Bench]:
+    environment = {**os.environ, "CUDALINT_CACHE_DIR": str(work / "cache")}
+    client = LanguageClient("cudalint-bench", "1")
+    bench = Bench(client, uri)
+    await client.start_io(
+        sys.executable, "-m", "cudalint", "server", "--headers", options.headers, cwd=str(work), env=environment
+    )
+    capabilities = types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True))
+    await client.initialize_async(types.InitializeParams(capabilities=capabilities, root_uri=work.as_uri()))
+    client.initialized(types.InitializedParams())
+    return client, bench
+
+
+async def stop_server(client: LanguageClient) -> None:
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+def open_document(client: LanguageClient, uri: str, text: str) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="cuda", version=1, text=text))
+    )
+
+
 async def run(options: argparse.Namespace) -> None:
     work = Path(tempfile.mkdtemp(prefix="cudalint-server-bench-"))
     source = kernel_file(options.lines)
     path = work / "kernels.cu"
     path.write_text(source, encoding="utf-8")
-    environment = {**os.environ, "CUDALINT_CACHE_DIR": str(work / "cache")}
-    client = LanguageClient("cudalint-bench", "1")
     uri = path.as_uri()
-    bench = Bench(client, uri)
     load_before = os.getloadavg()
-    await client.start_io(
-        sys.executable, "-m", "cudalint", "server", "--headers", options.headers, cwd=str(work), env=environment
-    )
-    capabilities = types.ClientCapabilities()
-    await client.initialize_async(types.InitializeParams(capabilities=capabilities, root_uri=work.as_uri()))
-    client.initialized(types.InitializedParams())
+    client, bench = await start_server(work, options, uri)
     pid = client._server.pid  # noqa: SLF001 - the server process, for its memory
     print(f"file: {source.count(chr(10))} lines, headers: {options.headers}, load average {load_before[0]:.2f}")
 
     opened = time.perf_counter()
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="cuda", version=1, text=source))
-    )
+    open_document(client, uri, source)
     first = await bench.until_published(1) - opened
     print(
         f"didOpen -> first diagnostics (cold, CUDA headers precompiled on the way): {first:.2f} s, "
@@ -195,6 +233,29 @@ async def run(options: argparse.Namespace) -> None:
         f"keystroke -> diagnostics (warm, 300 ms pause included), {len(keystrokes)} times: "
         f"median {statistics.median(keystrokes):.2f} s, max {max(keystrokes):.2f} s; "
         f"{(processor_seconds(pid) - used) / len(keystrokes):.2f} processor s per analysis"
+    )
+
+    stops = []
+    for _ in range(options.keystrokes):
+        version += 1
+        text += " "
+        typed = time.perf_counter()
+        bench.change(version, text)
+        begun = await bench.until_progress(lambda value: value["kind"] == "begin", typed)
+        await asyncio.sleep(0.2)  # Well into the analysis.
+        version += 1
+        text += " "
+        edited = time.perf_counter()
+        bench.change(version, text)
+        cancelled = await bench.until_progress(
+            lambda value: value["kind"] == "end" and value.get("message", "").startswith("cancelled"),
+            begun,
+        )
+        stops.append(cancelled - edited)
+        await bench.until_published(version)
+    print(
+        f"an edit 0.2 s into an analysis -> the analysis stopped, {len(stops)} times: "
+        f"median {statistics.median(stops) * 1000:.0f} ms, max {max(stops) * 1000:.0f} ms"
     )
 
     positions = [
@@ -233,11 +294,20 @@ async def run(options: argparse.Namespace) -> None:
         f"RSS over {options.edits} edits in bursts of {options.burst} ({elapsed:.0f} s): "
         + ", ".join(f"{edit}: {mib:.0f} MiB" for edit, mib in samples)
     )
+    await stop_server(client)
+
+    client, bench = await start_server(work, options, uri)
+    pid = client._server.pid  # noqa: SLF001
+    opened = time.perf_counter()
+    open_document(client, uri, source + "// edited, not saved\n")
+    first = await bench.until_published(1) - opened
+    print(
+        f"didOpen -> first diagnostics (a new server, CUDA headers precompiled by the last one): {first:.2f} s, "
+        f"{processor_seconds(pid):.2f} processor s since the server started"
+    )
+    await stop_server(client)
     load_after = os.getloadavg()
     print(f"load average at the end: {load_after[0]:.2f}")
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()
 
 
 def main() -> None:

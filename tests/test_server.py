@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +17,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from conftest import run_cli
+from cudalint.server import AnalysisCancelled, AnalysisThread
 from cudalint.server.analysis import Workspace, analyze
 
 # A stride-2 load (CL101: half of each sector wasted) and a double constant that cannot be
@@ -59,7 +63,8 @@ async def client(lsp_client: LanguageClient):
                 ),
                 is_preferred_support=True,
             ),
-        )
+        ),
+        window=types.WindowClientCapabilities(work_done_progress=True),
     )
     await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities))
     yield
@@ -220,6 +225,77 @@ async def test_configuration_changes_are_picked_up(client: LanguageClient, tmp_p
     (tmp_path / "cudalint.toml").write_text('ignore = ["CL401", "CL101"]\n', encoding="utf-8")
     change(client, uri, 2, STRIDED + "\n")
     await published(client, uri, has())
+
+
+def progress_of(client: LanguageClient, kind: type) -> list:
+    return [value for values in client.progress_reports.values() for value in values if isinstance(value, kind)]
+
+
+@pytest.mark.asyncio
+async def test_an_edit_cancels_the_analysis_under_way(client: LanguageClient, tmp_path: Path):
+    # Long enough to analyze that the edit arrives while it runs, on any machine.
+    many = "".join(STRIDED.replace("scale", f"scale_{n}") for n in range(150))
+    uri = open_file(client, tmp_path / "many.cu", many)
+
+    async def begun() -> None:
+        while not progress_of(client, types.WorkDoneProgressBegin):
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(begun(), WAIT)
+    (begin,) = progress_of(client, types.WorkDoneProgressBegin)
+    assert begin.title == "cudalint: many.cu"
+    change(client, uri, 2, STRIDED)
+    assert len(await published(client, uri)) == 2, "only the edited text's findings are published"
+    ends = [end.message for end in progress_of(client, types.WorkDoneProgressEnd)]
+    assert ends == ["cancelled: the text changed", "2 findings"]
+
+
+def test_a_cancelled_job_stops_even_when_one_interruption_is_lost():
+    analyses = AnalysisThread()
+    started = threading.Event()
+
+    def busy(seconds: float) -> str:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            pass
+        return "ran to its end"
+
+    def losing_the_first_interruption() -> str:
+        started.set()
+        try:
+            busy(10)
+        except AnalysisCancelled:
+            pass  # What a ctypes callback does with an exception: the repeat must still land.
+        return busy(10)
+
+    outcomes: dict[str, object] = {}
+
+    async def drive() -> None:
+        running = analyses.submit(losing_the_first_interruption)
+        queued = analyses.submit(lambda: "ran")
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        cancelled_at = time.monotonic()
+        analyses.cancel(running, "the text changed")
+        analyses.cancel(queued, "the text changed")
+        for name, job in (("running", running), ("queued", queued)):
+            try:
+                outcomes[name] = await job.future
+            except AnalysisCancelled:
+                outcomes[name] = "cancelled"
+        outcomes["seconds"] = time.monotonic() - cancelled_at
+        analyses.stop()
+
+    previous = signal.getsignal(signal.SIGURG)
+    driver = threading.Thread(target=asyncio.run, args=(drive(),))
+    driver.start()
+    try:
+        analyses.serve()
+    finally:
+        signal.signal(signal.SIGURG, previous)
+        driver.join()
+    assert outcomes["running"] == outcomes["queued"] == "cancelled"
+    assert outcomes["seconds"] < 5
 
 
 # The server with an analysis that fails on a buffer holding `FAIL_HERE`: what any internal

@@ -84,5 +84,8 @@ class ResultCache:
             with os.fdopen(handle, "wb") as stream:
                 pickle.dump((recorded, result), stream, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temporary, entry)
-        except OSError:
+        except BaseException as exc:
+            # Interrupted too (a time limit, a cancelled analysis): no stray temporary file.
             Path(temporary).unlink(missing_ok=True)
+            if not isinstance(exc, OSError):
+                raise

@@ -3,22 +3,26 @@
 Editors get the command line's findings as they type. A document is analyzed when it is
 opened, when it is saved, and 300 ms after the last of a run of edits, on the editor's
 unsaved text; its diagnostics are published only if it has not changed since. Each
-document has at most one analysis under way: an edit made meanwhile is analyzed once that
-one ends, and edits that follow one another within the pause are analyzed once.
+document has at most one analysis under way, and an edit cancels it: the text it reads is
+gone, and the edited one is analyzed after the pause. Clients that show progress see each
+analysis begin and end, with what it found or why it stopped.
 
 Analyses run one at a time on the main thread, the protocol on another: the engine's
 per-file time limit interrupts Python code through a processor-time signal, which only the
 main thread receives, so a document gets the same time limit as on the command line and a
-runaway analysis ends as it does there. A failure inside the server is logged to the
-client (``window/logMessage``) and the document keeps the diagnostics it had.
+runaway analysis ends as it does there. Cancelling interrupts the analysis the same way,
+through a signal of its own. A failure inside the server is logged to the client
+(``window/logMessage``) and the document keeps the diagnostics it had.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import logging
 import queue
+import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,29 +41,96 @@ DEBOUNCE_SECONDS = 0.3
 """The pause in typing after which the buffer is analyzed."""
 
 
+class AnalysisCancelled(BaseException):
+    """Raised in the analysis thread when the job it runs was cancelled. A BaseException,
+    so that no ``except Exception`` in the engine takes it for a failure of the file."""
+
+
+@dataclass(eq=False)
+class Job:
+    """Work for the analysis thread, and the future the event loop awaits it through."""
+
+    work: Callable[[], object]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future
+    cancelled: bool = False
+    why: str = ""
+    """Why it was cancelled."""
+
+
+# The signal that interrupts a cancelled job. libclang takes over SIGUSR1 and SIGUSR2 once it
+# writes a file (a precompiled header), and SIGPROF is the engine's time limit; SIGURG is
+# left alone, and ignored by default, so a stray one harms nothing (Go preempts goroutines
+# with it for the same reasons). Where signals cannot be sent to the analysis thread, a
+# cancelled job runs to its end and its result is dropped.
+_CANCEL_SIGNAL = getattr(signal, "SIGURG", None)
+_CAN_INTERRUPT = hasattr(signal, "pthread_kill") and _CANCEL_SIGNAL is not None
+
+
 class AnalysisThread:
-    """Runs jobs for the protocol's event loop on the thread that calls ``serve`` (the main one)."""
+    """Runs jobs for the protocol's event loop on the thread that calls ``serve`` (the main one).
+
+    ``cancel`` stops a job: one still queued never starts; the running one is interrupted
+    between two steps of its Python code (libclang's own work, a parse, runs to its end).
+    The interruption repeats every ``repeat_seconds`` until the job has ended, because an
+    exception raised where C code discards errors (a ctypes callback) would be lost."""
+
+    repeat_seconds = 0.05
 
     def __init__(self):
-        self._jobs: queue.Queue = queue.Queue()
+        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        self._running: Job | None = None
+        self._thread_id: int | None = None
 
-    def submit(self, job: Callable[[], object]) -> asyncio.Future:
+    def submit(self, work: Callable[[], object]) -> Job:
         loop = asyncio.get_running_loop()
-        future = loop.create_future()
-        self._jobs.put((loop, future, job))
-        return future
+        job = Job(work, loop, loop.create_future())
+        self._jobs.put(job)
+        return job
+
+    def cancel(self, job: Job, why: str) -> None:
+        """Called on the event loop's thread."""
+        if job.cancelled or job.future.done():
+            return
+        job.cancelled, job.why = True, why
+        self._interrupt(job)
+
+    def _interrupt(self, job: Job) -> None:
+        if job.future.done() or not _CAN_INTERRUPT or self._thread_id is None:
+            return
+        if self._running is job:
+            signal.pthread_kill(self._thread_id, _CANCEL_SIGNAL)
+        job.loop.call_later(self.repeat_seconds, self._interrupt, job)
 
     def stop(self) -> None:
         self._jobs.put(None)
 
     def serve(self) -> None:
-        while (item := self._jobs.get()) is not None:
-            loop, future, job = item
+        self._thread_id = threading.get_ident()
+        if _CAN_INTERRUPT:
+            signal.signal(_CANCEL_SIGNAL, self._on_signal)
+        while (job := self._jobs.get()) is not None:
+            outcome, value = self._run(job)
+            job.loop.call_soon_threadsafe(_settle, job.future, outcome, value)
+
+    def _run(self, job: Job) -> tuple[Callable[[object], None], object]:
+        """The job's outcome: how to settle its future, and with what. Never raises: the
+        interruption can only land while ``_running`` is the job, inside the outer ``try``."""
+        try:
+            if job.cancelled:
+                raise AnalysisCancelled
+            self._running = job
             try:
-                outcome, value = future.set_result, job()
-            except (Exception, engine.TimeLimitReached) as exc:  # noqa: BLE001 - reported to the client
-                outcome, value = future.set_exception, exc
-            loop.call_soon_threadsafe(_settle, future, outcome, value)
+                return job.future.set_result, job.work()
+            finally:
+                self._running = None
+        except (Exception, AnalysisCancelled, engine.TimeLimitReached) as exc:  # noqa: BLE001 - for the client
+            return job.future.set_exception, exc
+
+    def _on_signal(self, signum, frame) -> None:
+        job = self._running
+        if job is not None and job.cancelled:
+            raise AnalysisCancelled
 
 
 def _settle(future: asyncio.Future, outcome, value) -> None:
@@ -73,6 +144,8 @@ class _Document:
 
     timer: asyncio.TimerHandle | None = None
     running: bool = False
+    job: Job | None = None
+    """The analysis under way, once handed to the analysis thread."""
     again: bool = False
     """Analyze once more when the one under way ends (an edit came meanwhile)."""
     use_cache: bool = True
@@ -89,18 +162,26 @@ class CudalintServer(LanguageServer):
         self.setups = workspace
         self.analyses = analyses
         self.documents: dict[str, _Document] = {}
+        self._progress_tokens = itertools.count(1)
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Error) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=f"cudalint: {message}"))
 
     # ------------------------------------------------------------------ scheduling
 
-    def schedule(self, uri: str, delay: float) -> None:
-        """Analyze ``uri`` after ``delay`` seconds, replacing any analysis not yet started."""
+    def schedule(self, uri: str, delay: float, *, stale: str | None = None) -> None:
+        """Analyze ``uri`` after ``delay`` seconds, replacing any analysis not yet started;
+        ``stale``: what changed since the analysis under way began, which cancels it."""
         document = self.documents.setdefault(uri, _Document())
         if document.timer is not None:
             document.timer.cancel()
+        if stale is not None:
+            self.cancel(document, stale)
         document.timer = asyncio.get_running_loop().call_later(delay, self._start, uri, document)
+
+    def cancel(self, document: _Document, why: str) -> None:
+        if document.job is not None:
+            self.analyses.cancel(document.job, why)
 
     def _start(self, uri: str, document: _Document) -> None:
         document.timer = None
@@ -124,11 +205,20 @@ class CudalintServer(LanguageServer):
         text_document = self.workspace.get_text_document(uri)
         path, version, source = text_document.path, text_document.version, text_document.source
         use_cache = document.use_cache
+        job = document.job = self.analyses.submit(functools.partial(_analysis, path, source, use_cache, self.setups))
+        progress = await self._begin_progress(path)
         try:
-            analysis = await self.analyses.submit(functools.partial(_analysis, path, source, use_cache, self.setups))
+            analysis = await job.future
+        except AnalysisCancelled:
+            self._end_progress(progress, f"cancelled: {job.why}")
+            return
         except (Exception, engine.TimeLimitReached) as exc:  # noqa: BLE001 - the server outlives any file
+            self._end_progress(progress, "failed, see the log")
             self.log(f"{path}: internal error: {type(exc).__name__}: {exc}; diagnostics left as they were")
             return
+        finally:
+            document.job = None
+        self._end_progress(progress, _found(analysis))
         for problem in analysis.problems:
             self.log(f"{path}: {problem}", types.MessageType.Warning)
         if analysis.internal_error:
@@ -144,9 +234,35 @@ class CudalintServer(LanguageServer):
             types.PublishDiagnosticsParams(uri, lsp.diagnostics(analysis, document.lines), version)
         )
 
+    # ------------------------------------------------------------------ progress
+
+    async def _begin_progress(self, path: str) -> str | None:
+        """A progress token for an analysis of ``path``, begun; None when the client shows no progress."""
+        window = self.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            return None
+        token = f"cudalint-analysis-{next(self._progress_tokens)}"
+        try:
+            await self.work_done_progress.create_async(token)
+        except Exception as exc:  # noqa: BLE001 - a client that refuses progress still gets diagnostics
+            self.log(f"progress refused by the client: {exc}", types.MessageType.Log)
+            return None
+        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=f"cudalint: {Path(path).name}"))
+        return token
+
+    def _end_progress(self, token: str | None, message: str) -> None:
+        if token is not None:
+            self.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+            self.work_done_progress.tokens.pop(token, None)  # Kept by pygls for good otherwise.
+
     def analyzed(self, uri: str) -> _Document | None:
         document = self.documents.get(uri)
         return document if document is not None and document.analysis is not None else None
+
+
+def _found(analysis: Analysis) -> str:
+    count = len(analysis.findings)
+    return f"{count} finding{'s' if count != 1 else ''}" if count else "no findings"
 
 
 def _analysis(path: str, source: str, use_cache: bool, setups: Workspace) -> Analysis:
@@ -177,7 +293,7 @@ def _did_open(ls: CudalintServer, params: types.DidOpenTextDocumentParams) -> No
 
 def _did_change(ls: CudalintServer, params: types.DidChangeTextDocumentParams) -> None:
     if params.text_document.uri in ls.documents:
-        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS, stale="the text changed")
 
 
 def _did_save(ls: CudalintServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -187,8 +303,10 @@ def _did_save(ls: CudalintServer, params: types.DidSaveTextDocumentParams) -> No
 
 def _did_close(ls: CudalintServer, params: types.DidCloseTextDocumentParams) -> None:
     document = ls.documents.pop(params.text_document.uri, None)
-    if document is not None and document.timer is not None:
-        document.timer.cancel()
+    if document is not None:
+        if document.timer is not None:
+            document.timer.cancel()
+        ls.cancel(document, "the document was closed")
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(params.text_document.uri, []))
 
 
@@ -196,7 +314,7 @@ def _watched_files_changed(ls: CudalintServer, params: types.DidChangeWatchedFil
     if any(Path(change.uri).name in WATCHED_NAMES for change in params.changes):
         ls.setups.forget()
         for uri in ls.documents:
-            ls.schedule(uri, 0)
+            ls.schedule(uri, 0, stale="the configuration changed")
 
 
 def _code_action(ls: CudalintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
