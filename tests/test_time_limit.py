@@ -4,10 +4,11 @@ and a file cut short says so in one line, naming what was being analyzed."""
 from __future__ import annotations
 
 import resource
+import sys
 
 import pytest
 
-from cudalint import engine
+from cudalint import engine, interruptions
 from cudalint.config import Config, ConfigError, parse_config
 from cudalint.diagnostics import NoticeKind
 
@@ -199,3 +200,25 @@ def test_the_setting_and_its_default():
     assert parse_config({"time-limit": 0}, None).time_limit is None
     with pytest.raises(ConfigError, match="number of seconds"):
         parse_config({"time-limit": "long"}, None)
+
+
+def test_interruptions_wait_while_libclang_bindings_run():
+    """An exception raised inside the bindings (a finalizer, a result being converted)
+    leaks libclang's objects or frees them twice: there it waits for the next checkpoint."""
+    from clang import cindex
+
+    seen = []
+
+    class UnsavedFiles(list):
+        def __iter__(self):
+            seen.append(sys._getframe(1))  # The bindings' frame that reads the list.
+            return super().__iter__()
+
+    cindex.Index.create().parse("t.cu", args=["-x", "c++"], unsaved_files=UnsavedFiles([("t.cu", "int x;")]))
+    assert seen and seen[0].f_code.co_filename.endswith("cindex.py")
+    interruptions.interrupt(seen[0], engine.TimeLimitReached("lowering"))  # Waits, raises nothing.
+    with pytest.raises(engine.TimeLimitReached):
+        interruptions.checkpoint()
+    interruptions.checkpoint()  # Raised once only.
+    with pytest.raises(engine.TimeLimitReached):
+        interruptions.interrupt(sys._getframe(), engine.TimeLimitReached("analyzing"))  # Own code: at once.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cudalint import __version__, frontend, ir
+from cudalint import __version__, frontend, interruptions, ir
 from cudalint import units as planning
 from cudalint.cache import ResultCache
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
@@ -170,9 +170,10 @@ class _Deadline:
     machine runs (a loaded CI runner or laptop would otherwise cut files short at random,
     and the cache would keep that). libclang's own work is not interrupted; Python code
     is, between any two of its steps.
-    The interruption repeats until it takes: an exception raised where C code discards
-    errors (some hash computations, a finalizer) would otherwise be lost. Once the code
-    under it is left, the deadline raises nothing more."""
+    The interruption waits while libclang's bindings run (see ``interruptions``), and
+    repeats until it takes: an exception raised where C code discards errors (some hash
+    computations) would otherwise be lost. Once the code under it is left, the deadline
+    raises nothing more."""
 
     repeat_seconds = 0.2
 
@@ -196,11 +197,12 @@ class _Deadline:
             self.active = False
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGPROF, self._previous)
+            interruptions.clear()
 
     def _expire(self, signum, frame) -> None:
         if self.active:
             self.stopped = self.stopped or TimeLimitReached(_activity(frame))
-            raise self.stopped
+            interruptions.interrupt(frame, self.stopped)
 
 
 def analyze_unit(

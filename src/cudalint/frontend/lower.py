@@ -12,7 +12,7 @@ from clang import cindex
 from clang.cindex import CursorKind as CK
 from clang.cindex import TypeKind as TK
 
-from cudalint import ir
+from cudalint import interruptions, ir
 from cudalint.frontend import clang_ext, literals, recovery
 from cudalint.frontend.views import FileView
 
@@ -171,6 +171,7 @@ class Lowering:
     def run(self) -> ir.TranslationUnit:
         globals_: list[ir.VarDecl] = []
         for cursor in self._top_level_cursors:
+            interruptions.checkpoint()
             self._top_level(cursor, globals_)
         while self._pending_instantiations:
             cursor = self._pending_instantiations.pop()
@@ -634,6 +635,7 @@ class Lowering:
         return self._stmt(cursor)
 
     def _stmt(self, cursor: cindex.Cursor) -> ir.Stmt:
+        interruptions.checkpoint()  # A time limit or a cancellation that came in the bindings.
         kind = cursor.kind
         span = self._span(cursor) or _NOWHERE
         children = self._children(cursor)

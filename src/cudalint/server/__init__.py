@@ -31,7 +31,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from cudalint import __version__, engine, frontend
+from cudalint import __version__, engine, frontend, interruptions
 from cudalint.config import ConfigError
 from cudalint.diagnostics import Notice, NoticeKind
 from cudalint.server import lsp
@@ -71,9 +71,10 @@ class AnalysisThread:
     """Runs jobs for the protocol's event loop on the thread that calls ``serve`` (the main one).
 
     ``cancel`` stops a job: one still queued never starts; the running one is interrupted
-    between two steps of its Python code (libclang's own work, a parse, runs to its end).
-    The interruption repeats every ``repeat_seconds`` until the job has ended, because an
-    exception raised where C code discards errors (a ctypes callback) would be lost."""
+    between two steps of its own Python code (libclang's work, a parse, and its bindings
+    run to their end: see ``interruptions``). The interruption repeats every
+    ``repeat_seconds`` until the job has ended: an exception raised where C code discards
+    errors would be lost."""
 
     repeat_seconds = 0.05
 
@@ -124,13 +125,14 @@ class AnalysisThread:
                 return job.future.set_result, job.work()
             finally:
                 self._running = None
+                interruptions.clear()
         except (Exception, AnalysisCancelled, engine.TimeLimitReached) as exc:  # noqa: BLE001 - for the client
             return job.future.set_exception, exc
 
     def _on_signal(self, signum, frame) -> None:
         job = self._running
         if job is not None and job.cancelled:
-            raise AnalysisCancelled
+            interruptions.interrupt(frame, AnalysisCancelled())
 
 
 def _settle(future: asyncio.Future, outcome, value) -> None:
@@ -210,14 +212,19 @@ class CudalintServer(LanguageServer):
         try:
             analysis = await job.future
         except AnalysisCancelled:
-            self._end_progress(progress, f"cancelled: {job.why}")
-            return
+            analysis = None
         except (Exception, engine.TimeLimitReached) as exc:  # noqa: BLE001 - the server outlives any file
-            self._end_progress(progress, "failed, see the log")
-            self.log(f"{path}: internal error: {type(exc).__name__}: {exc}; diagnostics left as they were")
-            return
+            if not job.cancelled:
+                self._end_progress(progress, "failed, see the log")
+                self.log(f"{path}: internal error: {type(exc).__name__}: {exc}; diagnostics left as they were")
+                return
         finally:
             document.job = None
+        if job.cancelled:
+            # Whatever it ended with: an interruption that landed where ctypes converts an
+            # argument comes back as ctypes' own error, and the engine's as an internal one.
+            self._end_progress(progress, f"cancelled: {job.why}")
+            return
         self._end_progress(progress, _found(analysis))
         for problem in analysis.problems:
             self.log(f"{path}: {problem}", types.MessageType.Warning)
