@@ -101,33 +101,15 @@ def test_divergence_levels(snippets, condition, body, expected):
     assert got == ([expected] if expected else [])
 
 
-def test_a_doubling_loop_is_judged_over_the_trips_it_runs(snippets):
+def test_a_doubling_loop_is_judged_over_the_trips_it_runs(corpus_results):
     # `stride < n` runs about log2(n) trips: the split is not averaged over the 32 trips
     # a doubling 32-bit counter allows, most of which never run.
-    source = """
-        __global__ void k(float* out, int n) {
-            __shared__ float s[256];
-            int t = threadIdx.x;
-            int g = 2 * blockIdx.x * blockDim.x + t;
-            s[t] = out[g];
-            s[t + 128] = out[g + 128];
-            __syncthreads();
-            for (int stride = 1; stride < n; stride *= 2) {
-                float low = s[t], high = s[t + 128];
-                if (t >= stride) {
-                    low = s[t - stride] + s[t];
-                    high = s[t + 128 - stride] + s[t + 128];
-                }
-                __syncthreads();
-                s[t] = low;
-                s[t + 128] = high;
-                __syncthreads();
-            }
-            out[g] = s[t];
-            out[g + 128] = s[t + 128];
-        }
-    """
-    got = [(f.level.value, f.message.split(" diverges")[0]) for f in snippets.findings(source, ["CL301"])]
+    findings = corpus_results(CORPUS / "divergence" / "size_dependent_splits.cu").findings
+    got = [
+        (f.level.value, f.message.split(" diverges")[0])
+        for f in findings
+        if f.code == "CL301" and f.function == "dv_doubling_scan"
+    ]
     assert got == [("warning", "if condition `t >= stride`")]
 
 
