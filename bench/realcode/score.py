@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Score cudalint's findings on the real programs against their per-line hardware truth.
 
-    python bench/realcode/score.py [--work /tmp/realcode] [--reuse] [--list] [--markdown FILE] [NAME ...]
+    python bench/realcode/score.py [--work /tmp/realcode] [--sarif-dir DIR] [--reuse] [--list] [--markdown FILE] [NAME ...]
 
 For each program with a truth file (bench/realcode/truth/<name>.json): run
 ``cudalint . --format sarif`` in its program folder (it finds the compile_commands.json
 that build.py wrote, as a user's build would provide it; ``--reuse`` reads the SARIF
-log of an earlier run from ``<work>/sarif/``), and judge every finding of CL101/CL102,
+log of an earlier run from ``<work>/sarif/`` or ``--sarif-dir``), and judge every finding of CL101/CL102,
 CL201, CL301, CL302, CL401 and CL502 on its line (scripts/source_lines.py has the hazard
 definitions; the README explains them):
 
@@ -144,10 +144,15 @@ def _utf8(raw: bytes) -> bool:
 
 
 def score_program(
-    program: listing.Program, truth: dict, work: Path, reuse: bool, cheap_share: float = source_lines.CHEAP_SHARE
+    program: listing.Program,
+    truth: dict,
+    work: Path,
+    reuse: bool,
+    cheap_share: float = source_lines.CHEAP_SHARE,
+    sarif_dir: Path | None = None,
 ) -> ProgramScore:
     folder = program.folder(work)
-    sarif = work / "sarif" / f"{program.name}.sarif"
+    sarif = (sarif_dir or work / "sarif") / f"{program.name}.sarif"
     if not (reuse and sarif.exists()):
         run_cudalint(folder, sarif)
     findings = read_findings(sarif, folder) if sarif.exists() else []
@@ -262,6 +267,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth", type=Path, default=TRUTH)
     parser.add_argument("--reuse", action="store_true", help="read SARIF logs of an earlier run")
     parser.add_argument(
+        "--sarif-dir",
+        type=Path,
+        help="where each program's SARIF log is written and --reuse reads it (default: <work>/sarif); "
+        "runs of different cudalint versions over one work folder each need their own",
+    )
+    parser.add_argument(
         "--list",
         choices=list(source_lines.LEVEL_SETS),
         nargs="?",
@@ -283,7 +294,14 @@ def main(argv: list[str] | None = None) -> int:
         if not truth_path.exists() or not program.folder(options.work).exists():
             continue
         scores.append(
-            score_program(program, json.loads(truth_path.read_text()), options.work, options.reuse, options.cheap_share)
+            score_program(
+                program,
+                json.loads(truth_path.read_text()),
+                options.work,
+                options.reuse,
+                options.cheap_share,
+                options.sarif_dir,
+            )
         )
     totals = {label: {name: Tally() for name in source_lines.CLASSES} for label in source_lines.LEVEL_SETS}
     for score in scores:
