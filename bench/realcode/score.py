@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Score cudalint's findings on the real programs against their per-line hardware truth.
 
-    python bench/realcode/score.py [--work /tmp/realcode] [--sarif-dir DIR] [--reuse] [--list] [--markdown FILE] [NAME ...]
+    python bench/realcode/score.py [--work /tmp/realcode] [--sarif-dir DIR] [--reuse] [--list]
+        [--markdown FILE] [NAME ...]
 
 For each program with a truth file (bench/realcode/truth/<name>.json): run
 ``cudalint . --format sarif`` in its program folder (it finds the compile_commands.json
