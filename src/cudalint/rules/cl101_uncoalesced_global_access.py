@@ -130,6 +130,7 @@ class UncoalescedGlobalAccess(FactRule):
             "idealSectors": pattern.ideal_sectors,
             "laneStrideBytes": str(pattern.lane_stride),
             "confidence": pattern.confidence.value,
+            **kernel.launch_properties(access.location.offset),
         }
         if pattern.confidence is Confidence.UNKNOWN:
             if access.location.offset.variance is not Variance.DATA:

@@ -140,6 +140,9 @@ class SharedBankConflict(FactRule):
                         )
                     else:
                         qualifier = " over the loop's trips"
+                launch = kernel.launch_note(access.location.offset)
+                if launch:
+                    qualifier += f" {launch}"
                 array = kernel.shared_arrays.get(access.location.base)
                 fix, advice = _padding_advice(facts.tu, kernel, access, array)
                 yield self.finding(
@@ -154,6 +157,7 @@ class SharedBankConflict(FactRule):
                         "conflictDegree": round(degree, 2),
                         "wavefrontsPerRequest": round(pattern.wavefronts, 2),
                         "laneStrideBytes": str(pattern.lane_stride),
+                        **kernel.launch_properties(access.location.offset),
                     },
                 )
 

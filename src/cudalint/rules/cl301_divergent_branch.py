@@ -121,6 +121,7 @@ class DivergentBranch(FactRule):
             "guardedStatements": work,
             "idleShare": round(share, 4),
             "cost": pattern.cost.value,
+            **kernel.launch_properties(branch.condition),
         }
         common = {"function": kernel.function.display_name, "properties": properties}
         if is_loop:
@@ -144,10 +145,11 @@ class DivergentBranch(FactRule):
                 level=Level.NOTE,
                 **common,
             )
+        launch = kernel.launch_note(branch.condition)
         shape = (
             " (assuming blockDim.x is a multiple of 32)"
             if kernel.shape.assumed
-            else f" (block {kernel.shape.x}x{kernel.shape.y}x{kernel.shape.z})"
+            else f" (block {kernel.shape.x}x{kernel.shape.y}x{kernel.shape.z}" + (f", {launch}" if launch else "") + ")"
         )
         if pattern.taken_lanes == 1 and pattern.active_lanes > 1:
             return self.finding(
