@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
+import re
 import signal
 import sys
 import threading
@@ -214,13 +215,15 @@ def analyze_unit(
     buffers: Mapping[str, bytes] | None = None,
     on_facts: Callable[[Facts], None] | None = None,
     external: tuple[LaunchRecord, ...] = (),
+    launches_only: bool = False,
 ) -> UnitResult:
     """Parse ``unit.main`` once and analyze every project file's code it holds; ``buffers``
     are contents to use instead of the files on disk, ``on_facts`` is handed the unit's
     facts once its rules ran (what a caller keeps of them besides the findings), and
-    ``external`` are launches of its kernels in other units of the run."""
+    ``external`` are launches of its kernels in other units of the run. ``launches_only``:
+    read only the unit's launches (a file outside the run that launches its kernels)."""
     started = time.process_time()
-    result = _analyze_unit(unit, environment, settings, project, buffers, on_facts, external)
+    result = _analyze_unit(unit, environment, settings, project, buffers, on_facts, external, launches_only)
     result.seconds = time.process_time() - started
     return result
 
@@ -233,6 +236,7 @@ def _analyze_unit(
     buffers: Mapping[str, bytes] | None,
     on_facts: Callable[[Facts], None] | None,
     external: tuple[LaunchRecord, ...] = (),
+    launches_only: bool = False,
 ) -> UnitResult:
     result = UnitResult(unit.main)
     try:
@@ -257,13 +261,18 @@ def _analyze_unit(
         with deadline:
             tu = parsed.lower()
             result.errors, result.includes, result.analyzed = tu.errors, tu.includes, True
+            if launches_only:
+                from cudalint.dataflow.launches import launch_records
+
+                result.launches = launch_records(tu)
+                return result
             build = build_context(unit.main, environment, settings, result)
             facts = Facts(tu, build=build, external=external)
             result.files = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
             result.launches = facts.launch_records
             result.kernels = tuple(
                 dict.fromkeys(
-                    kernel.function.decl
+                    (kernel.function.decl, kernel.function.name)
                     for kernel in facts.kernels
                     if kernel.function.kind is ir.FunctionKind.KERNEL and kernel.function.span.file in result.files
                 )
@@ -660,20 +669,36 @@ def _init_worker(context: _Run) -> None:
     gc.freeze()
 
 
-def _analyze_in_worker(unit: Unit, external: tuple[LaunchRecord, ...] = ()) -> UnitResult:
+def _analyze_in_worker(unit: Unit, external: tuple[LaunchRecord, ...] = (), launches_only: bool = False) -> UnitResult:
     assert _worker is not None
-    return analyze_unit(unit, _worker.environment, _worker.settings, _worker.project, external=external)
+    return analyze_unit(
+        unit, _worker.environment, _worker.settings, _worker.project, external=external, launches_only=launches_only
+    )
+
+
+MAX_LAUNCHING_SOURCES = 32
+"""Files outside the run read for the launches of its unlaunched kernels, at most."""
 
 
 def _with_launches_elsewhere(units: list[Unit], results: list[UnitResult], context: _Run) -> list[UnitResult]:
     """The run's results once each unit whose kernels other units launch, by launches it
     did not see itself, is analyzed again with them (see ``cudalint.launches``). A kernel
-    launched only where it is defined, the common case, is parsed once."""
-    index = LaunchIndex(record for result in results for record in result.launches)
+    launched only where it is defined, the common case, is parsed once. Kernels no unit of
+    the run launches are looked for in the project's other CUDA sources (those beside the
+    run's files and those of the compile database) that name them and launch something:
+    those are read for their launches only."""
+    records = [record for result in results for record in result.launches]
+    launched = {record.kernel for record in records}
+    unlaunched = {name for result in results for decl, name in result.kernels if decl not in launched}
+    outside = _launching_sources(unlaunched, units, results, context)
+    if outside:
+        found = _analyze_all([planning.unit_for(path, context.graph) for path in outside], context, launches_only=True)
+        records += [record for result in found for record in result.launches]
+    index = LaunchIndex(records)
     again: dict[Unit, tuple[LaunchRecord, ...]] = {}
     for unit, result in zip(units, results, strict=True):
         if result.analyzed and not result.timed_out and not result.internal_error:
-            external = index.external_for(result.kernels, result.launches)
+            external = index.external_for((decl for decl, _ in result.kernels), result.launches)
             if external:
                 again[unit] = external
     if not again:
@@ -682,36 +707,70 @@ def _with_launches_elsewhere(units: list[Unit], results: list[UnitResult], conte
     return [redone.get(unit, result) for unit, result in zip(units, results, strict=True)]
 
 
+def _launching_sources(names: set[str], units: list[Unit], results: list[UnitResult], context: _Run) -> list[str]:
+    """CUDA sources outside the run that launch one of the kernels ``names``, by their text."""
+    if not names:
+        return []
+    analyzed = {unit.main for unit in units} | set(context.files)
+    candidates: dict[str, None] = {}
+    for result in results:
+        for path in (result.main, *result.files):
+            candidates.update(dict.fromkeys(sorted(frontend.sources_beside(path))))
+    if context.environment.compile_db is not None:
+        candidates.update(dict.fromkeys(sorted(context.environment.compile_db.entries)))
+    pattern = re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n.encode()) for n in sorted(names)))
+    found = []
+    for path in candidates:
+        if path in analyzed or not path.endswith(CUDA_SUFFIXES):
+            continue
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        if (b"<<<" in data or b"cudaLaunch" in data) and pattern.search(data):
+            found.append(path)
+            if len(found) == MAX_LAUNCHING_SOURCES:
+                break
+    return found
+
+
 def _open_cache(settings: RunSettings) -> ResultCache | None:
     return ResultCache(Path(settings.cache_dir), settings.fingerprint()) if settings.cache_dir else None
 
 
 def _cache_arguments(
-    unit: Unit, environment: frontend.ParseEnvironment, external: tuple[LaunchRecord, ...] = ()
+    unit: Unit, environment: frontend.ParseEnvironment, external: tuple[LaunchRecord, ...] = (), launches_only=False
 ) -> tuple[str, ...]:
     """What, besides its text, decides how a unit is parsed and analyzed: its arguments,
-    and the launches of other units it is analyzed with (their digest)."""
+    the launches of other units it is analyzed with (their digest), and whether only its
+    launches were read."""
     return (
         *environment.args_for(unit.main),
         *(f"-idirafter{d}" for d in unit.include_dirs),
         f"--legacy-api={unit.legacy_api}",
         *((f"--launches-elsewhere={digest(external)}",) if external else ()),
+        *(("--launches-only",) if launches_only else ()),
     )
 
 
 def _cached_result(
-    unit: Unit, context: _Run, cache: ResultCache, external: tuple[LaunchRecord, ...] = ()
+    unit: Unit, context: _Run, cache: ResultCache, external: tuple[LaunchRecord, ...] = (), launches_only=False
 ) -> UnitResult | None:
     try:
         data = frontend.read_source(unit.main)
     except frontend.SourceError:
         return None  # The worker reports it.
-    hit = cache.lookup(unit.main, data, _cache_arguments(unit, context.environment, external))
+    hit = cache.lookup(unit.main, data, _cache_arguments(unit, context.environment, external, launches_only))
     return dataclasses.replace(hit, seconds=0.0) if hit is not None else None
 
 
 def _store(
-    unit: Unit, context: _Run, cache: ResultCache, result: UnitResult, external: tuple[LaunchRecord, ...] = ()
+    unit: Unit,
+    context: _Run,
+    cache: ResultCache,
+    result: UnitResult,
+    external: tuple[LaunchRecord, ...] = (),
+    launches_only: bool = False,
 ) -> None:
     if not result.analyzed or result.internal_error:
         return  # Only results that a second run would reproduce are kept.
@@ -719,15 +778,20 @@ def _store(
         data = frontend.read_source(unit.main)
     except frontend.SourceError:
         return
-    cache.store(unit.main, data, _cache_arguments(unit, context.environment, external), result.includes, result)
+    arguments = _cache_arguments(unit, context.environment, external, launches_only)
+    cache.store(unit.main, data, arguments, result.includes, result)
 
 
 def _analyze_all(
-    units: list[Unit], context: _Run, external: Mapping[Unit, tuple[LaunchRecord, ...]] | None = None
+    units: list[Unit],
+    context: _Run,
+    external: Mapping[Unit, tuple[LaunchRecord, ...]] | None = None,
+    launches_only: bool = False,
 ) -> list[UnitResult]:
     """Analyze in worker processes, so that libclang aborting on one file cannot end the run;
     unchanged units come from the cache without starting any (nor importing what starts them).
-    ``external``: the launches in other units that a unit is analyzed with."""
+    ``external``: the launches in other units that a unit is analyzed with; ``launches_only``:
+    read only the units' launches."""
     if not units:
         return []
     external = external or {}
@@ -735,7 +799,7 @@ def _analyze_all(
     cache = _open_cache(context.settings)
     if cache is not None:
         for unit in units:
-            hit = _cached_result(unit, context, cache, external.get(unit, ()))
+            hit = _cached_result(unit, context, cache, external.get(unit, ()), launches_only)
             if hit is not None:
                 done[unit] = hit
     progress = _Progress(len(units), context.settings.progress, len(done))
@@ -751,7 +815,9 @@ def _analyze_all(
         crashed: list[Unit] = []
         jobs = max(1, min(context.settings.jobs, len(pending)))
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(context,)) as pool:
-            futures = [(unit, pool.submit(_analyze_in_worker, unit, external.get(unit, ()))) for unit in pending]
+            futures = [
+                (unit, pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only)) for unit in pending
+            ]
             for unit, future in futures:
                 try:
                     done[unit] = future.result()
@@ -762,13 +828,13 @@ def _analyze_all(
                     done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
                 if cache is not None:
                     # As it comes: an interrupted run keeps what it did.
-                    _store(unit, context, cache, done[unit], external.get(unit, ()))
+                    _store(unit, context, cache, done[unit], external.get(unit, ()), launches_only)
                 progress.advance()
         # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
         for unit in crashed:
             with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
                 try:
-                    done[unit] = pool.submit(_analyze_in_worker, unit, external.get(unit, ())).result()
+                    done[unit] = pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only).result()
                 except BrokenProcessPool:
                     result = UnitResult(unit.main, internal_error=True)
                     result.notices.append(
@@ -776,7 +842,7 @@ def _analyze_all(
                     )
                     done[unit] = result
                 if cache is not None:
-                    _store(unit, context, cache, done[unit], external.get(unit, ()))
+                    _store(unit, context, cache, done[unit], external.get(unit, ()), launches_only)
                 progress.advance()
     progress.finish()
     return [done[unit] for unit in units]

@@ -86,7 +86,21 @@ class LaunchIndex:
 
 
 def _order(record: LaunchRecord) -> tuple:
-    return (record.file, record.line, record.kernel, repr(record))
+    """File and line, then the values in ascending order (unknown ones first)."""
+
+    def values(numbers) -> tuple:
+        return tuple((-1, 0) if n is None else (0, n) for n in numbers or ())
+
+    return (
+        record.file,
+        record.line,
+        record.kernel,
+        values(record.grid),
+        values(record.block),
+        values((record.shared_bytes,)),
+        values(record.arguments),
+        record.api,
+    )
 
 
 def digest(records: Iterable[LaunchRecord]) -> str:

@@ -80,9 +80,9 @@ class UnitResult:
     """Processor time of the parse and the analysis."""
     launches: tuple[LaunchRecord, ...] = ()
     """The unit's launches, evaluated in its host code: its part of the run's launch index."""
-    kernels: tuple[str, ...] = ()
-    """The kernels analyzed here for a file with code in the unit, by declaration id: those
-    that launches in other units may speak for."""
+    kernels: tuple[tuple[str, str], ...] = ()
+    """The kernels analyzed here for a file with code in the unit, as (declaration id,
+    name): those that launches in other units may speak for."""
 
     @property
     def covered(self) -> set[str]:

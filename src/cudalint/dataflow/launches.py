@@ -7,7 +7,8 @@ variables, template arguments (an instantiated host template is lowered with the
 variables assigned a few values (``d_mul = 1; ... d_mul = 512;``) or counted by a loop
 over a constant range (``for (int d = 16; d <= 64; d *= 2)``), and the parameters of
 host functions that forward them to a launch, from the calls of those functions in the
-unit (up to ``MAX_WRAPPER_DEPTH`` callers up). Whatever depends on ``argv``, a file, the
+unit (up to ``MAX_WRAPPER_DEPTH`` callers up), each call on its own: a wrapper called
+twice with two kernels and two strides gives two launches, not four. Whatever depends on ``argv``, a file, the
 device or a value the evaluation does not follow is unknown.
 
 A launch site gives one ``LaunchRecord`` per combination of the values its host code
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cached_property
 
 from cudalint import ir
@@ -30,6 +32,8 @@ MAX_CONFIGURATIONS = 8
 """Configurations one launch site may give; beyond, its most varied value counts as unknown."""
 MAX_WRAPPER_DEPTH = 3
 """Callers followed up from a launch to find the values of a wrapper's parameters."""
+MAX_CALL_PATHS = 16
+"""Chains of calls one launch is evaluated along, at most."""
 
 _ARITHMETIC = {
     "+": lambda a, b: a + b,
@@ -54,7 +58,8 @@ _COMPARISONS = {
 _CONFIG_FIELDS = ("gridDim", "blockDim", "dynamicSmemBytes")
 """``cudaLaunchConfig_t``'s first members, in order."""
 
-Choice = dict[str, int]
+Choice = dict[tuple[int, str], int]
+"""Values chosen for the variables that take several, by (frame, variable)."""
 
 
 def _divide(a: int, b: int) -> int | None:
@@ -90,7 +95,10 @@ class _HostFunction:
 
     def __init__(self, function: ir.Function):
         self.function = function
-        self.parameters = {p.decl: index for index, p in enumerate(function.params)}
+        self.parameters: dict[str, list[int]] = {}
+        """Each parameter's position; several for a parameter pack (``Args... args``)."""
+        for index, parameter in enumerate(function.params):
+            self.parameters.setdefault(parameter.decl, []).append(index)
         self.definitions: dict[str, list[ir.Expr]] = {}
         self.members: dict[tuple[str, str], list[ir.Expr]] = {}
         self.declared_bare: set[str] = set()
@@ -159,6 +167,21 @@ class _HostFunction:
         return None
 
 
+@dataclass(frozen=True, eq=False)
+class _Frame:
+    """A host function as one call runs it: its parameters are that call's arguments,
+    evaluated in the caller's frame (None: a function nothing in the unit calls)."""
+
+    host: _HostFunction
+    call: ir.Expr | None = None
+    caller: _Frame | None = None
+
+    def argument(self, position: int) -> tuple[ir.Expr, _Frame] | None:
+        if self.call is None or self.caller is None or position >= len(self.call.children):
+            return None
+        return self.call.children[position], self.caller
+
+
 class HostValues:
     """Evaluates host expressions of one translation unit."""
 
@@ -167,7 +190,9 @@ class HostValues:
         self.functions = {f.decl: f for f in tu.functions if f.body is not None}
         self.constants = {var.decl: var.init for var in tu.globals if var.type.is_const and var.init is not None}
         self._hosts: dict[str, _HostFunction] = {}
-        self._parameter_values: dict[tuple[str, int], frozenset[int] | None] = {}
+        self._root_values: dict[tuple[int, str], frozenset[int] | None] = {}
+        self._frames: list[_Frame] = []
+        """Every frame made, kept alive so that their ids stay theirs."""
 
     def host(self, decl: str) -> _HostFunction | None:
         function = self.functions.get(decl)
@@ -191,61 +216,120 @@ class HostValues:
                             found.setdefault(node.decl, []).append((function.decl, node))
         return found
 
+    def frames(self, host: _HostFunction, depth: int = 0) -> list[_Frame]:
+        """``host`` as each chain of calls in the unit runs it (as itself, when none does)."""
+        calls = self._calls.get(host.function.decl, []) if depth < MAX_WRAPPER_DEPTH else []
+        found: list[_Frame] = []
+        for caller, call in calls:
+            outer = self.host(caller)
+            if outer is None or outer is host:
+                continue
+            for frame in self.frames(outer, depth + 1):
+                found.append(_Frame(host, call, frame))
+                self._frames.append(found[-1])
+                if len(found) == MAX_CALL_PATHS:
+                    return found
+        if not found:
+            found.append(_Frame(host))
+            self._frames.append(found[-1])
+        return found
+
+    def parameter(self, frame: _Frame, decl: str, position: int | None = None) -> tuple[ir.Expr, _Frame] | None:
+        """The argument a call gave parameter ``decl`` (``position``: which element of a pack)."""
+        positions = frame.host.parameters.get(decl, [])
+        if position is None:
+            if len(positions) != 1:
+                return None
+            position = positions[0]
+        return frame.argument(position)
+
+    def kernel(self, frame: _Frame, launch: ir.LaunchSite) -> tuple[str, str] | None:
+        """The launched kernel's id and name; for ``kernel<<<...>>>`` on a wrapper's
+        parameter, the function its caller passed."""
+        decl, name = launch.kernel, launch.kernel_name
+        seen = 0
+        while decl in frame.host.parameters and seen < MAX_WRAPPER_DEPTH:
+            passed = self.parameter(frame, decl)
+            if passed is None:
+                return None
+            expr, frame = passed
+            expr = _bare(expr)
+            if expr is not None and expr.kind is ir.ExprKind.UNARY and expr.op == "&" and expr.children:
+                expr = _bare(expr.children[0])
+            if expr is None or expr.kind is not ir.ExprKind.DECL_REF or not expr.decl:
+                return None
+            decl, name = expr.decl, expr.name or name
+            seen += 1
+        return decl, name
+
     # -------------------------------------------------------------- which values vary
 
-    def roots(self, host: _HostFunction, expr: ir.Expr | None, seen: frozenset[str] = frozenset()) -> set[str]:
-        """The variables whose choice decides ``expr``: loop counters, variables assigned
-        several values and the function's parameters, found through the single
-        definitions of the other variables it names."""
-        found: set[str] = set()
+    def roots(self, frame: _Frame, expr: ir.Expr | None, seen: frozenset[str] = frozenset()) -> set[tuple[_Frame, str]]:
+        """The variables whose choice decides ``expr``: loop counters and variables assigned
+        several values, in the frame that holds them, found through the single definitions
+        of the other variables it names and through the arguments of calls."""
+        found: set[tuple[_Frame, str]] = set()
         if expr is None:
             return found
+        host = frame.host
         for node in expr.walk():
             if node.kind is not ir.ExprKind.DECL_REF or not node.decl or isinstance(node.value, int):
                 continue
             decl = node.decl
             if decl in seen:
                 continue
-            if decl in host.loops or decl in host.parameters or len(host.definitions.get(decl, ())) > 1:
-                found.add(decl)
+            if decl in host.parameters:
+                passed = self.parameter(frame, decl)
+                if passed is not None:
+                    found |= self.roots(passed[1], passed[0])
+                continue
+            if decl in host.loops or len(host.definitions.get(decl, ())) > 1:
+                found.add((frame, decl))
                 continue
             for definition in host.definitions.get(decl, ()):
-                found |= self.roots(host, definition, seen | {decl})
+                found |= self.roots(frame, definition, seen | {decl})
             for (variable, _), assigned in host.members.items():
                 if variable == decl:
                     for definition in assigned:
-                        found |= self.roots(host, definition, seen | {decl})
+                        found |= self.roots(frame, definition, seen | {decl})
         return found
 
-    def choices(self, host: _HostFunction, roots: set[str], depth: int) -> Iterator[Choice]:
+    def choices(self, roots: set[tuple[_Frame, str]]) -> Iterator[Choice]:
         """Every combination of the roots' values (unknown ones left out of the choice)."""
-        known = {}
-        for root in sorted(roots):
-            values = self.root_values(host, root, depth)
+        known: dict[tuple[int, str], list[int]] = {}
+        for frame, decl in sorted(roots, key=lambda root: (id(root[0]), root[1])):
+            values = self.root_values(frame, decl)
             if values is not None:
-                known[root] = sorted(values)
+                known[(id(frame), decl)] = sorted(values)
         while known and _product(len(v) for v in known.values()) > MAX_CONFIGURATIONS:
-            del known[max(known, key=lambda name: (len(known[name]), name))]
-        names = list(known)
-        for combination in itertools.product(*(known[name] for name in names)):
-            yield dict(zip(names, combination, strict=True))
+            del known[max(known, key=lambda key: (len(known[key]), key[1]))]
+        keys = list(known)
+        for combination in itertools.product(*(known[key] for key in keys)):
+            yield dict(zip(keys, combination, strict=True))
 
-    def root_values(self, host: _HostFunction, decl: str, depth: int) -> frozenset[int] | None:
+    def root_values(self, frame: _Frame, decl: str) -> frozenset[int] | None:
+        """The values a variable takes; None when unknown, or when they depend on the
+        variable itself (``sense = 1 - sense``)."""
+        key = (id(frame), decl)
+        if key not in self._root_values:
+            self._root_values[key] = None  # Asked again while being evaluated: unknown.
+            self._root_values[key] = self._evaluate_root(frame, decl)
+        return self._root_values[key]
+
+    def _evaluate_root(self, frame: _Frame, decl: str) -> frozenset[int] | None:
+        host = frame.host
         if decl in host.opaque:
             return None
         if decl in host.loops:
-            return self._loop_values(host, host.loops[decl], decl, depth)
-        if decl in host.parameters:
-            return self._parameter(host.function.decl, host.parameters[decl], depth)
-        return self.value_set(host, host.definitions.get(decl, ()), depth)
+            return self._loop_values(frame, host.loops[decl], decl)
+        return self.value_set(frame, host.definitions.get(decl, ()))
 
-    def value_set(self, host: _HostFunction, expressions, depth: int) -> frozenset[int] | None:
+    def value_set(self, frame: _Frame, expressions) -> frozenset[int] | None:
         """Every value the expressions may take; None when any is unknown or there are too many."""
         values: set[int] = set()
         for expr in expressions:
-            roots = self.roots(host, expr)
-            for choice in self.choices(host, roots, depth):
-                value = self.integer(host, expr, choice)
+            for choice in self.choices(self.roots(frame, expr)):
+                value = self.integer(frame, expr, choice)
                 if value is None:
                     return None
                 values.add(value)
@@ -253,34 +337,9 @@ class HostValues:
                 return None
         return frozenset(values) if values else None
 
-    def _parameter(self, function: str, index: int, depth: int) -> frozenset[int] | None:
-        """The values a host function's parameter takes over the calls of the function in
-        the unit: a launch wrapper's grid, block or size."""
-        key = (function, index)
-        if key in self._parameter_values:
-            return self._parameter_values[key]
-        self._parameter_values[key] = None  # A recursive call decides nothing.
-        values: set[int] = set()
-        calls = self._calls.get(function, [])
-        result: frozenset[int] | None = None
-        if calls and depth < MAX_WRAPPER_DEPTH:
-            for caller, call in calls:
-                host = self.host(caller)
-                found = (
-                    self.value_set(host, [call.children[index]], depth + 1)
-                    if host is not None and index < len(call.children)
-                    else None
-                )
-                if found is None:
-                    values.clear()
-                    break
-                values |= found
-            result = frozenset(values) if values and len(values) <= MAX_VALUES else None
-        self._parameter_values[key] = result
-        return result
-
-    def _loop_values(self, host: _HostFunction, loop: ir.Stmt, decl: str, depth: int) -> frozenset[int] | None:
-        start = self.value_set(host, host.definitions[decl], depth)
+    def _loop_values(self, frame: _Frame, loop: ir.Stmt, decl: str) -> frozenset[int] | None:
+        host = frame.host
+        start = self.value_set(frame, host.definitions[decl])
         condition = _bare(loop.cond)
         step = _bare(loop.step)
         if start is None or len(start) != 1 or condition is None or step is None:
@@ -294,7 +353,7 @@ class HostValues:
             bound_expr, counter_left = left, False
         else:
             return None
-        bound = self.value_set(host, [bound_expr], depth)
+        bound = self.value_set(frame, [bound_expr])
         if bound is None or len(bound) != 1:
             return None
         (limit,) = bound
@@ -305,16 +364,16 @@ class HostValues:
             values.add(value)
             if len(values) > MAX_VALUES:
                 return None
-            following = self._step(host, step, value, depth)
+            following = self._step(frame, step, value)
             if following is None or following == value:
                 return None
             value = following
         return frozenset(values) or None
 
-    def _step(self, host: _HostFunction, step: ir.Expr, value: int, depth: int) -> int | None:
+    def _step(self, frame: _Frame, step: ir.Expr, value: int) -> int | None:
         if step.kind is ir.ExprKind.UNARY:
             return value + 1 if step.op in ("++", "post++") else value - 1
-        amount = self.value_set(host, [step.children[1]], depth) if len(step.children) == 2 else None
+        amount = self.value_set(frame, [step.children[1]]) if len(step.children) == 2 else None
         if amount is None or len(amount) != 1:
             return None
         operation = _ARITHMETIC.get((step.op or "").removesuffix("="))
@@ -323,7 +382,7 @@ class HostValues:
     # -------------------------------------------------------------- one value
 
     def integer(
-        self, host: _HostFunction, expr: ir.Expr | None, choice: Choice, seen: frozenset[str] = frozenset()
+        self, frame: _Frame, expr: ir.Expr | None, choice: Choice, seen: frozenset[str] = frozenset()
     ) -> int | None:
         expr = _bare(expr)
         if expr is None:
@@ -342,9 +401,9 @@ class HostValues:
             return expr.value
         kind = expr.kind
         if kind is ir.ExprKind.DECL_REF and expr.decl:
-            return self._variable(host, expr.decl, choice, seen)
+            return self._variable(frame, expr.decl, choice, seen)
         if kind is ir.ExprKind.BINARY and len(expr.children) == 2:
-            left, right = (self.integer(host, c, choice, seen) for c in expr.children)
+            left, right = (self.integer(frame, c, choice, seen) for c in expr.children)
             if left is None or right is None:
                 return None
             if expr.op in _COMPARISONS:
@@ -352,80 +411,92 @@ class HostValues:
             operation = _ARITHMETIC.get(expr.op or "")
             return operation(left, right) if operation is not None else None
         if kind is ir.ExprKind.UNARY and expr.children and expr.op in ("-", "+", "~"):
-            operand = self.integer(host, expr.children[0], choice, seen)
+            operand = self.integer(frame, expr.children[0], choice, seen)
             if operand is None:
                 return None
             return {"-": -operand, "+": operand, "~": ~operand}[expr.op]
         if kind is ir.ExprKind.CONDITIONAL and len(expr.children) == 3:
-            condition = self.integer(host, expr.children[0], choice, seen)
+            condition = self.integer(frame, expr.children[0], choice, seen)
             if condition is None:
                 return None
-            return self.integer(host, expr.children[1 if condition else 2], choice, seen)
+            return self.integer(frame, expr.children[1 if condition else 2], choice, seen)
         if kind is ir.ExprKind.CALL and expr.name in ("min", "max") and len(expr.children) == 2:
-            values = [self.integer(host, c, choice, seen) for c in expr.children]
+            values = [self.integer(frame, c, choice, seen) for c in expr.children]
             if None in values:
                 return None
             return min(values) if expr.name == "min" else max(values)
         if kind is ir.ExprKind.CALL and expr.op == "construct" and len(expr.children) == 1:
-            return self.integer(host, expr.children[0], choice, seen)
+            return self.integer(frame, expr.children[0], choice, seen)
         return None
 
-    def _variable(self, host: _HostFunction, decl: str, choice: Choice, seen: frozenset[str]) -> int | None:
-        if decl in choice:
-            return choice[decl]
-        if decl in seen or decl in host.opaque or decl in host.loops or decl in host.parameters:
+    def _variable(self, frame: _Frame, decl: str, choice: Choice, seen: frozenset[str]) -> int | None:
+        host = frame.host
+        if (id(frame), decl) in choice:
+            return choice[(id(frame), decl)]
+        if decl in host.parameters:
+            passed = self.parameter(frame, decl)
+            return self.integer(passed[1], passed[0], choice) if passed is not None else None
+        if decl in seen or decl in host.opaque or decl in host.loops:
             return None
         definitions = host.definitions.get(decl)
         if definitions is None:
             constant = self.constants.get(decl)
-            return self.integer(host, constant, {}, seen | {decl}) if constant is not None else None
+            return self.integer(frame, constant, {}, seen | {decl}) if constant is not None else None
         if len(definitions) != 1:
             return None
-        return self.integer(host, definitions[0], choice, seen | {decl})
+        return self.integer(frame, definitions[0], choice, seen | {decl})
 
-    def dims(self, host: _HostFunction, expr: ir.Expr | None, choice: Choice, seen: frozenset[str] = frozenset()):
-        """``256``, ``dim3(16, 16)``, a ``dim3`` variable (with ``block.x = ...`` assigned)."""
+    def dims(self, frame: _Frame, expr: ir.Expr | None, choice: Choice, seen: frozenset[str] = frozenset()):
+        """``256``, ``dim3(16, 16)``, a ``dim3`` variable (with ``block.x = ...`` assigned)
+        or a wrapper's ``dim3`` parameter."""
         expr = _bare(expr)
         if expr is None:
             return None
         if expr.kind is ir.ExprKind.DECL_REF and expr.decl and expr.type.kind is ir.TypeKind.RECORD:
-            decl = expr.decl
-            if decl in seen or decl in host.opaque:
-                return None
-            definitions = host.definitions.get(decl, [])
-            if len(definitions) > 1:
-                return None
-            if definitions:
-                base = self.dims(host, definitions[0], choice, seen | {decl})
-            elif decl in host.declared_bare:
-                base = (1, 1, 1)
-            else:
-                base = self.dims(host, self.constants.get(decl), choice, seen | {decl})
-            if base is None:
-                return None
-            result = list(base)
-            for position, axis in enumerate("xyz"):
-                assigned = host.members.get((decl, axis), [])
-                if len(assigned) > 1:
-                    return None
-                if assigned:
-                    value = self.integer(host, assigned[0], choice, seen)
-                    if value is None:
-                        return None
-                    result[position] = value
-            return tuple(result)
+            return self._dim3_variable(frame, expr.decl, choice, seen)
         if expr.kind is ir.ExprKind.CALL and expr.op == "construct":
             if len(expr.children) == 1 and expr.children[0].type.record == expr.type.record:
-                return self.dims(host, expr.children[0], choice, seen)
-            values = [self.integer(host, c, choice, seen) for c in expr.children[:3]]
+                return self.dims(frame, expr.children[0], choice, seen)
+            values = [self.integer(frame, c, choice, seen) for c in expr.children[:3]]
             values += [1] * (3 - len(values))
             return tuple(values) if all(v is not None for v in values) else None
         if expr.kind is ir.ExprKind.INIT_LIST:
-            values = [self.integer(host, c, choice, seen) for c in expr.children[:3]]
+            values = [self.integer(frame, c, choice, seen) for c in expr.children[:3]]
             values += [1] * (3 - len(values))
             return tuple(values) if all(v is not None for v in values) else None
-        value = self.integer(host, expr, choice, seen)
+        value = self.integer(frame, expr, choice, seen)
         return (value, 1, 1) if value is not None else None
+
+    def _dim3_variable(self, frame: _Frame, decl: str, choice: Choice, seen: frozenset[str]):
+        """A ``dim3`` variable: its initializer, with the members assigned after it."""
+        host = frame.host
+        if decl in host.parameters:
+            passed = self.parameter(frame, decl)
+            return self.dims(passed[1], passed[0], choice) if passed is not None else None
+        if decl in seen or decl in host.opaque:
+            return None
+        definitions = host.definitions.get(decl, [])
+        if len(definitions) > 1:
+            return None
+        if definitions:
+            base = self.dims(frame, definitions[0], choice, seen | {decl})
+        elif decl in host.declared_bare:
+            base = (1, 1, 1)
+        else:
+            base = self.dims(frame, self.constants.get(decl), choice, seen | {decl})
+        if base is None:
+            return None
+        result = list(base)
+        for position, axis in enumerate("xyz"):
+            assigned = host.members.get((decl, axis), [])
+            if len(assigned) > 1:
+                return None
+            if assigned:
+                value = self.integer(frame, assigned[0], choice, seen)
+                if value is None:
+                    return None
+                result[position] = value
+        return tuple(result)
 
 
 def _product(numbers) -> int:
@@ -435,44 +506,70 @@ def _product(numbers) -> int:
     return result
 
 
+Located = tuple[ir.Expr | None, _Frame]
+"""An expression with the frame it is evaluated in."""
+
+
 def launch_records(tu: ir.TranslationUnit) -> tuple[LaunchRecord, ...]:
-    """Every launch of the unit, one record per configuration its host code gives."""
+    """Every launch of the unit, one record per call path and configuration its host code gives."""
     values = HostValues(tu)
     records: list[LaunchRecord] = []
     for launch in tu.launches:
         host = values.host(launch.caller or "")
         if host is None:
             continue
-        grid, block, shared, arguments = _launch_expressions(values, host, launch)
-        roots: set[str] = set()
-        for expr in (grid, block, shared, *arguments):
-            roots |= values.roots(host, expr)
-        for choice in values.choices(host, roots, 0):
-            record = LaunchRecord(
-                kernel=launch.kernel,
-                kernel_name=launch.kernel_name,
-                file=launch.span.file,
-                line=launch.span.line,
-                grid=values.dims(host, grid, choice),
-                block=values.dims(host, block, choice),
-                shared_bytes=values.integer(host, shared, choice) if shared is not None else 0,
-                arguments=tuple(values.integer(host, a, choice) for a in arguments),
-                api=launch.api,
-            )
-            if record not in records:
-                records.append(record)
+        for frame in values.frames(host):
+            kernel = values.kernel(frame, launch)
+            if kernel is None:
+                continue
+            grid, block, shared, arguments = _launch_expressions(values, frame, launch)
+            roots: set[tuple[_Frame, str]] = set()
+            for expr, where in (grid, block, shared, *arguments):
+                roots |= values.roots(where, expr)
+            for choice in values.choices(roots):
+                record = LaunchRecord(
+                    kernel=kernel[0],
+                    kernel_name=kernel[1],
+                    file=launch.span.file,
+                    line=launch.span.line,
+                    grid=values.dims(grid[1], grid[0], choice),
+                    block=values.dims(block[1], block[0], choice),
+                    shared_bytes=values.integer(shared[1], shared[0], choice) if shared[0] is not None else 0,
+                    arguments=tuple(values.integer(where, expr, choice) for expr, where in arguments),
+                    api=launch.api,
+                )
+                if record not in records:
+                    records.append(record)
     return tuple(records)
 
 
-def _launch_expressions(values: HostValues, host: _HostFunction, launch: ir.LaunchSite):
-    """Grid, block, dynamic shared bytes and arguments of a launch as expressions of its
-    host function: for ``cudaLaunchKernel``, the arguments the ``void*`` array points to;
-    for ``cudaLaunchKernelEx``, the configuration's members."""
+def _launch_expressions(
+    values: HostValues, frame: _Frame, launch: ir.LaunchSite
+) -> tuple[Located, Located, Located, list[Located]]:
+    """Grid, block, dynamic shared bytes and arguments of a launch, each with the frame it
+    is evaluated in: for ``cudaLaunchKernel``, the arguments the ``void*`` array points to;
+    for ``cudaLaunchKernelEx``, the configuration's members; the elements of a wrapper's
+    parameter pack (``kernel<<<g, b>>>(args...)``), the caller's arguments."""
+    host = frame.host
     grid, block, shared = launch.grid, launch.block, launch.shared_bytes
-    arguments = list(launch.arguments)
+    arguments: list[Located] = []
     if launch.api in ("cudaLaunchKernel", "cudaLaunchCooperativeKernel"):
-        arguments = _pointed_arguments(host, arguments[0] if arguments else None)
-    elif launch.config is not None:
+        pointed = _pointed_arguments(host, launch.arguments[0] if launch.arguments else None)
+        arguments = [(expr, frame) for expr in pointed]
+    else:
+        pack_used: dict[str, int] = {}
+        for expr in launch.arguments:
+            bare = _bare(expr)
+            positions = host.parameters.get(bare.decl or "", []) if bare is not None else []
+            if len(positions) > 1:
+                # The next element of the pack `args...` expands to.
+                index = pack_used.get(bare.decl, 0)
+                pack_used[bare.decl] = index + 1
+                passed = values.parameter(frame, bare.decl, positions[index]) if index < len(positions) else None
+                arguments.append(passed if passed is not None else (None, frame))
+            else:
+                arguments.append((expr, frame))
+    if launch.config is not None:
         config = _bare(launch.config)
         if config is not None and config.kind is ir.ExprKind.UNARY and config.op == "&" and config.children:
             config = _bare(config.children[0])
@@ -487,7 +584,7 @@ def _launch_expressions(values: HostValues, host: _HostFunction, launch: ir.Laun
                 elements = _bare(initial[0]).children
                 fields[name] = elements[position] if position < len(elements) else None
         grid, block, shared = (fields.get(name) for name in _CONFIG_FIELDS)
-    return grid, block, shared, arguments
+    return (grid, frame), (block, frame), (shared, frame), arguments
 
 
 def _pointed_arguments(host: _HostFunction, array: ir.Expr | None) -> list[ir.Expr | None]:
