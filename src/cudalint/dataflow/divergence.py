@@ -264,7 +264,7 @@ def branch_pattern(
         idle_share=share,
         potential_share=workload.share(stmt, guarded * per_trip / 2),
         guarded_work=guarded,
-        size_dependent=value_dependent(condition, bindings or {}),
+        size_dependent=value_dependent(condition),
         leaves=leaves,
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import zlib
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
@@ -235,10 +235,6 @@ def refine_variance(value: Sym, shape: BlockShape, trips: LoopTrips = NO_TRIPS) 
     return Variance.WARP_UNIFORM
 
 
-def value_dependent(value: Sym, known: Collection[str] = ()) -> bool:
-    """Contains a uniform unknown (a parameter, a loaded value) whose value we only sample;
-    parameters named in ``known`` (a launch gives their values) are not unknown."""
-    return any(
-        a.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM) or (a.kind is AtomKind.PARAMETER and a.name not in known)
-        for a in value.atoms()
-    )
+def value_dependent(value: Sym) -> bool:
+    """Contains a uniform unknown (a parameter, a loaded value) whose value we only sample."""
+    return any(a.kind in (AtomKind.PARAMETER, AtomKind.UNIFORM, AtomKind.WARP_UNIFORM) for a in value.atoms())
