@@ -233,3 +233,33 @@ def test_facts_shows_the_launches_and_the_values_each_access_used(tmp_path):
     assert (launch["grid"], launch["block"]) == ([32, 1, 1], [128, 1, 1])
     load = next(a for a in kernels[1]["accesses"] if a["kind"] == "load")
     assert load["launch_values"] == {"scale": 4}
+
+
+def test_a_header_kernel_is_analyzed_again_once_and_only_when_no_unit_saw_all_its_launches(tmp_path, monkeypatch):
+    (tmp_path / "kernels.cuh").write_text(
+        "#pragma once\n"
+        "__global__ void k(float* out, const float* in, int stride) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    out[i] = in[i * stride];\n"
+        "}\n"
+    )
+    for name in ("a.cu", "b.cu", "c.cu"):
+        (tmp_path / name).write_text('#include "kernels.cuh"\nvoid unused_' + name[0] + "() {}\n")
+    launcher = '#include "kernels.cuh"\nvoid run(float* o, const float* i) { k<<<8, 128>>>(o, i, 8); }\n'
+    (tmp_path / "launch.cu").write_text(launcher)
+    again = []
+    original = engine._analyze_all
+
+    def recording(units, context, external=None, launches_only=False):
+        if external:
+            again.append(sorted(Path(unit.main).name for unit in external))
+        return original(units, context, external, launches_only)
+
+    monkeypatch.setattr(engine, "_analyze_all", recording)
+    result = engine.run([str(tmp_path)], _settings(), [])
+    assert again == []  # launch.cu saw the only launch: its analysis is the best-informed.
+    (finding,) = result.findings
+    assert finding.properties["launchValues"] == {"stride": 8}
+    (tmp_path / "second.cu").write_text(launcher.replace("run(", "run_twice(").replace(", 8)", ", 2)"))
+    engine.run([str(tmp_path)], _settings(), [])
+    assert again == [["launch.cu"]]  # One unit completes the kernel with the other file's launch.

@@ -696,15 +696,37 @@ def _with_launches_elsewhere(units: list[Unit], results: list[UnitResult], conte
         records += [record for result in found for record in result.launches]
     index = LaunchIndex(records)
     again: dict[Unit, tuple[LaunchRecord, ...]] = {}
-    for unit, result in zip(units, results, strict=True):
-        if result.analyzed and not result.timed_out and not result.internal_error:
-            external = index.external_for((decl for decl, _ in result.kernels), result.launches)
-            if external:
-                again[unit] = external
+    for unit, result, kernels in _units_to_complete(units, results, index):
+        again[unit] = index.external_for(kernels, result.launches)
     if not again:
         return results
     redone = dict(zip(again, _analyze_all(list(again), context, again), strict=True))
     return [redone.get(unit, result) for unit, result in zip(units, results, strict=True)]
+
+
+def _units_to_complete(units: list[Unit], results: list[UnitResult], index: LaunchIndex):
+    """For each kernel with launches that no unit analyzing it saw all of, the unit that
+    saw most of them (the first such), with those kernels: a kernel of a header that many
+    files include is analyzed again once, not in every includer (findings of a body merge
+    across units, the best-informed analyses kept)."""
+    complete = [
+        (unit, result)
+        for unit, result in zip(units, results, strict=True)
+        if result.analyzed and not result.timed_out and not result.internal_error
+    ]
+    chosen: dict[Unit, list[str]] = {}
+    by_unit = {unit: result for unit, result in complete}
+    for kernel in dict.fromkeys(decl for _, result in complete for decl, _ in result.kernels):
+        launches = set(index.by_kernel.get(kernel, ()))
+        if not launches:
+            continue
+        analyzing = [(unit, result) for unit, result in complete if any(d == kernel for d, _ in result.kernels)]
+        seen = [len(launches & set(result.launches)) for _, result in analyzing]
+        if max(seen) == len(launches):
+            continue
+        unit, _ = analyzing[seen.index(max(seen))]
+        chosen.setdefault(unit, []).append(kernel)
+    return [(unit, by_unit[unit], kernels) for unit, kernels in chosen.items()]
 
 
 def _launching_sources(names: set[str], units: list[Unit], results: list[UnitResult], context: _Run) -> list[str]:
