@@ -38,10 +38,10 @@ def test_a_parser_crash_costs_only_that_file(tmp_path, monkeypatch):
     (tmp_path / "crash.cu").write_text(KERNEL.format(n=9))
     original = engine.analyze_unit
 
-    def crashing(unit, environment, settings, project=None):
+    def crashing(unit, environment, settings, project=None, **options):
         if unit.main.endswith("crash.cu"):
             os._exit(134)  # dies like a libclang abort, without a core dump in the test output
-        return original(unit, environment, settings, project)
+        return original(unit, environment, settings, project, **options)
 
     # Workers are forked, so they inherit the patched function.
     monkeypatch.setattr(engine, "analyze_unit", crashing)

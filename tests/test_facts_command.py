@@ -23,7 +23,8 @@ CORPUS = sorted((ROOT / "tests" / "corpus" / "access").glob("*.cu"))
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_snapshot(path, corpus_results):
-    rendered = render_facts_json(list(Facts(corpus_results.unit(path)).kernels), str(ROOT))
+    facts = Facts(corpus_results.unit(path))
+    rendered = render_facts_json(facts, list(facts.kernels), str(ROOT))
     snapshot = SNAPSHOTS / (path.stem + ".json")
     if os.environ.get("CUDALINT_UPDATE_SNAPSHOTS"):
         snapshot.write_text(rendered)

@@ -423,6 +423,32 @@ def _parse_one(file: Path, options: argparse.Namespace):
         raise CommandFailed(f"{file}: {exc}") from None
 
 
+def _launches_beside(file: Path, tu, options: argparse.Namespace) -> tuple:
+    """The launches of ``tu``'s kernels written in the CUDA sources beside ``file`` (where
+    a kernel declared in a header is most often launched): each source that names one of
+    them and launches anything is parsed for its launches."""
+    from cudalint import frontend, ir
+    from cudalint.dataflow.launches import launch_records
+
+    kernels = {f.decl: f.name for f in tu.functions if f.kind is ir.FunctionKind.KERNEL and f.body is not None}
+    names = {name.encode() for name in kernels.values()}
+    found = []
+    for path in sorted(frontend.sources_beside(os.path.abspath(file))):
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        if not names or not any(name in data for name in names) or not (b"<<<" in data or b"cudaLaunch" in data):
+            continue
+        try:
+            other = _parse_one(Path(path), options)
+        except CommandFailed as exc:
+            print(f"{path}: launches not read: {exc}", file=sys.stderr)
+            continue
+        found.extend(record for record in launch_records(other) if record.kernel in kernels)
+    return tuple(found)
+
+
 def facts_command(options: argparse.Namespace) -> int:
     """Print what cudalint derives for each memory access, branch and barrier: the facts behind its findings."""
     from cudalint.dataflow import Facts
@@ -430,7 +456,7 @@ def facts_command(options: argparse.Namespace) -> int:
 
     file: Path = options.file
     tu = _parse_one(file, options)
-    facts = Facts(tu)
+    facts = Facts(tu, external=_launches_beside(file, tu, options))
     kernels = [k for k in facts.kernels if k.function.in_main_file]
     if options.kernel is not None:
         kernels = [
@@ -443,7 +469,9 @@ def facts_command(options: argparse.Namespace) -> int:
     root = os.getcwd()
     for error in tu.errors[:1]:
         print(f"{file}: analysis incomplete: {error.message}", file=sys.stderr)
-    text = render_facts_json(kernels, root) if options.format == "json" else render_facts_text(facts, kernels, root)
+    text = (
+        render_facts_json(facts, kernels, root) if options.format == "json" else render_facts_text(facts, kernels, root)
+    )
     sys.stdout.write(text)
     return EXIT_CLEAN
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
+import re
 import signal
 import sys
 import threading
@@ -22,6 +23,7 @@ from cudalint import units as planning
 from cudalint.cache import ResultCache
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.diagnostics import Finding, Level, Notice, NoticeKind
+from cudalint.launches import LaunchIndex, LaunchRecord, digest
 from cudalint.rules import RuleKind, of_kind
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
 from cudalint.units import RECOVERED_CODE, FileReport, Unit, UnitResult
@@ -212,12 +214,16 @@ def analyze_unit(
     project: frontend.ProjectFiles | None = None,
     buffers: Mapping[str, bytes] | None = None,
     on_facts: Callable[[Facts], None] | None = None,
+    external: tuple[LaunchRecord, ...] = (),
+    launches_only: bool = False,
 ) -> UnitResult:
     """Parse ``unit.main`` once and analyze every project file's code it holds; ``buffers``
-    are contents to use instead of the files on disk, and ``on_facts`` is handed the
-    unit's facts once its rules ran (what a caller keeps of them besides the findings)."""
+    are contents to use instead of the files on disk, ``on_facts`` is handed the unit's
+    facts once its rules ran (what a caller keeps of them besides the findings), and
+    ``external`` are launches of its kernels in other units of the run. ``launches_only``:
+    read only the unit's launches (a file outside the run that launches its kernels)."""
     started = time.process_time()
-    result = _analyze_unit(unit, environment, settings, project, buffers, on_facts)
+    result = _analyze_unit(unit, environment, settings, project, buffers, on_facts, external, launches_only)
     result.seconds = time.process_time() - started
     return result
 
@@ -229,6 +235,8 @@ def _analyze_unit(
     project: frontend.ProjectFiles | None,
     buffers: Mapping[str, bytes] | None,
     on_facts: Callable[[Facts], None] | None,
+    external: tuple[LaunchRecord, ...] = (),
+    launches_only: bool = False,
 ) -> UnitResult:
     result = UnitResult(unit.main)
     try:
@@ -253,9 +261,22 @@ def _analyze_unit(
         with deadline:
             tu = parsed.lower()
             result.errors, result.includes, result.analyzed = tu.errors, tu.includes, True
+            if launches_only:
+                from cudalint.dataflow.launches import launch_records
+
+                result.launches = launch_records(tu)
+                return result
             build = build_context(unit.main, environment, settings, result)
-            facts = Facts(tu, build=build)
+            facts = Facts(tu, build=build, external=external)
             result.files = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
+            result.launches = facts.launch_records
+            result.kernels = tuple(
+                dict.fromkeys(
+                    (kernel.function.decl, kernel.function.name)
+                    for kernel in facts.kernels
+                    if kernel.function.kind is ir.FunctionKind.KERNEL and kernel.function.span.file in result.files
+                )
+            )
             result.notices.extend(_budget_notices(facts, result.files))
             if on_facts is not None:
                 on_facts(facts)
@@ -421,7 +442,9 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
     compiled = set(environment.compile_db.entries) if environment.compile_db else set()
     units = planning.plan(files, named, graph, compiled, settings.project_includes)
     unit_results = _analyze_all(units, context)
-    unit_results += _analyze_all(planning.fallback_units(files, named, unit_results), context)
+    fallback = planning.fallback_units(files, named, unit_results)
+    unit_results += _analyze_all(fallback, context)
+    unit_results = _with_launches_elsewhere([*units, *fallback], unit_results, context)
     results += _merge(context, unit_results)
     _name_missing_headers_once(results)
     return RunResult(results, environment.header_mode.value, {r.main: r.seconds for r in unit_results if r.seconds})
@@ -646,53 +669,159 @@ def _init_worker(context: _Run) -> None:
     gc.freeze()
 
 
-def _analyze_in_worker(unit: Unit) -> UnitResult:
+def _analyze_in_worker(unit: Unit, external: tuple[LaunchRecord, ...] = (), launches_only: bool = False) -> UnitResult:
     assert _worker is not None
-    return analyze_unit(unit, _worker.environment, _worker.settings, _worker.project)
+    return analyze_unit(
+        unit, _worker.environment, _worker.settings, _worker.project, external=external, launches_only=launches_only
+    )
+
+
+MAX_LAUNCHING_SOURCES = 32
+"""Files outside the run read for the launches of its unlaunched kernels, at most."""
+
+
+def _with_launches_elsewhere(units: list[Unit], results: list[UnitResult], context: _Run) -> list[UnitResult]:
+    """The run's results once each unit whose kernels other units launch, by launches it
+    did not see itself, is analyzed again with them (see ``cudalint.launches``). A kernel
+    launched only where it is defined, the common case, is parsed once. Kernels no unit of
+    the run launches are looked for in the project's other CUDA sources (those beside the
+    run's files and those of the compile database) that name them and launch something:
+    those are read for their launches only."""
+    records = [record for result in results for record in result.launches]
+    launched = {record.kernel for record in records}
+    unlaunched = {name for result in results for decl, name in result.kernels if decl not in launched}
+    outside = _launching_sources(unlaunched, units, results, context)
+    if outside:
+        found = _analyze_all([planning.unit_for(path, context.graph) for path in outside], context, launches_only=True)
+        records += [record for result in found for record in result.launches]
+    index = LaunchIndex(records)
+    again: dict[Unit, tuple[LaunchRecord, ...]] = {}
+    for unit, result, kernels in _units_to_complete(units, results, index):
+        again[unit] = index.external_for(kernels, result.launches)
+    if not again:
+        return results
+    redone = dict(zip(again, _analyze_all(list(again), context, again), strict=True))
+    return [redone.get(unit, result) for unit, result in zip(units, results, strict=True)]
+
+
+def _units_to_complete(units: list[Unit], results: list[UnitResult], index: LaunchIndex):
+    """For each kernel with launches that no unit analyzing it saw all of, the unit that
+    saw most of them (the first such), with those kernels: a kernel of a header that many
+    files include is analyzed again once, not in every includer (findings of a body merge
+    across units, the best-informed analyses kept)."""
+    complete = [
+        (unit, result)
+        for unit, result in zip(units, results, strict=True)
+        if result.analyzed and not result.timed_out and not result.internal_error
+    ]
+    chosen: dict[Unit, list[str]] = {}
+    by_unit = {unit: result for unit, result in complete}
+    for kernel in dict.fromkeys(decl for _, result in complete for decl, _ in result.kernels):
+        launches = set(index.by_kernel.get(kernel, ()))
+        if not launches:
+            continue
+        analyzing = [(unit, result) for unit, result in complete if any(d == kernel for d, _ in result.kernels)]
+        seen = [len(launches & set(result.launches)) for _, result in analyzing]
+        if max(seen) == len(launches):
+            continue
+        unit, _ = analyzing[seen.index(max(seen))]
+        chosen.setdefault(unit, []).append(kernel)
+    return [(unit, by_unit[unit], kernels) for unit, kernels in chosen.items()]
+
+
+def _launching_sources(names: set[str], units: list[Unit], results: list[UnitResult], context: _Run) -> list[str]:
+    """CUDA sources outside the run that launch one of the kernels ``names``, by their text."""
+    if not names:
+        return []
+    analyzed = {unit.main for unit in units} | set(context.files)
+    candidates: dict[str, None] = {}
+    for result in results:
+        for path in (result.main, *result.files):
+            candidates.update(dict.fromkeys(sorted(frontend.sources_beside(path))))
+    if context.environment.compile_db is not None:
+        candidates.update(dict.fromkeys(sorted(context.environment.compile_db.entries)))
+    pattern = re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n.encode()) for n in sorted(names)))
+    found = []
+    for path in candidates:
+        if path in analyzed or not path.endswith(CUDA_SUFFIXES):
+            continue
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        if (b"<<<" in data or b"cudaLaunch" in data) and pattern.search(data):
+            found.append(path)
+            if len(found) == MAX_LAUNCHING_SOURCES:
+                break
+    return found
 
 
 def _open_cache(settings: RunSettings) -> ResultCache | None:
     return ResultCache(Path(settings.cache_dir), settings.fingerprint()) if settings.cache_dir else None
 
 
-def _cache_arguments(unit: Unit, environment: frontend.ParseEnvironment) -> tuple[str, ...]:
-    """What, besides its text, decides how a unit is parsed."""
+def _cache_arguments(
+    unit: Unit, environment: frontend.ParseEnvironment, external: tuple[LaunchRecord, ...] = (), launches_only=False
+) -> tuple[str, ...]:
+    """What, besides its text, decides how a unit is parsed and analyzed: its arguments,
+    the launches of other units it is analyzed with (their digest), and whether only its
+    launches were read."""
     return (
         *environment.args_for(unit.main),
         *(f"-idirafter{d}" for d in unit.include_dirs),
         f"--legacy-api={unit.legacy_api}",
+        *((f"--launches-elsewhere={digest(external)}",) if external else ()),
+        *(("--launches-only",) if launches_only else ()),
     )
 
 
-def _cached_result(unit: Unit, context: _Run, cache: ResultCache) -> UnitResult | None:
+def _cached_result(
+    unit: Unit, context: _Run, cache: ResultCache, external: tuple[LaunchRecord, ...] = (), launches_only=False
+) -> UnitResult | None:
     try:
         data = frontend.read_source(unit.main)
     except frontend.SourceError:
         return None  # The worker reports it.
-    hit = cache.lookup(unit.main, data, _cache_arguments(unit, context.environment))
+    hit = cache.lookup(unit.main, data, _cache_arguments(unit, context.environment, external, launches_only))
     return dataclasses.replace(hit, seconds=0.0) if hit is not None else None
 
 
-def _store(unit: Unit, context: _Run, cache: ResultCache, result: UnitResult) -> None:
+def _store(
+    unit: Unit,
+    context: _Run,
+    cache: ResultCache,
+    result: UnitResult,
+    external: tuple[LaunchRecord, ...] = (),
+    launches_only: bool = False,
+) -> None:
     if not result.analyzed or result.internal_error:
         return  # Only results that a second run would reproduce are kept.
     try:
         data = frontend.read_source(unit.main)
     except frontend.SourceError:
         return
-    cache.store(unit.main, data, _cache_arguments(unit, context.environment), result.includes, result)
+    arguments = _cache_arguments(unit, context.environment, external, launches_only)
+    cache.store(unit.main, data, arguments, result.includes, result)
 
 
-def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
+def _analyze_all(
+    units: list[Unit],
+    context: _Run,
+    external: Mapping[Unit, tuple[LaunchRecord, ...]] | None = None,
+    launches_only: bool = False,
+) -> list[UnitResult]:
     """Analyze in worker processes, so that libclang aborting on one file cannot end the run;
-    unchanged units come from the cache without starting any (nor importing what starts them)."""
+    unchanged units come from the cache without starting any (nor importing what starts them).
+    ``external``: the launches in other units that a unit is analyzed with; ``launches_only``:
+    read only the units' launches."""
     if not units:
         return []
+    external = external or {}
     done: dict[Unit, UnitResult] = {}
     cache = _open_cache(context.settings)
     if cache is not None:
         for unit in units:
-            hit = _cached_result(unit, context, cache)
+            hit = _cached_result(unit, context, cache, external.get(unit, ()), launches_only)
             if hit is not None:
                 done[unit] = hit
     progress = _Progress(len(units), context.settings.progress, len(done))
@@ -708,7 +837,9 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
         crashed: list[Unit] = []
         jobs = max(1, min(context.settings.jobs, len(pending)))
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(context,)) as pool:
-            futures = [(unit, pool.submit(_analyze_in_worker, unit)) for unit in pending]
+            futures = [
+                (unit, pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only)) for unit in pending
+            ]
             for unit, future in futures:
                 try:
                     done[unit] = future.result()
@@ -718,13 +849,14 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                 except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
                     done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
                 if cache is not None:
-                    _store(unit, context, cache, done[unit])  # As it comes: an interrupted run keeps what it did.
+                    # As it comes: an interrupted run keeps what it did.
+                    _store(unit, context, cache, done[unit], external.get(unit, ()), launches_only)
                 progress.advance()
         # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
         for unit in crashed:
             with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
                 try:
-                    done[unit] = pool.submit(_analyze_in_worker, unit).result()
+                    done[unit] = pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only).result()
                 except BrokenProcessPool:
                     result = UnitResult(unit.main, internal_error=True)
                     result.notices.append(
@@ -732,7 +864,7 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                     )
                     done[unit] = result
                 if cache is not None:
-                    _store(unit, context, cache, done[unit])
+                    _store(unit, context, cache, done[unit], external.get(unit, ()), launches_only)
                 progress.advance()
     progress.finish()
     return [done[unit] for unit in units]

@@ -325,7 +325,8 @@ class Function:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class LaunchSite:
-    """A ``kernel<<<grid, block, shared, stream>>>(...)`` launch."""
+    """A ``kernel<<<grid, block, shared, stream>>>(...)`` launch, or a call of
+    ``cudaLaunchKernel``, ``cudaLaunchCooperativeKernel`` or ``cudaLaunchKernelEx``."""
 
     kernel: str
     """Declaration id of the launched kernel (the instantiation for templates)."""
@@ -335,6 +336,14 @@ class LaunchSite:
     shared_bytes: Expr | None
     span: Span
     caller: str | None
+    arguments: tuple[Expr, ...] = ()
+    """The kernel's arguments as the launch passes them; for the runtime API's calls, the
+    ``void*`` array of their addresses (``args`` of ``cudaLaunchKernel(k, g, b, args, ...)``)."""
+    api: str = "<<<>>>"
+    """How the launch is written: ``<<<>>>`` or the runtime function's name."""
+    config: Expr | None = None
+    """``cudaLaunchKernelEx``'s ``cudaLaunchConfig_t`` (its ``gridDim``, ``blockDim`` and
+    ``dynamicSmemBytes`` are assigned before the call)."""
 
 
 @dataclass(frozen=True, slots=True)

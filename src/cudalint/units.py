@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from cudalint import frontend, ir
 from cudalint.diagnostics import Finding, Notice, NoticeKind
+from cudalint.launches import LaunchRecord
 
 RECOVERED_CODE = " (in code the parser recovered from errors)"
 """Said after the message of a finding in a function that had parse errors."""
@@ -77,6 +78,11 @@ class UnitResult:
     timed_out: bool = False
     seconds: float = 0.0
     """Processor time of the parse and the analysis."""
+    launches: tuple[LaunchRecord, ...] = ()
+    """The unit's launches, evaluated in its host code: its part of the run's launch index."""
+    kernels: tuple[tuple[str, str], ...] = ()
+    """The kernels analyzed here for a file with code in the unit, as (declaration id,
+    name): those that launches in other units may speak for."""
 
     @property
     def covered(self) -> set[str]:

@@ -8,7 +8,7 @@ a rule needs is a fact computed here, never a helper of a submodule imported by 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -37,6 +37,7 @@ from cudalint.dataflow.interpret import (
     MemorySpace,
     trace_kernel,
 )
+from cudalint.dataflow.launches import launch_records
 from cudalint.dataflow.padding import SharedArray, TileRequests, conflict_free_padding, row_layout, shared_arrays
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
@@ -52,10 +53,11 @@ from cudalint.dataflow.registers import (
     occupancy,
     register_budget,
 )
-from cudalint.dataflow.shapes import block_shape
+from cudalint.dataflow.shapes import configurations, launch_place
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import WARP_SIZE, BlockShape
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
+from cudalint.launches import LaunchRecord
 from cudalint.ptxas import KernelResources
 
 __all__ = [
@@ -83,6 +85,7 @@ __all__ = [
     "KernelFacts",
     "KernelResources",
     "LaunchContext",
+    "LaunchRecord",
     "LocalArray",
     "LoopRun",
     "MemorySpace",
@@ -123,6 +126,42 @@ class KernelFacts:
     """The translation unit's device functions by declaration: the work a call runs."""
     tu: ir.TranslationUnit | None = None
     """The translation unit the kernel is in (the file-scope shared arrays it may use)."""
+    launch: LaunchRecord | None = None
+    """The launch this analysis is for (its block shape and ``bindings``); None when no
+    launch of the run speaks for the kernel."""
+
+    def launch_values(self, *values: Sym | None) -> dict[str, int]:
+        """The parameters among ``values``' atoms that the launch decides, with their values:
+        what a verdict on those values took from the host code."""
+        used = {
+            atom.name
+            for value in values
+            if value is not None
+            for atom in value.atoms()
+            if atom.kind is AtomKind.PARAMETER and atom.name in self.bindings
+        }
+        return {name: self.bindings[name] for name in sorted(used)}
+
+    def launch_note(self, *values: Sym | None) -> str:
+        """``at the launch in main.cu:40 with n = 3072`` when a verdict on ``values`` used the
+        values of a launch; empty otherwise."""
+        used = self.launch_values(*values)
+        if self.launch is None or not used:
+            return ""
+        spelled = ", ".join(f"{name} = {value}" for name, value in used.items())
+        return f"at the launch in {self.launch.where} with {spelled}"
+
+    def launch_properties(self, *values: Sym | None) -> dict[str, object]:
+        """What a finding records of the launch its verdict used (none when it used none)."""
+        used = self.launch_values(*values)
+        if self.launch is None or not used:
+            return {}
+        return {"launch": self.launch.where, "launchValues": used}
+
+    @property
+    def launch_place(self) -> str | None:
+        """Where the launch this analysis is for is written, as messages name it."""
+        return None if self.launch is None else launch_place(self.launch, self.function)
 
     @property
     def label(self) -> str:
@@ -341,7 +380,9 @@ class Facts:
     """Everything the rules may ask about one translation unit, computed on first use.
 
     ``launches`` gives, by kernel name (``k`` or ``k<8>``), a block shape and parameter
-    values to analyze it with; other kernels use what the source says.
+    values to analyze it with; other kernels are analyzed once for each configuration their
+    launches give them: those of this unit (``launch_records``) and ``external`` ones, the
+    launches of other units of the run (see ``cudalint.launches``).
     """
 
     def __init__(
@@ -349,10 +390,21 @@ class Facts:
         tu: ir.TranslationUnit,
         launches: Mapping[str, LaunchContext] | None = None,
         build: BuildContext | None = None,
+        external: Sequence[LaunchRecord] = (),
     ):
         self.tu = tu
         self.launches = launches or {}
         self.build = build or BuildContext()
+        self.external = tuple(external)
+
+    @cached_property
+    def launch_records(self) -> tuple[LaunchRecord, ...]:
+        """This unit's launches, evaluated in its host code."""
+        return launch_records(self.tu)
+
+    def launches_of(self, function: ir.Function) -> list[LaunchRecord]:
+        """Every launch of ``function`` this analysis knows, from this unit and others."""
+        return [r for r in (*self.launch_records, *self.external) if r.kernel == function.decl]
 
     @cached_property
     def fp64_regions(self) -> tuple[Fp64Region, ...]:
@@ -360,30 +412,35 @@ class Facts:
 
     @cached_property
     def kernels(self) -> tuple[KernelFacts, ...]:
-        return tuple(self._kernel(function) for function in _entry_points(self.tu))
+        """One analysis per entry point and configuration it is launched with."""
+        return tuple(kernel for function in _entry_points(self.tu) for kernel in self._kernel(function))
 
-    def _kernel(self, function: ir.Function) -> KernelFacts:
+    def _kernel(self, function: ir.Function) -> list[KernelFacts]:
         context = self.launches.get(function.display_name.replace(", ", ",")) or self.launches.get(function.name)
-        if context is None:
-            shape = block_shape(self.tu, function)
-            return KernelFacts(
-                function,
-                shape,
-                trace_kernel(self.tu, function, shape),
-                build=self.build,
-                records=self.tu.records,
-                helpers=self._helpers,
-                tu=self.tu,
-            )
+        if context is not None:
+            return [self._analysis(function, context.shape, context.bindings, None, {})]
+        records = [*self.launch_records, *self.external]
+        traces: dict[tuple[int, int, int, str], KernelTrace] = {}
+        return [
+            self._analysis(function, c.shape, dict(c.bindings), c.launch, traces)
+            for c in configurations(function, records)
+        ]
+
+    def _analysis(
+        self,
+        function: ir.Function,
+        shape: BlockShape,
+        bindings: Mapping[str, int],
+        launch: LaunchRecord | None,
+        traces: dict[tuple[int, int, int, str], KernelTrace],
+    ) -> KernelFacts:
+        # The trace depends on the block shape only: configurations that differ in their
+        # parameter values share it.
+        key = (shape.x, shape.y, shape.z, shape.source)
+        if key not in traces:
+            traces[key] = trace_kernel(self.tu, function, shape)
         return KernelFacts(
-            function,
-            context.shape,
-            trace_kernel(self.tu, function, context.shape),
-            context.bindings,
-            self.build,
-            self.tu.records,
-            self._helpers,
-            self.tu,
+            function, shape, traces[key], bindings, self.build, self.tu.records, self._helpers, self.tu, launch
         )
 
     @cached_property

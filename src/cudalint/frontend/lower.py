@@ -81,6 +81,9 @@ _BUILTIN_VARIABLES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 # What a `<<<...>>>` launch calls first (clang targeting CUDA >= 9.2).
 _TEMPLATE_PARAMETERS = (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER, CK.TEMPLATE_TEMPLATE_PARAMETER)
 _LAUNCH_CONFIGURATION = "__cudaPushCallConfiguration"
+_LAUNCH_FUNCTIONS = (b"cudaLaunchKernel", b"cudaLaunchCooperativeKernel")
+"""The runtime's launch calls (``cudaLaunchKernelEx`` among them): ``(kernel, grid, block,
+args, shared bytes, stream)``, or ``(&config, kernel, arguments...)`` for the ``Ex`` form."""
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
 _MEMBER_FUNCTIONS = (CK.CXX_METHOD, CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE)
 
@@ -214,21 +217,30 @@ class Lowering:
         return None if data is None else data[extent.start.offset : extent.end.offset]
 
     def _launches(self, text: bytes) -> bool:
-        return b"<<<" in text or any(name in text for name in self._launch_macros)
+        return (
+            b"<<<" in text
+            or any(name in text for name in _LAUNCH_FUNCTIONS)
+            or any(name in text for name in self._launch_macros)
+        )
 
     @functools.cached_property
     def _launching_templates(self) -> re.Pattern[bytes] | None:
-        """The names of the host function templates that launch a kernel, directly or through
-        another such template, as one pattern (None: there are none). A kernel template
-        launched only from one is instantiated where the host template is: code that calls
-        it must be lowered to reach the kernel's instantiation."""
+        """The names of the host functions and function templates that launch a kernel,
+        directly or through another such function (a launch wrapper), as one pattern (None:
+        there are none). A kernel template launched only from a host template is
+        instantiated where the host template is, and the values a wrapper launches with
+        come from its callers: code that calls one must be lowered too."""
         texts: dict[bytes, bytes] = {}
         pending = list(self._top_level_cursors)
         while pending:
             cursor = pending.pop()
             if cursor.kind in (CK.NAMESPACE, CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
                 pending.extend(cursor.get_children())
-            elif cursor.kind == CK.FUNCTION_TEMPLATE and cursor.is_definition() and self._in_user_code(cursor):
+            elif (
+                cursor.kind in (CK.FUNCTION_TEMPLATE, CK.FUNCTION_DECL)
+                and cursor.is_definition()
+                and self._in_user_code(cursor)
+            ):
                 name = cursor.spelling.encode()
                 texts[name] = texts.get(name, b"") + (self._cursor_text(cursor) or b"")
         launching = {name for name, text in texts.items() if self._launches(text)}
@@ -1001,6 +1013,8 @@ class Lowering:
         )
         if config is not None:
             self._launch(node, config)
+        elif cursor.spelling.encode().startswith(_LAUNCH_FUNCTIONS) and self._current_function is not None:
+            self._runtime_launch(node, cursor)
         return node
 
     def _receiver(self, cursor: cindex.Cursor) -> ir.Expr | None:
@@ -1042,8 +1056,46 @@ class Lowering:
                 shared_bytes=config_args[2],
                 span=call.span,
                 caller=self._current_function,
+                arguments=call.children,
             )
         )
+
+    def _runtime_launch(self, call: ir.Expr, cursor: cindex.Cursor) -> None:
+        """``cudaLaunchKernel(k, grid, block, args, shared, stream)`` (and the cooperative
+        form), or ``cudaLaunchKernelEx(&config, k, arguments...)``: a launch of ``k``."""
+        extended = call.name == "cudaLaunchKernelEx"
+        arguments = list(cursor.get_arguments())
+        position = 1 if extended else 0
+        if len(arguments) <= position:
+            return
+        kernel = self._referenced_function(arguments[position])
+        if kernel is None:
+            return
+        values = list(call.children) + [None] * 5
+        self.launches.append(
+            ir.LaunchSite(
+                kernel=self._function_id(kernel),
+                kernel_name=kernel.spelling,
+                grid=None if extended else values[1],
+                block=None if extended else values[2],
+                shared_bytes=None if extended else values[4],
+                span=call.span,
+                caller=self._current_function,
+                arguments=tuple(call.children[2:]) if extended else (values[3],) if values[3] is not None else (),
+                api=call.name or "",
+                config=values[0] if extended else None,
+            )
+        )
+
+    @staticmethod
+    def _referenced_function(cursor: cindex.Cursor) -> cindex.Cursor | None:
+        """The kernel an argument names, through casts and ``&``: ``(void*)k``, ``&k<8>``."""
+        for node in cursor.walk_preorder():
+            if node.kind in (CK.DECL_REF_EXPR, CK.OVERLOADED_DECL_REF):
+                referenced = node.referenced
+                if referenced is not None and referenced.kind in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE):
+                    return referenced
+        return None
 
     def _cast(self, cursor: cindex.Cursor) -> ir.Expr:
         operands = self._expr_children(cursor)

@@ -12,6 +12,7 @@ from cudalint.dataflow import (
     DataPattern,
     Facts,
     KernelFacts,
+    LaunchRecord,
     MemorySpace,
 )
 from cudalint.report import display_path
@@ -45,6 +46,9 @@ def access_record(access: Access, pattern: AccessPattern, root: str, kernel: Ker
         record["depends_on"] = list(pattern.depends_on)
     if pattern.data_pattern is not None:
         record["data"] = _data_pattern(pattern)
+    used = kernel.launch_values(access.location.offset) if kernel is not None else {}
+    if used:
+        record["launch_values"] = used
     why = kernel.why(access.location.offset) if kernel is not None else []
     if why:
         record["why"] = why
@@ -70,6 +74,9 @@ def branch_record(branch: Branch, pattern: BranchPattern, root: str, kernel: Ker
         "active_lanes": pattern.active_lanes,
         "bounds_guard": pattern.bounds_guard,
     }
+    used = kernel.launch_values(branch.condition) if kernel is not None else {}
+    if used:
+        record["launch_values"] = used
     why = kernel.why(branch.condition, pattern.variance) if kernel is not None else []
     if why:
         record["why"] = why
@@ -87,12 +94,33 @@ def _barrier_record(kernel: KernelFacts, barrier, root: str) -> dict:
     }
 
 
-def kernel_record(kernel: KernelFacts, root: str) -> dict:
+def _launch(record: LaunchRecord, root: str, kernel: KernelFacts) -> dict:
+    parameters = [p.name for p in kernel.function.params]
+    return {
+        "location": f"{display_path(record.file, root)}:{record.line}",
+        "api": record.api,
+        "grid": list(record.grid) if record.grid is not None else None,
+        "block": list(record.block) if record.block is not None else None,
+        "dynamic_shared_bytes": record.shared_bytes,
+        "arguments": {
+            parameters[index] if index < len(parameters) else str(index): value
+            for index, value in enumerate(record.arguments)
+            if value is not None
+        },
+        "summary": record.describe(parameters),
+    }
+
+
+def kernel_record(kernel: KernelFacts, root: str, launches: list[LaunchRecord] | None = None) -> dict:
+    """One analysis of a kernel; ``launches``: every launch of the kernel the run found."""
     record = {
         "function": kernel.function.display_name,
         "kind": kernel.function.kind.value,
         "location": _location(kernel.function.span, root),
         "block": {"x": kernel.shape.x, "y": kernel.shape.y, "z": kernel.shape.z, "source": kernel.shape.source},
+        "launches": [_launch(r, root, kernel) for r in launches or ()],
+        "analyzed_for": None if kernel.launch is None else _launch(kernel.launch, root, kernel),
+        "bindings": dict(kernel.bindings),
         "accesses": [access_record(a, p, root, kernel) for a, p in kernel.accesses],
         "branches": [branch_record(b, p, root, kernel) for b, p in kernel.branches],
         "barriers": [_barrier_record(kernel, b, root) for b in kernel.barriers],
@@ -156,15 +184,22 @@ def branch_details(record: dict) -> list[str]:
 def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> str:
     out: list[str] = []
     for kernel in kernels:
-        record = kernel_record(kernel, root)
+        record = kernel_record(kernel, root, facts.launches_of(kernel.function))
         out.append(f"{record['kind']} {record['function']}  [{record['location']}]  {kernel.shape.describe()}")
+        out.extend(f"  launch {launch['summary']}" for launch in record["launches"])
+        if record["analyzed_for"] is not None:
+            out.append(f"  analyzed for the launch at {record['analyzed_for']['summary']}")
         for access, (item, _) in zip(record["accesses"], kernel.accesses, strict=True):
             out.append(f"  {access['location']}  {access_heading(access)}")
             out.extend(f"      {line}" for line in access_details(access))
+            if access.get("launch_values"):
+                out.append(f"      launch values: {_values(access['launch_values'])}")
             out.append(f"      | {_source(facts, item.span.line)}")
         for branch, (item, _) in zip(record["branches"], kernel.branches, strict=True):
             out.append(f"  {branch['location']}  {branch_heading(branch)}")
             out.extend(f"      {line}" for line in branch_details(branch))
+            if branch.get("launch_values"):
+                out.append(f"      launch values: {_values(branch['launch_values'])}")
             out.append(f"      | {_source(facts, item.stmt.span.line)}")
         for barrier in record["barriers"]:
             control = (
@@ -180,5 +215,10 @@ def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> st
     return "\n".join(out)
 
 
-def render_facts_json(kernels: list[KernelFacts], root: str) -> str:
-    return json.dumps({"kernels": [kernel_record(k, root) for k in kernels]}, indent=2) + "\n"
+def _values(used: dict[str, int]) -> str:
+    return ", ".join(f"{name} = {value}" for name, value in used.items())
+
+
+def render_facts_json(facts: Facts, kernels: list[KernelFacts], root: str) -> str:
+    records = [kernel_record(k, root, facts.launches_of(k.function)) for k in kernels]
+    return json.dumps({"kernels": records}, indent=2) + "\n"

@@ -64,6 +64,17 @@ class UncoalescedGlobalAccess(FactRule):
       sectors and 24 did not (table lookups, sorted permutations, neighbouring nodes of
       a tree): 62%, short of what a warning promises.
 
+    **Values from the launches.** A stride or row length the host code sets (`C / NH`
+    computed in `main`, a `#define`, an enumerator, each value of a host loop over
+    constant strides, a wrapper's argument) is read at the launch, in whichever file of
+    the run (or beside it) the launch is written, and the kernel is judged once per
+    launch configuration: `a[i * hs]` launched with `hs = 64` needs 32 sectors whatever
+    else the source leaves open, the same verdict the hardware gives that launch. The
+    message names the launch and the values it used (`at the launch in main.cu:40 with
+    hs = 64`); where launches disagree, the finding is the most severe one, for the first
+    launch (by file, line and value) that gives it. A value read from `argv`, a file or
+    the device stays unknown.
+
     **What it stays quiet on.**
     Contiguous and misaligned-but-contiguous accesses (at most one extra sector),
     single-lane accesses, and broadcasts: lanes that read one address share its sector,
@@ -130,6 +141,7 @@ class UncoalescedGlobalAccess(FactRule):
             "idealSectors": pattern.ideal_sectors,
             "laneStrideBytes": str(pattern.lane_stride),
             "confidence": pattern.confidence.value,
+            **kernel.launch_properties(access.location.offset),
         }
         if pattern.confidence is Confidence.UNKNOWN:
             if access.location.offset.variance is not Variance.DATA:

@@ -128,6 +128,7 @@ class ArrayOfStructsAccess(FactRule):
             properties={
                 "sectorsPerRequest": pattern.sectors,
                 "idealSectors": pattern.ideal_sectors,
+                **kernel.launch_properties(access.location.offset),
                 "struct": name,
                 "structBytes": record.size,
                 "pieceBytes": pattern.piece_bytes,

@@ -69,6 +69,13 @@ class SharedBankConflict(FactRule):
       access under a condition on data read per lane (only the lanes the data lets
       through run it, and they may not collide): a note, not a warning.
 
+    A stride, tile size or block shape the host code sets (`d = 64` in the launcher, a
+    `dim3(16, 16)` in another file, the values of a host loop, a wrapper's arguments) is
+    not left open: the kernel is judged once per launch configuration with those values,
+    as the hardware runs that launch, and the message names the launch and the values
+    (`at the launch in attention.cu:612 with d = 64`); where launches disagree, the
+    finding is the most severe one, for the first launch that gives it.
+
     ## Why is this bad?
     An n-way conflict serializes the request into n wavefronts: shared-memory
     throughput drops by n, and a transposed tile read becomes 32 times slower.
@@ -140,6 +147,9 @@ class SharedBankConflict(FactRule):
                         )
                     else:
                         qualifier = " over the loop's trips"
+                launch = kernel.launch_note(access.location.offset)
+                if launch:
+                    qualifier += f" {launch}"
                 array = kernel.shared_arrays.get(access.location.base)
                 fix, advice = _padding_advice(facts.tu, kernel, access, array)
                 yield self.finding(
@@ -154,6 +164,7 @@ class SharedBankConflict(FactRule):
                         "conflictDegree": round(degree, 2),
                         "wavefrontsPerRequest": round(pattern.wavefronts, 2),
                         "laneStrideBytes": str(pattern.lane_stride),
+                        **kernel.launch_properties(access.location.offset),
                     },
                 )
 

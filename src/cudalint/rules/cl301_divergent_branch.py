@@ -34,7 +34,11 @@ class DivergentBranch(FactRule):
       against a run-time width, a tile's ragged edge `if (threadIdx.x < width)`), and it
       would cost at least 0.5% if half the lanes took each path. Measured on real code,
       such conditions split the warps in a little over half the cases: a lead for the
-      profiler, not a verdict.
+      profiler, not a verdict. A bound the host code gives the launch (`half = 16`
+      passed by a wrapper, a `#define` width) is evaluated with that value, once per
+      launch configuration, and the message names the launch; the level stays a note
+      (measured: a single lane chosen by a launch value, `pick == threadIdx.x` with
+      nothing after it, showed no divergence, its other lanes having exited).
     - Nothing, where the split is inherent or cheap (measured on H100, Nsight Compute
       SourceCounters):
       - a body that only assigns register values (`if (v > m) m = v;`, `sum += t`) compiles
@@ -121,6 +125,7 @@ class DivergentBranch(FactRule):
             "guardedStatements": work,
             "idleShare": round(share, 4),
             "cost": pattern.cost.value,
+            **kernel.launch_properties(branch.condition),
         }
         common = {"function": kernel.function.display_name, "properties": properties}
         if is_loop:
@@ -135,8 +140,15 @@ class DivergentBranch(FactRule):
             serial = "the other lanes idle while the warp runs " + (
                 f"its {wording.count(work, 'guarded statement')}" if work else "the guarded code"
             )
+        launch = kernel.launch_note(branch.condition)
         if pattern.cost is Cost.POSSIBLE:
-            cause = "data each thread loaded" if pattern.variance is Variance.DATA else "values known only at run time"
+            cause = (
+                "data each thread loaded"
+                if pattern.variance is Variance.DATA
+                else f"values its launch sets ({launch})"
+                if launch
+                else "values known only at run time"
+            )
             return self.finding(
                 f"{what}{condition} depends on {cause}: where the lanes of a warp disagree, {serial}; "
                 f"if half of them did, {cost}",
@@ -147,7 +159,7 @@ class DivergentBranch(FactRule):
         shape = (
             " (assuming blockDim.x is a multiple of 32)"
             if kernel.shape.assumed
-            else f" (block {kernel.shape.x}x{kernel.shape.y}x{kernel.shape.z})"
+            else f" (block {kernel.shape.x}x{kernel.shape.y}x{kernel.shape.z}" + (f", {launch}" if launch else "") + ")"
         )
         if pattern.taken_lanes == 1 and pattern.active_lanes > 1:
             return self.finding(

@@ -30,15 +30,17 @@ def uncoalesced(pattern: AccessPattern, threshold: float, best: bool = False) ->
 
 
 def kernel_context(kernel: KernelFacts, access: Access) -> str:
-    """The block-shape assumption a verdict rests on, when it rests on one: the address
-    uses threadIdx.y/z or blockDim, and nothing in the file says how blocks are shaped."""
-    if not kernel.shape.assumed:
-        return ""
+    """What a verdict rests on besides the kernel's own code: the block-shape assumption,
+    when the address uses threadIdx.y/z or blockDim and nothing says how blocks are shaped;
+    the launch whose argument values decided the address (``at the launch in main.cu:40
+    with n = 3072``)."""
     shape_dependent = any(
         (atom.kind is AtomKind.THREAD_INDEX and atom.name in ("y", "z")) or atom.kind is AtomKind.BLOCK_DIM
         for atom in access.location.offset.atoms()
     )
-    return "; assuming blockDim.x is a multiple of 32" if shape_dependent else ""
+    context = "; assuming blockDim.x is a multiple of 32" if kernel.shape.assumed and shape_dependent else ""
+    launch = kernel.launch_note(access.location.offset)
+    return f"{context}; {launch}" if launch else context
 
 
 @dataclass(frozen=True)

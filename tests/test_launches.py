@@ -1,0 +1,265 @@
+"""The launch index: launches evaluated in their host code, and kernels judged with them
+wherever the launch is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+from cudalint import engine
+from cudalint.config import Config
+from cudalint.dataflow.launches import launch_records
+from cudalint.launches import LaunchIndex, LaunchRecord, digest
+from cudalint.rules import implemented
+
+CORPUS = Path(__file__).parent / "corpus" / "launches"
+
+KERNEL = """\
+__global__ void k(float* out, const float* in, int stride, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i * stride];
+}
+"""
+
+
+def _records(snippets, host: str) -> list[tuple]:
+    tu = snippets.unit(KERNEL + host)
+    return [(r.kernel_name, r.grid, r.block, r.shared_bytes, r.arguments) for r in launch_records(tu)]
+
+
+def test_constants_macros_enumerators_sizeof_and_arithmetic(snippets):
+    found = _records(
+        snippets,
+        """
+        #define N 4096
+        constexpr int C = 768, NH = 12;
+        enum { kThreads = 128 };
+        void run(float* out, const float* in) {
+            k<<<N / kThreads, kThreads, 4 * sizeof(float)>>>(out, in, C / NH, N);
+        }
+        """,
+    )
+    assert found == [("k", (32, 1, 1), (128, 1, 1), 16, (None, None, 64, 4096))]
+
+
+def test_dim3_variables_with_members_assigned(snippets):
+    found = _records(
+        snippets,
+        """
+        void run(float* out, const float* in) {
+            dim3 block;
+            block.x = 16;
+            block.y = 8;
+            const int tiles = 64;
+            dim3 grid(tiles, tiles / 2);
+            k<<<grid, block>>>(out, in, 1, tiles);
+        }
+        """,
+    )
+    assert found == [("k", (64, 32, 1), (16, 8, 1), 0, (None, None, 1, 64))]
+
+
+def test_a_loop_over_constant_values_gives_one_launch_each(snippets):
+    found = _records(
+        snippets,
+        """
+        void run(float* out, const float* in) {
+            int stride = 1;
+            k<<<1, 32>>>(out, in, stride, 32);
+            stride = 512;
+            for (int s = 2; s <= 32; s *= 4) k<<<1, 32>>>(out, in, s, 32);
+        }
+        """,
+    )
+    assert [f[4][2] for f in found] == [1, 512, 2, 8, 32]
+
+
+def test_values_read_at_run_time_stay_unknown(snippets):
+    found = _records(
+        snippets,
+        """
+        #include <cstdio>
+        #include <cstdlib>
+        int main(int argc, char** argv) {
+            float *out, *in;
+            int n;
+            scanf("%d", &n);
+            int stride = atoi(argv[1]);
+            int counted = 1;
+            counted++;
+            k<<<1, 32>>>(out, in, stride, n);
+            k<<<1, 32>>>(out, in, counted, argc);
+            return 0;
+        }
+        """,
+    )
+    assert [f[4][2:] for f in found] == [(None, None), (None, None)]
+
+
+def test_each_call_of_a_wrapper_is_its_own_launch(snippets):
+    found = _records(
+        snippets,
+        """
+        __global__ void other(float* out, const float* in, int stride, int n) { out[0] = in[stride * n]; }
+        template <typename... Args>
+        void launch(void (*kernel)(Args...), dim3 grid, dim3 block, Args... args) {
+            kernel<<<grid, block>>>(args...);
+        }
+        static void run_k(float* out, const float* in, int threads, int stride) {
+            launch(k, dim3(64), dim3(threads), out, in, stride, 4096);
+        }
+        int main() {
+            float* out;
+            const float* in;
+            run_k(out, in, 256, 8);
+            launch(other, dim3(1), dim3(32, 4), out, in, 2, 16);
+            return 0;
+        }
+        """,
+    )
+    assert sorted(found) == [
+        ("k", (64, 1, 1), (256, 1, 1), 0, (None, None, 8, 4096)),
+        ("other", (1, 1, 1), (32, 4, 1), 0, (None, None, 2, 16)),
+    ]
+
+
+def test_runtime_launch_calls(snippets):
+    found = _records(
+        snippets,
+        """
+        void run(float* out, const float* in) {
+            int stride = 4, n = 1024;
+            void* args[] = {&out, &in, &stride, &n};
+            cudaLaunchKernel((void*)k, dim3(8), dim3(128), args, 0, 0);
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3(4);
+            config.blockDim = dim3(32, 2);
+            config.dynamicSmemBytes = 256;
+            cudaLaunchKernelEx(&config, k, out, in, 2, 64);
+        }
+        """,
+    )
+    assert found == [
+        ("k", (8, 1, 1), (128, 1, 1), 0, (None, None, 4, 1024)),
+        ("k", (4, 1, 1), (32, 2, 1), 256, (None, None, 2, 64)),
+    ]
+
+
+def test_a_kernel_is_judged_once_per_configuration_naming_the_launch(snippets):
+    facts = snippets.facts(
+        KERNEL
+        + """
+        void run(float* out, const float* in) {
+            for (int s = 1; s <= 4; s *= 2) k<<<32, 128>>>(out, in, s, 4096);
+        }
+        """
+    )
+    kernels = facts.kernels
+    assert [dict(kernel.bindings) for kernel in kernels] == [
+        {"stride": 1, "n": 4096},
+        {"stride": 2, "n": 4096},
+        {"stride": 4, "n": 4096},
+    ]
+    load = next(a for a, _ in kernels[2].accesses if a.kind.value == "load")
+    assert kernels[2].pattern_with(load, {}).sectors == 16
+    assert kernels[2].launch_note(load.location.offset).endswith("with stride = 4")
+
+
+def _tree(tmp_path: Path) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    for path in CORPUS.iterdir():
+        if not path.name.endswith(".json"):
+            (tmp_path / path.name).write_bytes(path.read_bytes())
+    return tmp_path
+
+
+def _settings(**overrides):
+    settings = engine.default_settings(Config(), list(implemented()), header_mode="embedded")
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    return settings
+
+
+def _summary(result) -> list[tuple]:
+    return sorted((Path(f.path).name, f.span.line, f.code, f.level.value, f.message) for f in result.findings)
+
+
+def test_a_kernel_defined_in_one_file_takes_the_launches_of_another(tmp_path):
+    root = _tree(tmp_path)
+    whole = engine.run([str(root)], _settings(jobs=2), [])
+    alone = engine.run([str(root / "host_kernels.cu")], _settings(), [])
+    assert _summary(whole) == _summary(alone)
+    messages = [f.message for f in whole.findings if f.code == "CL201"]
+    assert messages and all("at the launch in host_launch.cu:29 with d = 64" in m for m in messages)
+    stride = next(f for f in whole.findings if "`in[i * hs]`" in f.message)
+    assert stride.properties["launch"] == "host_launch.cu:25"
+    assert stride.properties["launchValues"] == {"hs": 64}
+
+
+def test_a_warm_run_equals_a_cold_one(tmp_path):
+    root = _tree(tmp_path / "tree")
+    cache = tmp_path / "cache"
+    cold = engine.run([str(root)], _settings(cache_dir=str(cache)), [])
+    warm = engine.run([str(root)], _settings(cache_dir=str(cache)), [])
+    assert cold.unit_seconds and not warm.unit_seconds  # Every unit, launches and second analyses, cached.
+    assert _summary(warm) == _summary(cold)
+    (root / "host_launch.cu").write_text((root / "host_launch.cu").read_text().replace("#define D 64", "#define D 65"))
+    changed = engine.run([str(root)], _settings(cache_dir=str(cache)), [])
+    # The kernels' file is unchanged; the launches it is judged with are not.
+    assert [(f.function, f.properties["launchValues"]) for f in changed.findings if f.code == "CL201"] == [
+        ("lk_shared_rows_odd", {"d": 66})
+    ]
+
+
+def test_the_index_gives_a_unit_only_the_launches_it_did_not_see():
+    own = LaunchRecord("k", "k", "a.cu", 3, (1, 1, 1), (32, 1, 1), 0, (4,))
+    other = LaunchRecord("k", "k", "b.cu", 9, (1, 1, 1), (64, 1, 1), 0, (8,))
+    unrelated = LaunchRecord("j", "j", "b.cu", 10, None, None, None, ())
+    index = LaunchIndex([own, other, unrelated, other])
+    assert index.external_for(["k"], [own]) == (other,)
+    assert index.external_for(["k"], [own, other]) == ()
+    assert digest([own, other]) == digest([other, own]) != digest([own])
+
+
+def test_facts_shows_the_launches_and_the_values_each_access_used(tmp_path):
+    root = _tree(tmp_path)
+    result = run_cli("facts", root / "host_kernels.cu", "--kernel", "lk_scaled", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    kernels = json.loads(result.stdout)["kernels"]
+    assert [k["analyzed_for"]["arguments"] for k in kernels] == [{"scale": 1}, {"scale": 4}, {"scale": 16}]
+    (launch, *_) = kernels[0]["launches"]
+    assert launch["location"].endswith("host_launch.cu:32")
+    assert (launch["grid"], launch["block"]) == ([32, 1, 1], [128, 1, 1])
+    load = next(a for a in kernels[1]["accesses"] if a["kind"] == "load")
+    assert load["launch_values"] == {"scale": 4}
+
+
+def test_a_header_kernel_is_analyzed_again_once_and_only_when_no_unit_saw_all_its_launches(tmp_path, monkeypatch):
+    (tmp_path / "kernels.cuh").write_text(
+        "#pragma once\n"
+        "__global__ void k(float* out, const float* in, int stride) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    out[i] = in[i * stride];\n"
+        "}\n"
+    )
+    for name in ("a.cu", "b.cu", "c.cu"):
+        (tmp_path / name).write_text('#include "kernels.cuh"\nvoid unused_' + name[0] + "() {}\n")
+    launcher = '#include "kernels.cuh"\nvoid run(float* o, const float* i) { k<<<8, 128>>>(o, i, 8); }\n'
+    (tmp_path / "launch.cu").write_text(launcher)
+    again = []
+    original = engine._analyze_all
+
+    def recording(units, context, external=None, launches_only=False):
+        if external:
+            again.append(sorted(Path(unit.main).name for unit in external))
+        return original(units, context, external, launches_only)
+
+    monkeypatch.setattr(engine, "_analyze_all", recording)
+    result = engine.run([str(tmp_path)], _settings(), [])
+    assert again == []  # launch.cu saw the only launch: its analysis is the best-informed.
+    (finding,) = result.findings
+    assert finding.properties["launchValues"] == {"stride": 8}
+    (tmp_path / "second.cu").write_text(launcher.replace("run(", "run_twice(").replace(", 8)", ", 2)"))
+    engine.run([str(tmp_path)], _settings(), [])
+    assert again == [["launch.cu"]]  # One unit completes the kernel with the other file's launch.
