@@ -144,7 +144,7 @@ async def test_hover_shows_the_address_formula_and_cost(client: LanguageClient, 
         types.HoverParams(types.TextDocumentIdentifier(uri=uri), types.Position(LOAD_LINE, column + 3))
     )
     assert result is not None and result.contents.kind == types.MarkupKind.Markdown
-    text = result.contents.value
+    text = " ".join(result.contents.value.split())
     assert "global load 4B" in text
     assert "threadIdx.x" in text and "lane stride 8 B" in text
     assert "blockDim 256 (launch" in text
@@ -152,7 +152,8 @@ async def test_hover_shows_the_address_formula_and_cost(client: LanguageClient, 
     branch = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri=uri), types.Position(LOAD_LINE - 1, 5))
     )
-    assert "if (" in branch.contents.value and "bounds guard" in branch.contents.value
+    words = " ".join(branch.contents.value.split())  # Lines are wrapped at 80 columns.
+    assert "if (" in words and "bounds guard" in words
     # Between accesses, nothing.
     assert (
         await client.text_document_hover_async(
@@ -201,10 +202,10 @@ async def test_a_broken_file_gets_recovered_findings_and_a_notice(client: Langua
     assert notice.message.startswith("analysis incomplete: use of undeclared identifier 'undeclared_scale'")
     assert notice.range.start.line == 2
 
-    # Nothing at all to analyze: said once, and the server carries on.
+    # Emptied, as a new document starts: nothing to say of it (no "empty file" error), and
+    # the server carries on.
     change(client, uri, 2, "   \n")
-    (empty,) = await published(client, uri, has())
-    assert "empty file" in empty.message
+    assert not await published(client, uri, lambda found: not found)
     change(client, uri, 3, STRIDED)
     await published(client, uri, has("CL101", "CL401"))
 
