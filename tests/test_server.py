@@ -360,3 +360,22 @@ def test_saved_files_share_the_command_line_cache(tmp_path: Path):
     edited = analyze(str(path), FIXED.encode(), setup)
     assert not edited.from_cache and edited.findings == []
     assert not analyze(str(path), FIXED.encode(), setup).from_cache
+
+
+def test_a_header_changed_under_the_server_is_seen_and_never_poisons_the_cache(tmp_path: Path):
+    header, path = tmp_path / "defs.h", tmp_path / "main.cu"
+    source = '#include "defs.h"\n' + STRIDED.replace("in[2 * i]", "in[STRIDE * i]")
+    header.write_text("#define STRIDE 1\n", encoding="utf-8")
+    path.write_text(source, encoding="utf-8")
+    setup = Workspace(frontend_options=lambda options: dataclasses.replace(options, header_mode="embedded")).setup(
+        str(path)
+    )
+    assert [f.code for f in analyze(str(path), source.encode(), setup).findings] == ["CL401"]
+    for stride, expected in ((2, ["CL101", "CL401"]), (1, ["CL401"]), (2, ["CL101", "CL401"])):
+        header.write_text(f"#define STRIDE {stride}\n", encoding="utf-8")
+        served = analyze(str(path), source.encode(), setup)
+        fresh = analyze(str(path), source.encode(), setup, use_cache=False)
+        assert [f.code for f in served.findings] == [f.code for f in fresh.findings] == expected
+        # What the server stored is what the command line finds, with its cache or without.
+        cached, uncached = (run_cli("--headers", "embedded", *flag, path) for flag in ((), ("--no-cache",)))
+        assert (cached.exit_code, cached.stdout) == (uncached.exit_code, uncached.stdout)

@@ -478,6 +478,7 @@ def analyze_file(
         for unit in planning.fallback_units([path], {path}, unit_results)
     ]
     merged = _merge(context, unit_results)
+    _name_missing_headers_once(merged)
     return merged[0] if merged else FileResult(path)
 
 
@@ -491,9 +492,10 @@ def _cached_or_analyzed(
     hit = _cached_result(unit, context, cache) if cache is not None else None
     if hit is not None:
         return hit
+    started = time.time_ns()
     result = analyze_unit(unit, context.environment, context.settings, context.project, buffers, on_facts)
     if cache is not None:
-        _store(unit, context, cache, result)
+        _store(unit, context, cache, result, started)
     return result
 
 
@@ -670,17 +672,55 @@ def _cached_result(unit: Unit, context: _Run, cache: ResultCache) -> UnitResult 
     except frontend.SourceError:
         return None  # The worker reports it.
     hit = cache.lookup(unit.main, data, _cache_arguments(unit, context.environment))
-    return dataclasses.replace(hit, seconds=0.0) if hit is not None else None
+    if hit is None or _found_in_project(hit, context.project):
+        return None
+    return dataclasses.replace(hit, seconds=0.0)
 
 
-def _store(unit: Unit, context: _Run, cache: ResultCache, result: UnitResult) -> None:
+def _found_in_project(result: UnitResult, project: frontend.ProjectFiles | None) -> bool:
+    """Whether a header the result was analyzed without is now in the project, where the
+    search for project headers would find it (the cache checks the search path itself)."""
+    if project is None:
+        return False
+    return any(
+        project.directory_for(match.group(1), os.path.dirname(error.span.file)) is not None
+        for error in result.errors
+        if error.span is not None and (match := _MISSING_HEADER.fullmatch(error.message))
+    )
+
+
+def _store(unit: Unit, context: _Run, cache: ResultCache, result: UnitResult, started_ns: int) -> None:
+    """Keep ``result``, of an analysis begun at ``started_ns``."""
     if not result.analyzed or result.internal_error:
         return  # Only results that a second run would reproduce are kept.
     try:
         data = frontend.read_source(unit.main)
     except frontend.SourceError:
         return
-    cache.store(unit.main, data, _cache_arguments(unit, context.environment), result.includes, result)
+    arguments = _cache_arguments(unit, context.environment)
+    absent = _missing_header_candidates(result, arguments, context.environment)
+    cache.store(unit.main, data, arguments, result.includes, result, absent=absent, since_ns=started_ns)
+
+
+def _missing_header_candidates(
+    result: UnitResult, arguments: tuple[str, ...], environment: frontend.ParseEnvironment
+) -> tuple[str, ...]:
+    """Every path where a header the unit includes and the parse did not find could appear
+    and be found: the including file's directory, then each directory of the search path."""
+    missing = [
+        (match.group(1), error.span.file if error.span is not None else result.main)
+        for error in result.errors
+        if (match := _MISSING_HEADER.fullmatch(error.message))
+    ]
+    if not missing:
+        return ()
+    search = [*frontend.flags.include_search_path(arguments), *frontend.flags.system_include_dirs(environment)]
+    candidates = {
+        os.path.normpath(os.path.join(directory, name))
+        for name, includer in missing
+        for directory in (os.path.dirname(includer), *search)
+    }
+    return tuple(sorted(candidates))
 
 
 def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
@@ -697,6 +737,7 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                 done[unit] = hit
     progress = _Progress(len(units), context.settings.progress, len(done))
     pending = [unit for unit in units if unit not in done]
+    started = time.time_ns()
     if pending:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
@@ -717,12 +758,13 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                     continue
                 except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
                     done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
-                if cache is not None:
-                    _store(unit, context, cache, done[unit])  # As it comes: an interrupted run keeps what it did.
+                if cache is not None:  # As each comes: an interrupted run keeps what it did.
+                    _store(unit, context, cache, done[unit], started)
                 progress.advance()
         # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
         for unit in crashed:
             with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
+                started = time.time_ns()
                 try:
                     done[unit] = pool.submit(_analyze_in_worker, unit).result()
                 except BrokenProcessPool:
@@ -732,7 +774,7 @@ def _analyze_all(units: list[Unit], context: _Run) -> list[UnitResult]:
                     )
                     done[unit] = result
                 if cache is not None:
-                    _store(unit, context, cache, done[unit])
+                    _store(unit, context, cache, done[unit], started)
                 progress.advance()
     progress.finish()
     return [done[unit] for unit in units]
