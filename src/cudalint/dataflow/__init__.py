@@ -54,13 +54,14 @@ from cudalint.dataflow.registers import (
 )
 from cudalint.dataflow.shapes import block_shape
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import WARP_SIZE, BlockShape
+from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
 from cudalint.ptxas import KernelResources
 
 __all__ = [
     "BANKS",
     "BANK_BYTES",
+    "SAMPLE_BLOCK",
     "WARP_SIZE",
     "Access",
     "AccessKind",
