@@ -349,10 +349,9 @@ def _initialized(ls: CudalintServer, params: types.InitializedParams) -> None:
 async def _poll_configuration(ls: CudalintServer) -> None:
     while True:
         await asyncio.sleep(CONFIGURATION_POLL_SECONDS)
-        for uri in list(ls.documents):
-            path = ls.workspace.get_text_document(uri).path
-            if ls.setups.outdated(path):
-                ls.schedule(uri, 0, stale="the configuration changed")
+        paths = {ls.workspace.get_text_document(uri).path: uri for uri in ls.documents}
+        for path in ls.setups.changed(list(paths)):
+            ls.schedule(paths[path], 0, stale="the configuration changed")
 
 
 def _did_open(ls: CudalintServer, params: types.DidOpenTextDocumentParams) -> None:

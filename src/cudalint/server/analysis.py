@@ -134,16 +134,29 @@ class Workspace:
         self.roots: list[Path] = []
         """The client's workspace folders."""
         self._setups: dict[Path, Setup] = {}
+        self._told: dict[Path, tuple] = {}
+        """The stamps of each directory's files last told to have changed (``changed``)."""
 
     def forget(self) -> None:
         """Read every set-up again at its next use (a watched file changed)."""
         self._setups.clear()
 
-    def outdated(self, path: str) -> bool:
-        """Whether a file the set-up for the document at ``path`` was read from has changed since."""
-        directory = Path(path).parent.resolve()
-        known = self._setups.get(directory)
-        return known is not None and _stamps(directory, known.config) != known.stamps
+    def changed(self, paths: list[str]) -> set[str]:
+        """Those of ``paths`` (documents) whose set-up's files changed since it was read; each
+        change is told once, though the set-up is read again only by the next analysis."""
+        by_directory: dict[Path, list[str]] = {}
+        for path in paths:
+            by_directory.setdefault(Path(path).parent.resolve(), []).append(path)
+        changed = set()
+        for directory, documents in by_directory.items():
+            known = self._setups.get(directory)
+            if known is None:
+                continue
+            stamps = _stamps(directory, known.config)
+            if stamps != known.stamps and self._told.get(directory) != stamps:
+                self._told[directory] = stamps
+                changed.update(documents)
+        return changed
 
     def setup(self, path: str) -> Setup:
         """The set-up for the document at ``path``; raises ``ConfigError`` or
