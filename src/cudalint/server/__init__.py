@@ -7,6 +7,12 @@ document has at most one analysis under way, and an edit cancels it: the text it
 gone, and the edited one is analyzed after the pause. Clients that show progress see each
 analysis begin and end, with what it found or why it stopped.
 
+Every position is in the encoding negotiated with the client (see ``lsp.Text``). A code
+action's edits are placed in the text the analysis read, so one asked for between an edit
+and its analysis waits for that analysis. The configuration is read again when the client
+says a watched file changed, or, for clients that watch no files for the server, when a
+poll of its files finds one changed.
+
 Analyses run one at a time on the main thread, the protocol on another: the engine's
 per-file time limit interrupts Python code through a processor-time signal, which only the
 main thread receives, so a document gets the same time limit as on the command line and a
