@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 
 import pytest
@@ -137,3 +138,84 @@ def test_a_unit_parsed_on_precompiled_headers_lowers_as_it_would_without(tmp_pat
     assert [f.name for f in lowered[0].functions] == ["scale", "scale", "run", "scale", "scale"]
     # (The toolkit's and the C++ library's headers are spelled differently when precompiled.)
     assert repr(dataclasses.replace(lowered[1], includes=())) == repr(dataclasses.replace(lowered[0], includes=()))
+
+
+# A store whose stride a header decides: 32 floats apart is CL101, one apart is coalesced.
+STRIDED_BY_HEADER = """\
+#include "defs.h"
+__global__ void k(float* a) { a[threadIdx.x * STRIDE] = 0.0f; }
+void go(float* a) { k<<<1, 256>>>(a); }
+"""
+
+
+def _report(path, *options):
+    """What ``cudalint check`` prints for ``path``, and its exit status."""
+    result = run_cli("check", "--headers", "embedded", *options, path)
+    return result.exit_code, result.stdout
+
+
+def _same_as_without_cache(path, cache_dir):
+    cached = _report(path, "--cache-dir", cache_dir)
+    assert cached == _report(path, "--no-cache")
+    return cached
+
+
+@pytest.mark.parametrize("where", ["beside", "include setting", "elsewhere in the project"])
+def test_a_header_that_appears_invalidates_a_result_analyzed_without_it(tmp_path, where):
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "inc").mkdir()
+    (project / "cudalint.toml").write_text('include = ["inc"]\n')
+    main = project / "src" / "main.cu"
+    main.write_text(STRIDED_BY_HEADER)
+    cache_dir = tmp_path / "cache"
+    status, output = _same_as_without_cache(main, cache_dir)
+    assert status == 0 and "CL101" not in output
+    header = {"beside": project / "src", "include setting": project / "inc", "elsewhere in the project": project}
+    (header[where] / "defs.h").write_text("#define STRIDE 32\n")
+    status, output = _same_as_without_cache(main, cache_dir)
+    assert status == 1 and "CL101" in output
+
+
+def test_results_follow_a_header_that_changes_and_changes_back(tmp_path):
+    (tmp_path / "defs.h").write_text("#define STRIDE 1\n")
+    main = tmp_path / "main.cu"
+    main.write_text(STRIDED_BY_HEADER)
+    cache_dir = tmp_path / "cache"
+    seen = []
+    for stride in (1, 32, 1, 32):
+        (tmp_path / "defs.h").write_text(f"#define STRIDE {stride}\n")
+        seen.append(_same_as_without_cache(main, cache_dir)[0])
+    assert seen == [0, 1, 0, 1]
+
+
+def test_results_follow_a_configuration_change_and_a_branch_switch(tmp_path):
+    (tmp_path / "defs.h").write_text("#define STRIDE 32\n")
+    main = tmp_path / "main.cu"
+    main.write_text(STRIDED_BY_HEADER)
+    cache_dir = tmp_path / "cache"
+    assert _same_as_without_cache(main, cache_dir)[0] == 1
+    (tmp_path / "cudalint.toml").write_text('ignore = ["CL101"]\n')
+    assert _same_as_without_cache(main, cache_dir)[0] == 0
+    (tmp_path / "cudalint.toml").unlink()
+    # A checkout rewrites the source and its header at once, then back.
+    main.write_text(STRIDED_BY_HEADER.replace("STRIDE", "STEP"))
+    (tmp_path / "defs.h").write_text("#define STEP 1\n")
+    assert _same_as_without_cache(main, cache_dir)[0] == 0
+    main.write_text(STRIDED_BY_HEADER)
+    (tmp_path / "defs.h").write_text("#define STRIDE 32\n")
+    assert _same_as_without_cache(main, cache_dir)[0] == 1
+
+
+def test_a_result_is_not_stored_when_a_file_it_read_changed_during_its_analysis(tmp_path):
+    header, main = tmp_path / "defs.h", tmp_path / "main.cu"
+    main.write_text("main")
+    header.write_text("#define STRIDE 1\n")
+    cache = ResultCache(tmp_path / "cache", "fingerprint")
+    analysis_began = header.stat().st_mtime_ns
+    header.write_text("#define STRIDE 32\n")
+    os.utime(header, ns=(analysis_began + 1, analysis_began + 1))
+    cache.store(str(main), b"main", (), (str(header),), "result", since_ns=analysis_began)
+    assert cache.lookup(str(main), b"main", ()) is None
+    cache.store(str(main), b"main", (), (str(header),), "result", since_ns=analysis_began + 1)
+    assert cache.lookup(str(main), b"main", ()) == "result"

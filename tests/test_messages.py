@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from conftest import run_cli
 from cudalint.dataflow import BuildContext, Confidence, Facts, KernelResources, Variance
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.interpret import Pointer
@@ -230,3 +231,76 @@ def test_span_of_the_kernel_is_in_the_file(facts):
         "CL502",
     }
     assert isinstance(facts.functions[0].span, Span)
+
+
+# ---------------------------------------------------------------------------- values as written
+
+
+def _said(tmp_path, command: str, source: str, *where: str) -> str:
+    """What ``cudalint COMMAND`` says of ``source``, its lines joined (explain wraps them)."""
+    path = tmp_path / "kernel.cu"
+    path.write_text(source, encoding="utf-8")
+    target = f"{path}:{where[0]}" if where else str(path)
+    cache = ("--no-cache", "--min-level", "note") if command == "check" else ()
+    return " ".join(run_cli(command, "--headers", "embedded", *cache, target).stdout.split())
+
+
+def test_an_operand_keeps_the_parentheses_its_operator_needs(tmp_path):
+    x = sym.Sym.atom(sym.Atom(sym.AtomKind.THREAD_INDEX, "x"))
+    s = sym.Sym.atom(sym.Atom(sym.AtomKind.PARAMETER, "s"))
+    assert str(sym.operation("%", x, 2 * s)) == "(threadIdx.x % (2*s))"
+    assert str(sym.operation(">>", x + s, sym.Sym.const(5) + s)) == "((s + threadIdx.x) >> (5 + s))"
+    reduction = """
+__global__ void reduce(float* data) {
+    __shared__ float partial[256];
+    unsigned int t = threadIdx.x;
+    partial[t] = data[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+        if (t % (2 * s) == 0) partial[t] += partial[t + s];
+        __syncthreads();
+    }
+}
+void go(float* d) { reduce<<<64, 256>>>(d); }
+"""
+    said = _said(tmp_path, "facts", reduction)
+    assert "if (threadIdx.x % (2*(1 << iter(L7))) == 0)" not in said, "the comparison keeps its own parentheses"
+    assert "if ((threadIdx.x % (2*(1 << iter(L7)))) == 0)" in said
+
+
+def test_a_condition_known_when_compiled_picks_its_operand(tmp_path):
+    source = """
+#define USE_STRIDE 1
+__global__ void pick(float* a, int k_arg) {
+    int s = USE_STRIDE ? k_arg : 0;
+    a[threadIdx.x * s] = 0.0f;
+}
+void go(float* a, int k) { pick<<<1, 256>>>(a, k); }
+"""
+    said = _said(tmp_path, "check", source)
+    assert "lanes are 4*k_arg bytes apart" in said and "?" not in said
+    assert "coalesced only when k_arg == 1" in said
+
+
+def test_the_spread_of_a_warp_over_rows_is_said_as_such(tmp_path):
+    source = """
+__global__ void deep(float* a) { a[threadIdx.x + threadIdx.z * 4096] = 0.0f; }
+__global__ void strided_rows(float* a) { a[threadIdx.x * 2 + threadIdx.y * 4096] = 0.0f; }
+void go(float* a) { deep<<<1, dim3(4, 1, 64)>>>(a); strided_rows<<<1, dim3(4, 64)>>>(a); }
+"""
+    said = _said(tmp_path, "check", source)
+    assert "lanes are 4 bytes apart" not in said, "contiguous lanes are not what spreads the request"
+    assert "(50% efficiency; a warp spans 8 rows of 4 threads, each row its own addresses)" in said
+    assert "a warp spans 8 rows of 4 threads, each row its own addresses; within a row, lanes are 8 bytes apart" in said
+
+
+def test_lanes_decided_by_the_block_index_are_those_of_the_block_evaluated(tmp_path):
+    source = """
+__global__ void tiny(float* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] = a[i] * 2.0f;
+}
+void go(float* a) { tiny<<<1, 256>>>(a, 2); }
+"""
+    assert "0/32 lanes taken in block (3, 2, 1)" in _said(tmp_path, "facts", source)
+    assert "no warp of block (3, 2, 1) looked at splits" in _said(tmp_path, "explain", source, "4")

@@ -3,9 +3,13 @@
 An entry is keyed by the file's path and contents, the exact compiler arguments it is
 parsed with, and a fingerprint of everything else that decides the result (cudalint's
 version, the enabled rules, the configuration). It records the content hash of every
-header the file included; a changed header invalidates it. Entries are written to a
-temporary file and renamed into place, so concurrent runs (pre-commit starts several)
-never read a partial entry.
+header the file included, and every path where a header it included but that was not
+found was looked for: a changed header, or one that appears, invalidates it. A header is
+hashed again whenever its size, modification time or inode changed, and a
+``ResultCache`` lives for one run (or one analysis of the language server). A result is stored only when none of the
+files it was read from changed after its analysis began, so that the hashes recorded are
+those of the text analyzed. Entries are written to a temporary file and renamed into
+place, so concurrent runs (pre-commit starts several) never read a partial entry.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 CACHE_DIRECTORY_NAME = ".cudalint_cache"
-_FORMAT = 2
+_FORMAT = 3
 
 
 def default_cache_dir(config_root: Path) -> Path:
@@ -38,16 +42,23 @@ class ResultCache:
     def __init__(self, directory: Path, fingerprint: str):
         self.directory = directory
         self.fingerprint = fingerprint
-        self._header_hashes: dict[str, str | None] = {}
+        self._header_hashes: dict[str, tuple[tuple[int, int, int], str]] = {}
 
     def _header_hash(self, path: str) -> str | None:
-        """Content hash of an included file, computed once per run."""
-        if path not in self._header_hashes:
+        """Content hash of an included file, computed again whenever its size, modification
+        time or inode differ from when it was last hashed."""
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        signature = (info.st_size, info.st_mtime_ns, info.st_ino)
+        known = self._header_hashes.get(path)
+        if known is None or known[0] != signature:
             try:
-                self._header_hashes[path] = _digest(Path(path).read_bytes())
+                known = self._header_hashes[path] = (signature, _digest(Path(path).read_bytes()))
             except OSError:
-                self._header_hashes[path] = None
-        return self._header_hashes[path]
+                return None
+        return known[1]
 
     def _entry_path(self, path: str, data: bytes, args: tuple[str, ...]) -> Path:
         key = _digest(
@@ -63,18 +74,38 @@ class ResultCache:
         entry = self._entry_path(path, data, args)
         try:
             with open(entry, "rb") as handle:
-                includes, result = pickle.load(handle)
+                includes, absent, result = pickle.load(handle)
         except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):
             return None
         if any(self._header_hash(header) != digest for header, digest in includes):
             return None
+        if any(os.path.lexists(candidate) for candidate in absent):
+            return None  # A header missing then could be found now.
         return result
 
-    def store(self, path: str, data: bytes, args: tuple[str, ...], includes: tuple[str, ...], result: Any) -> None:
+    def store(
+        self,
+        path: str,
+        data: bytes,
+        args: tuple[str, ...],
+        includes: tuple[str, ...],
+        result: Any,
+        *,
+        absent: tuple[str, ...] = (),
+        since_ns: int | None = None,
+    ) -> None:
+        """Keep ``result`` of ``path`` read as ``data``: ``includes``, the headers it read;
+        ``absent``, the paths where the headers it did not find were looked for;
+        ``since_ns``, when its analysis began (``time.time_ns()``): a file among them
+        modified since may not be what was analyzed, and nothing is stored."""
+        if since_ns is not None and _modified_since((path, *includes), since_ns):
+            return
         entry = self._entry_path(path, data, args)
         recorded = [(header, self._header_hash(header)) for header in includes]
         if any(digest is None for _, digest in recorded):
             return  # A header we cannot read now could not be checked later either.
+        if any(os.path.lexists(candidate) for candidate in absent):
+            return  # Missing when parsed, there now: not what was analyzed.
         try:
             entry.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
@@ -82,10 +113,20 @@ class ResultCache:
             return  # A cache that cannot be written only costs speed.
         try:
             with os.fdopen(handle, "wb") as stream:
-                pickle.dump((recorded, result), stream, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump((recorded, tuple(absent), result), stream, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temporary, entry)
         except BaseException as exc:
             # Interrupted too (a time limit, a cancelled analysis): no stray temporary file.
             Path(temporary).unlink(missing_ok=True)
             if not isinstance(exc, OSError):
                 raise
+
+
+def _modified_since(paths, since_ns: int) -> bool:
+    for path in paths:
+        try:
+            if os.stat(path).st_mtime_ns > since_ns:
+                return True
+        except OSError:
+            return True
+    return False

@@ -501,6 +501,7 @@ def analyze_file(
         for unit in planning.fallback_units([path], {path}, unit_results)
     ]
     merged = _merge(context, unit_results)
+    _name_missing_headers_once(merged)
     return merged[0] if merged else FileResult(path)
 
 
@@ -514,9 +515,10 @@ def _cached_or_analyzed(
     hit = _cached_result(unit, context, cache) if cache is not None else None
     if hit is not None:
         return hit
+    started = time.time_ns()
     result = analyze_unit(unit, context.environment, context.settings, context.project, buffers, on_facts)
     if cache is not None:
-        _store(unit, context, cache, result)
+        _store(unit, context, cache, result, started)
     return result
 
 
@@ -783,7 +785,21 @@ def _cached_result(
     except frontend.SourceError:
         return None  # The worker reports it.
     hit = cache.lookup(unit.main, data, _cache_arguments(unit, context.environment, external, launches_only))
-    return dataclasses.replace(hit, seconds=0.0) if hit is not None else None
+    if hit is None or _found_in_project(hit, context.project):
+        return None
+    return dataclasses.replace(hit, seconds=0.0)
+
+
+def _found_in_project(result: UnitResult, project: frontend.ProjectFiles | None) -> bool:
+    """Whether a header the result was analyzed without is now in the project, where the
+    search for project headers would find it (the cache checks the search path itself)."""
+    if project is None:
+        return False
+    return any(
+        project.directory_for(match.group(1), os.path.dirname(error.span.file)) is not None
+        for error in result.errors
+        if error.span is not None and (match := _MISSING_HEADER.fullmatch(error.message))
+    )
 
 
 def _store(
@@ -791,9 +807,11 @@ def _store(
     context: _Run,
     cache: ResultCache,
     result: UnitResult,
+    started_ns: int,
     external: tuple[LaunchRecord, ...] = (),
     launches_only: bool = False,
 ) -> None:
+    """Keep ``result``, of an analysis begun at ``started_ns``."""
     if not result.analyzed or result.internal_error:
         return  # Only results that a second run would reproduce are kept.
     try:
@@ -801,7 +819,29 @@ def _store(
     except frontend.SourceError:
         return
     arguments = _cache_arguments(unit, context.environment, external, launches_only)
-    cache.store(unit.main, data, arguments, result.includes, result)
+    absent = _missing_header_candidates(result, arguments, context.environment)
+    cache.store(unit.main, data, arguments, result.includes, result, absent=absent, since_ns=started_ns)
+
+
+def _missing_header_candidates(
+    result: UnitResult, arguments: tuple[str, ...], environment: frontend.ParseEnvironment
+) -> tuple[str, ...]:
+    """Every path where a header the unit includes and the parse did not find could appear
+    and be found: the including file's directory, then each directory of the search path."""
+    missing = [
+        (match.group(1), error.span.file if error.span is not None else result.main)
+        for error in result.errors
+        if (match := _MISSING_HEADER.fullmatch(error.message))
+    ]
+    if not missing:
+        return ()
+    search = [*frontend.flags.include_search_path(arguments), *frontend.flags.system_include_dirs(environment)]
+    candidates = {
+        os.path.normpath(os.path.join(directory, name))
+        for name, includer in missing
+        for directory in (os.path.dirname(includer), *search)
+    }
+    return tuple(sorted(candidates))
 
 
 def _analyze_all(
@@ -826,6 +866,7 @@ def _analyze_all(
                 done[unit] = hit
     progress = _Progress(len(units), context.settings.progress, len(done))
     pending = [unit for unit in units if unit not in done]
+    started = time.time_ns()
     if pending:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
@@ -848,13 +889,13 @@ def _analyze_all(
                     continue
                 except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
                     done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
-                if cache is not None:
-                    # As it comes: an interrupted run keeps what it did.
-                    _store(unit, context, cache, done[unit], external.get(unit, ()), launches_only)
+                if cache is not None:  # As each comes: an interrupted run keeps what it did.
+                    _store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
                 progress.advance()
         # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
         for unit in crashed:
             with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
+                started = time.time_ns()
                 try:
                     done[unit] = pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only).result()
                 except BrokenProcessPool:
@@ -864,7 +905,7 @@ def _analyze_all(
                     )
                     done[unit] = result
                 if cache is not None:
-                    _store(unit, context, cache, done[unit], external.get(unit, ()), launches_only)
+                    _store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
                 progress.advance()
     progress.finish()
     return [done[unit] for unit in units]

@@ -483,18 +483,27 @@ def branch_figure(book: FigureBook, kernel: KernelFacts, branch: Branch, pattern
         title = f"warp {lane_ranges(warps)}" if len(warps) == 1 else f"warps {lane_ranges(warps)}"
         panels.append(Panel(title, lanes, taken, reaching))
     split = [p for p in panels if 0 < p.cost < p.ideal]
+    # Lanes decided by blockIdx are those of the block evaluated; another block may split.
+    within = f" of block ({', '.join(map(str, evaluator.block))})" if depends_on_block_index(branch) else ""
     summary = (
         f"{' and '.join(p.title for p in split)} split: the warp runs both sides, each with the other's lanes idle"
         if split
         else f"each warp runs one side, but {' and '.join(p.title for p in panels)} differ: the block splits"
         if len(panels) > 1
-        else "no warp looked at splits: each runs one side"
+        else f"no warp{within} looked at splits: each runs one side"
     )
     drawn = _values(evaluator, [branch.condition, *(g.condition for g in branch.guards)], set(kernel.bindings))
     values = f"the most even split of the values tried: {drawn}" if drawn else ""
     return Figure(
         "branch", **header, subject=subject, formula=formula, values=values, panels=tuple(panels), summary=summary
     )
+
+
+def depends_on_block_index(branch: Branch) -> bool:
+    """Whether which lanes run the branch's sides depends on the block: what is said of its
+    lanes then holds in the block evaluated (``SAMPLE_BLOCK``), not in every one."""
+    conditions = (branch.condition, *(guard.condition for guard in branch.guards))
+    return any(atom.kind is AtomKind.BLOCK_INDEX for condition in conditions for atom in condition.atoms())
 
 
 def lane_ranges(numbers: list[int]) -> str:

@@ -55,7 +55,7 @@ from cudalint.dataflow.registers import (
 )
 from cudalint.dataflow.shapes import configurations, launch_place
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import WARP_SIZE, BlockShape
+from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
 from cudalint.launches import LaunchRecord
 from cudalint.ptxas import KernelResources
@@ -63,6 +63,7 @@ from cudalint.ptxas import KernelResources
 __all__ = [
     "BANKS",
     "BANK_BYTES",
+    "SAMPLE_BLOCK",
     "WARP_SIZE",
     "Access",
     "AccessKind",

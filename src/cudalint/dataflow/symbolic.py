@@ -387,14 +387,24 @@ def _format_operation(name: str, args: tuple[Sym, ...]) -> str:
     if name in _FUNCTION_STYLE:
         return f"{name}({', '.join(map(str, args))})"
     if name == "select":
-        return f"({args[0]} ? {args[1]} : {args[2]})"
+        return f"({_operand(args[0])} ? {_operand(args[1])} : {_operand(args[2])})"
     if name == "geometric":
-        return f"({args[0]} * {args[1]}**{args[2]})"
+        return f"({_operand(args[0])} * {_operand(args[1])}**{_operand(args[2])})"
     if name == "geometric-division":
-        return f"({args[0]} / {args[1]}**{args[2]})"
+        return f"({_operand(args[0])} / {_operand(args[1])}**{_operand(args[2])})"
     if len(args) == 1:
         return f"{name}({args[0]})"
-    return f"({args[0]} {name} {args[1]})"
+    return f"({_operand(args[0])} {name} {_operand(args[1])})"
+
+
+def _operand(value: Sym) -> str:
+    """``value`` as an operand of an operator: in parentheses unless it is one atom or a
+    non-negative constant, so that ``t % (2 * s)`` never reads as ``(t % 2) * s``."""
+    if len(value.terms) == 1:
+        monomial, coefficient = value.terms[0]
+        if (len(monomial) == 1 and coefficient == 1) or (not monomial and coefficient >= 0):
+            return str(value)
+    return f"({value})" if value.terms else "0"
 
 
 def operation(name: str, *args: Sym) -> Sym:
@@ -411,8 +421,9 @@ def operation(name: str, *args: Sym) -> Sym:
         # Exact division of every coefficient keeps the polynomial (e.g. (32*w) / 32 = w).
         if divisor and all(c % divisor == 0 for _, c in args[0].terms):
             return Sym(tuple((m, c // divisor) for m, c in args[0].terms))
-    if name == "select" and args[1] == args[2]:
-        return args[1]
+    if name == "select" and (args[1] == args[2] or constants[0] is not None):
+        # A condition known at compile time (`1 ? k : 0`, from a folded comparison) picks its operand.
+        return args[1] if args[1] == args[2] or constants[0] else args[2]
     if sum(a.size for a in args) > MAX_SIZE:
         return opaque(name, *args)
     return Sym.atom(Atom(AtomKind.OPERATION, name, tuple(args)))

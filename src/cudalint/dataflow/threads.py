@@ -72,6 +72,11 @@ _LANES: dict[tuple, tuple[int | None, ...]] = {}
 MAX_CACHED_LANES = 65536
 
 
+SAMPLE_BLOCK = (3, 2, 1)
+"""The block whose warps are evaluated: not block 0, where every ``blockIdx`` term vanishes
+and would hide what depends on it. What is said of lanes then holds in this block."""
+
+
 class LaneEvaluator:
     """Evaluates symbolic values for the lanes of a warp under one set of uniform values."""
 
@@ -80,7 +85,7 @@ class LaneEvaluator:
         shape: BlockShape,
         round_: int = 0,
         bindings: Mapping[str, int] | None = None,
-        block: tuple[int, int, int] = (3, 2, 1),
+        block: tuple[int, int, int] = SAMPLE_BLOCK,
         grid: tuple[int, int, int] = (64, 8, 4),
         iterations: Mapping[Atom, int] | None = None,
     ):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from cudalint.dataflow import (
+    SAMPLE_BLOCK,
     Access,
     AccessPattern,
     Branch,
@@ -15,6 +16,7 @@ from cudalint.dataflow import (
     LaunchRecord,
     MemorySpace,
 )
+from cudalint.figures import depends_on_block_index
 from cudalint.report import display_path
 
 
@@ -68,7 +70,7 @@ def branch_record(branch: Branch, pattern: BranchPattern, root: str, kernel: Ker
     record = {
         "location": _location(branch.stmt.span, root),
         "kind": branch.kind,
-        "condition": str(branch.condition),
+        "condition": _unparenthesized(str(branch.condition)),
         "variance": pattern.variance.name.lower().replace("_", "-"),
         "taken_lanes": pattern.taken_lanes,
         "active_lanes": pattern.active_lanes,
@@ -77,10 +79,16 @@ def branch_record(branch: Branch, pattern: BranchPattern, root: str, kernel: Ker
     used = kernel.launch_values(branch.condition) if kernel is not None else {}
     if used:
         record["launch_values"] = used
+    if pattern.taken_lanes is not None and depends_on_block_index(branch):
+        record["sampled_block"] = list(SAMPLE_BLOCK)
     why = kernel.why(branch.condition, pattern.variance) if kernel is not None else []
     if why:
         record["why"] = why
     return record
+
+
+def block_text(block) -> str:
+    return f"block ({', '.join(map(str, block))})"
 
 
 def _barrier_record(kernel: KernelFacts, barrier, root: str) -> dict:
@@ -169,9 +177,23 @@ def access_details(record: dict) -> list[str]:
     return lines
 
 
+def _unparenthesized(text: str) -> str:
+    """``text`` without the parentheses around all of it: the heading writes ``if (...)``."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return text
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and index < len(text) - 1:
+            return text  # ``(a) + (b)``: the first parenthesis closes before the end.
+    return text[1:-1]
+
+
 def branch_heading(record: dict) -> str:
     """One branch's kind, condition and uniformity, from its ``branch_record``."""
     taken = "" if record["taken_lanes"] is None else f", {record['taken_lanes']}/{record['active_lanes']} lanes taken"
+    if "sampled_block" in record:
+        taken += f" in {block_text(record['sampled_block'])}"
     guard = ", bounds guard" if record["bounds_guard"] else ""
     return f"{record['kind']} ({record['condition']}): {record['variance']}{taken}{guard}"
 

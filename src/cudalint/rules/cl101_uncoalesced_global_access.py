@@ -214,11 +214,17 @@ class UncoalescedGlobalAccess(FactRule):
 
 def _rows_per_warp(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> int:
     """Rows of the block one warp covers when they, not the index order, are what costs:
-    blocks narrower than a warp, ``threadIdx.y`` in the address, and within a row the
-    lanes contiguous or reading one address. 1 otherwise."""
-    shape = kernel.shape
+    ``_rows_spanned``, with the lanes of a row contiguous or reading one address. 1 otherwise."""
     stride = pattern.lane_stride.constant if pattern.lane_stride is not None else None
-    if shape.assumed or shape.x >= WARP_SIZE or shape.y == 1 or stride not in (0, access.size):
+    return _rows_spanned(kernel, access) if stride in (0, access.size) else 1
+
+
+def _rows_spanned(kernel: KernelFacts, access: Access) -> int:
+    """Rows of the block (along y or z) one warp covers, for a block narrower than a warp
+    whose ``threadIdx.y`` or ``threadIdx.z`` is in the address: each row is a run of its own
+    addresses. 1 otherwise."""
+    shape = kernel.shape
+    if shape.assumed or shape.x >= WARP_SIZE or shape.y * shape.z == 1:
         return 1
     if not any(a.kind is AtomKind.THREAD_INDEX and a.name in ("y", "z") for a in access.location.offset.atoms()):
         return 1
@@ -226,10 +232,13 @@ def _rows_per_warp(kernel: KernelFacts, access: Access, pattern: AccessPattern) 
 
 
 def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
-    rows = _rows_per_warp(kernel, access, pattern)
-    if rows > 1:
-        return f"a warp spans {rows} rows of {kernel.shape.x} threads, each row its own addresses"
+    """Where a warp's addresses spread: across the rows it spans, or between its lanes."""
+    rows = _rows_spanned(kernel, access)
     stride = wording.spelled_value(pattern.lane_stride, names)
+    if rows > 1:
+        contiguous = pattern.lane_stride is not None and pattern.lane_stride.constant in (0, access.size)
+        within = "" if contiguous or stride is None else f"; within a row, lanes are {stride} bytes apart"
+        return f"a warp spans {rows} rows of {kernel.shape.x} threads, each row its own addresses{within}"
     return f"lanes are {stride} bytes apart" if stride is not None else "lanes' addresses are spread apart"
 
 

@@ -7,6 +7,12 @@ document has at most one analysis under way, and an edit cancels it: the text it
 gone, and the edited one is analyzed after the pause. Clients that show progress see each
 analysis begin and end, with what it found or why it stopped.
 
+Every position is in the encoding negotiated with the client (see ``lsp.Text``). A code
+action's edits are placed in the text the analysis read, so one asked for between an edit
+and its analysis waits for that analysis. The configuration is read again when the client
+says a watched file changed, or, for clients that watch no files for the server, when a
+poll of its files finds one changed.
+
 Analyses run one at a time on the main thread, the protocol on another: the engine's
 per-file time limit interrupts Python code through a processor-time signal, which only the
 main thread receives, so a document gets the same time limit as on the command line and a
@@ -25,11 +31,12 @@ import queue
 import signal
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 
 from cudalint import __version__, engine, frontend, interruptions
 from cudalint.config import ConfigError
@@ -39,6 +46,12 @@ from cudalint.server.analysis import WATCHED_NAMES, Analysis, Workspace, analyze
 
 DEBOUNCE_SECONDS = 0.3
 """The pause in typing after which the buffer is analyzed."""
+CODE_ACTION_WAIT_SECONDS = 10.0
+"""How long a code action asked for on text not yet analyzed waits for its analysis;
+past that, none is offered: an edit placed by an older analysis would land on the wrong text."""
+CONFIGURATION_POLL_SECONDS = 1.0
+"""How often the configuration files of open documents are looked at, when the client
+does not watch files for the server."""
 
 
 class AnalysisCancelled(BaseException):
@@ -151,11 +164,21 @@ class _Document:
     again: bool = False
     """Analyze once more when the one under way ends (an edit came meanwhile)."""
     use_cache: bool = True
+    refreshing: bool = False
+    """The analysis to run is the one that follows a cached result, for hover's facts: it
+    shows no progress, and publishes only diagnostics that differ."""
     analysis: Analysis | None = None
     """The last analysis published."""
     version: int | None = None
-    lines: list[str] | None = None
+    text: lsp.Text | None = None
     """The text that analysis was of."""
+    published: list[types.Diagnostic] | None = None
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set, and replaced, each time an analysis of the document ends."""
+
+    def settle(self) -> None:
+        self.settled.set()
+        self.settled = asyncio.Event()
 
 
 class CudalintServer(LanguageServer):
@@ -204,11 +227,18 @@ class CudalintServer(LanguageServer):
             document.running = False
 
     async def _analyze_once(self, uri: str, document: _Document) -> None:
+        try:
+            await self._analyze_text(uri, document)
+        finally:
+            document.settle()
+
+    async def _analyze_text(self, uri: str, document: _Document) -> None:
         text_document = self.workspace.get_text_document(uri)
         path, version, source = text_document.path, text_document.version, text_document.source
-        use_cache = document.use_cache
+        use_cache, refreshing = document.use_cache, document.refreshing
+        document.refreshing = False
         job = document.job = self.analyses.submit(functools.partial(_analysis, path, source, use_cache, self.setups))
-        progress = await self._begin_progress(path)
+        progress = None if refreshing else await self._begin_progress(path)
         try:
             analysis = await job.future
         except AnalysisCancelled:
@@ -235,11 +265,35 @@ class CudalintServer(LanguageServer):
             return  # Superseded: a newer text is on its way.
         # Cached results have findings but no facts for hover: analyze once more, without the cache.
         document.use_cache = not analysis.from_cache
+        document.refreshing = analysis.from_cache
         document.again |= analysis.from_cache
-        document.analysis, document.version, document.lines = analysis, version, lsp.lines_of(source)
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri, lsp.diagnostics(analysis, document.lines), version)
-        )
+        text = lsp.Text.of(source, self.workspace.position_encoding)
+        found = lsp.diagnostics(analysis, text)
+        document.analysis, document.version, document.text = analysis, version, text
+        if refreshing and found == document.published:
+            return  # The facts for hover came; the diagnostics are those the cached result published.
+        document.published = found
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, found, version))
+
+    async def analyzed_as_sent(self, uri: str) -> _Document | None:
+        """The document, once its analysis is of the text the client has now; None when no
+        such analysis comes within ``CODE_ACTION_WAIT_SECONDS`` (the text cannot be
+        analyzed, or changed again meanwhile)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CODE_ACTION_WAIT_SECONDS
+        wanted = self.workspace.get_text_document(uri).version
+        while (document := self.documents.get(uri)) is not None:
+            if document.analysis is not None and document.version == wanted:
+                return document
+            if self.workspace.get_text_document(uri).version != wanted:
+                return None
+            if document.timer is None and not document.running:
+                return None  # No analysis of this text is coming.
+            try:
+                await asyncio.wait_for(document.settled.wait(), max(deadline - loop.time(), 0))
+            except TimeoutError:
+                return None
+        return None
 
     # ------------------------------------------------------------------ progress
 
@@ -282,8 +336,13 @@ def _analysis(path: str, source: str, use_cache: bool, setups: Workspace) -> Ana
 
 
 def _initialized(ls: CudalintServer, params: types.InitializedParams) -> None:
+    folders = [to_fs_path(folder.uri) for folder in ls.workspace.folders.values()] or [ls.workspace.root_path]
+    ls.setups.roots = [Path(folder).resolve() for folder in folders if folder]
     watching = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
-    if watching and watching.dynamic_registration:
+    if not (watching and watching.dynamic_registration):
+        # Nobody tells the server of a changed configuration: it looks for itself.
+        asyncio.get_running_loop().create_task(_poll_configuration(ls))
+    else:
         watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in WATCHED_NAMES]
         registration = types.Registration(
             id="cudalint-watched-files",
@@ -291,6 +350,14 @@ def _initialized(ls: CudalintServer, params: types.InitializedParams) -> None:
             register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
         )
         ls.client_register_capability(types.RegistrationParams(registrations=[registration]))
+
+
+async def _poll_configuration(ls: CudalintServer) -> None:
+    while True:
+        await asyncio.sleep(CONFIGURATION_POLL_SECONDS)
+        paths = {ls.workspace.get_text_document(uri).path: uri for uri in ls.documents}
+        for path in ls.setups.changed(list(paths)):
+            ls.schedule(paths[path], 0, stale="the configuration changed")
 
 
 def _did_open(ls: CudalintServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -324,20 +391,21 @@ def _watched_files_changed(ls: CudalintServer, params: types.DidChangeWatchedFil
             ls.schedule(uri, 0, stale="the configuration changed")
 
 
-def _code_action(ls: CudalintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+async def _code_action(ls: CudalintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    """Fixes and suppressions alike are placed in the text the client has: asked for while an
+    edit is not yet analyzed, they wait for its analysis."""
     uri = params.text_document.uri
-    document = ls.analyzed(uri)
+    document = await ls.analyzed_as_sent(uri)
     if document is None:
         return None
-    current = ls.workspace.get_text_document(uri).version == document.version
-    return lsp.code_actions(document.analysis, document.lines, uri, params.range, current) or None
+    return lsp.code_actions(document.analysis, document.text, uri, params.range) or None
 
 
 def _hover(ls: CudalintServer, params: types.HoverParams) -> types.Hover | None:
     document = ls.analyzed(params.text_document.uri)
     if document is None:
         return None
-    return lsp.hover(document.analysis, document.lines, params.position)
+    return lsp.hover(document.analysis, document.text, params.position)
 
 
 _FEATURES = (

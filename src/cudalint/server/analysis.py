@@ -70,6 +70,11 @@ class Analysis:
         innermost = min(hits, key=lambda note: _extent(note.span))
         return list({note: None for note in hits if note.span == innermost.span})
 
+    def findings_at(self, line: int, column: int) -> list[Finding]:
+        """The findings whose span holds 1-based ``line``/``column``, the innermost first."""
+        hits = [finding for finding in self.findings if _contains(finding.span, line, column)]
+        return sorted(hits, key=lambda finding: _extent(finding.span))
+
 
 def _contains(span: ir.Span, line: int, column: int) -> bool:
     return (span.line, span.column) <= (line, column) < (span.end_line, span.end_column)
@@ -86,9 +91,13 @@ class Setup:
     config: Config
     settings: engine.RunSettings
     environment: frontend.ParseEnvironment
-    cache: ResultCache
     stamps: tuple
     """The state of the files the set-up was read from, when it was read."""
+
+    def cache(self) -> ResultCache:
+        """The shared result cache, for one analysis: the headers an entry depends on are
+        hashed again by each, never trusted from an earlier one."""
+        return ResultCache(Path(self.settings.cache_dir), self.settings.fingerprint())
 
 
 def _stamps(directory: Path, config: Config) -> tuple:
@@ -122,11 +131,32 @@ class Workspace:
     ):
         self.config_file = config_file
         self.frontend_options = frontend_options
+        self.roots: list[Path] = []
+        """The client's workspace folders."""
         self._setups: dict[Path, Setup] = {}
+        self._told: dict[Path, tuple] = {}
+        """The stamps of each directory's files last told to have changed (``changed``)."""
 
     def forget(self) -> None:
         """Read every set-up again at its next use (a watched file changed)."""
         self._setups.clear()
+
+    def changed(self, paths: list[str]) -> set[str]:
+        """Those of ``paths`` (documents) whose set-up's files changed since it was read; each
+        change is told once, though the set-up is read again only by the next analysis."""
+        by_directory: dict[Path, list[str]] = {}
+        for path in paths:
+            by_directory.setdefault(Path(path).parent.resolve(), []).append(path)
+        changed = set()
+        for directory, documents in by_directory.items():
+            known = self._setups.get(directory)
+            if known is None:
+                continue
+            stamps = _stamps(directory, known.config)
+            if stamps != known.stamps and self._told.get(directory) != stamps:
+                self._told[directory] = stamps
+                changed.update(documents)
+        return changed
 
     def setup(self, path: str) -> Setup:
         """The set-up for the document at ``path``; raises ``ConfigError`` or
@@ -145,11 +175,19 @@ class Workspace:
             from cudalint.ptxas import find_nvcc
 
             settings.nvcc = find_nvcc(settings.frontend.cuda_path)
-        settings.cache_dir = str(default_cache_dir(config.root))
+        settings.cache_dir = str(default_cache_dir(config.root if config.path is not None else self.root(directory)))
         environment = engine.parse_environment(settings, str(directory))
-        cache = ResultCache(Path(settings.cache_dir), settings.fingerprint())
-        self._setups[directory] = Setup(config, settings, environment, cache, stamps)
+        self._setups[directory] = Setup(config, settings, environment, stamps)
         return self._setups[directory]
+
+    def root(self, directory: Path) -> Path:
+        """Where the results of documents in ``directory`` are kept when no configuration file
+        says: the innermost workspace folder holding it, else its repository, else itself
+        (never the editor's working directory: each would start cold)."""
+        holding = [root for root in self.roots if directory.is_relative_to(root)]
+        if holding:
+            return max(holding, key=lambda root: len(root.parts))
+        return next((d for d in (directory, *directory.parents) if (d / ".git").exists()), directory)
 
 
 def analyze(path: str, text: bytes, setup: Setup, use_cache: bool = True) -> Analysis:
@@ -159,8 +197,8 @@ def analyze(path: str, text: bytes, setup: Setup, use_cache: bool = True) -> Ana
     shared cache answers when it can (``use_cache``; then without facts), and stores what
     was analyzed. An edited buffer is analyzed as it is, the cache left alone."""
     config = setup.config
-    if is_excluded(config, Path(path), config.exclude):
-        return Analysis()
+    if is_excluded(config, Path(path), config.exclude) or not text.strip():
+        return Analysis()  # A new, empty document is nothing to warn about.
     notes: list[FactNote] = []
     problems: list[str] = []
     ran = False
@@ -178,7 +216,7 @@ def analyze(path: str, text: bytes, setup: Setup, use_cache: bool = True) -> Ana
         path,
         setup.environment,
         setup.settings,
-        setup.cache if saved and use_cache else None,
+        setup.cache() if saved and use_cache else None,
         text=None if saved else text,
         on_facts=collect,
         search_project=True,

@@ -2,12 +2,15 @@
 code actions and hovers made from an ``Analysis`` of a document's text.
 
 Positions: cudalint's spans are 1-based lines and code-point columns, end exclusive; the
-protocol's are 0-based lines and UTF-16 code units.
+protocol's are 0-based lines and code units of the encoding negotiated with the client
+(UTF-8, UTF-16 or UTF-32: see ``Text``).
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 from lsprotocol import types
@@ -39,50 +42,74 @@ _FILE_SUPPRESSION = re.compile(r"cudalint:\s*ignore-file\s*\[([^\]]*)\]")
 # ---------------------------------------------------------------------------- positions
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_UNIT_BYTES = {
+    types.PositionEncodingKind.Utf8: (1, "utf-8"),
+    types.PositionEncodingKind.Utf16: (2, "utf-16-le"),
+    types.PositionEncodingKind.Utf32: (4, "utf-32-le"),
+}
 
 
-def lines_of(text: str) -> list[str]:
-    """``text``'s lines as the compiler numbers them (``str.splitlines`` also breaks at form feeds)."""
-    return _LINE_BREAK.split(text)
+@dataclass(frozen=True)
+class Text:
+    """A document's text as one analysis read it, and the position encoding negotiated
+    with the client: what turns cudalint's code-point columns into the protocol's
+    characters (code units of UTF-8, UTF-16 or UTF-32) and back."""
 
+    lines: tuple[str, ...]
+    encoding: str = types.PositionEncodingKind.Utf16
 
-def character(lines: list[str], line: int, column: int) -> int:
-    """The UTF-16 offset of 1-based code-point ``column`` on 1-based ``line``."""
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    return len(text[: max(column - 1, 0)].encode("utf-16-le")) // 2
+    @classmethod
+    def of(cls, source: str, encoding: str = types.PositionEncodingKind.Utf16) -> Text:
+        # As the compiler numbers lines (``str.splitlines`` also breaks at form feeds).
+        return cls(tuple(_LINE_BREAK.split(source)), encoding)
 
+    def line(self, number: int) -> str:
+        """The text of 1-based line ``number``; empty past the end."""
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
-def column(lines: list[str], position: types.Position) -> int:
-    """The 1-based code-point column of a protocol position."""
-    text = lines[position.line] if 0 <= position.line < len(lines) else ""
-    units = text.encode("utf-16-le")[: position.character * 2]
-    return len(units.decode("utf-16-le", errors="ignore")) + 1
+    def _units(self, text: str) -> int:
+        width, codec = _UNIT_BYTES.get(self.encoding, _UNIT_BYTES[types.PositionEncodingKind.Utf16])
+        return len(text.encode(codec, errors="surrogatepass")) // width
 
+    def character(self, line: int, column: int) -> int:
+        """The protocol's character offset of 1-based code-point ``column`` on 1-based ``line``."""
+        return self._units(self.line(line)[: max(column - 1, 0)])
 
-def span_range(lines: list[str], span: Span) -> types.Range:
-    start = types.Position(max(span.line - 1, 0), character(lines, span.line, span.column))
-    end = types.Position(max(span.end_line - 1, 0), character(lines, span.end_line, span.end_column))
-    return types.Range(start, end if (end.line, end.character) > (start.line, start.character) else start)
+    def column(self, position: types.Position) -> int:
+        """The 1-based code-point column of a protocol position (one inside a character
+        counts as that character's)."""
+        text = self.line(position.line + 1)
+        units = 0
+        for index, char in enumerate(text):
+            units += self._units(char)
+            if units > position.character:
+                return index + 1
+        return len(text) + 1
 
+    def position(self, line: int, column: int) -> types.Position:
+        return types.Position(max(line - 1, 0), self.character(line, column))
 
-def _line_range(lines: list[str], line: int) -> types.Range:
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    return types.Range(types.Position(line - 1, 0), types.Position(line - 1, len(text.encode("utf-16-le")) // 2))
+    def span_range(self, span: Span) -> types.Range:
+        start, end = self.position(span.line, span.column), self.position(span.end_line, span.end_column)
+        return types.Range(start, end if (end.line, end.character) > (start.line, start.character) else start)
+
+    def line_range(self, line: int) -> types.Range:
+        return types.Range(types.Position(line - 1, 0), self.position(line, len(self.line(line)) + 1))
 
 
 # ---------------------------------------------------------------------------- diagnostics
 
 
-def diagnostics(analysis: Analysis, lines: list[str]) -> list[types.Diagnostic]:
-    return [finding_diagnostic(f, lines) for f in analysis.findings] + [
-        notice_diagnostic(n, lines) for n in analysis.notices
+def diagnostics(analysis: Analysis, text: Text) -> list[types.Diagnostic]:
+    return [finding_diagnostic(f, text) for f in analysis.findings] + [
+        notice_diagnostic(n, text) for n in analysis.notices
     ]
 
 
-def finding_diagnostic(finding: Finding, lines: list[str]) -> types.Diagnostic:
+def finding_diagnostic(finding: Finding, text: Text) -> types.Diagnostic:
     rule = implemented().get(finding.code)
     return types.Diagnostic(
-        range=span_range(lines, finding.span),
+        range=text.span_range(finding.span),
         message=finding.message,
         severity=_SEVERITY[finding.level],
         code=finding.code,
@@ -107,13 +134,13 @@ def _related(finding: Finding) -> list[types.DiagnosticRelatedInformation]:
     ]
 
 
-def notice_diagnostic(notice: Notice, lines: list[str]) -> types.Diagnostic:
+def notice_diagnostic(notice: Notice, text: Text) -> types.Diagnostic:
     """A notice about the file, on its line, or on the first line when it has none."""
     message = _NOTICE_PREFIX[notice.kind] + notice.message
     if notice.kind is NoticeKind.INCOMPLETE:
         message += "; findings cover only the code that was analyzed"
     return types.Diagnostic(
-        range=_line_range(lines, notice.line or 1),
+        range=text.line_range(notice.line or 1),
         message=message,
         severity=_NOTICE_SEVERITY[notice.kind],
         source=SOURCE,
@@ -123,26 +150,24 @@ def notice_diagnostic(notice: Notice, lines: list[str]) -> types.Diagnostic:
 # ---------------------------------------------------------------------------- code actions
 
 
-def code_actions(
-    analysis: Analysis, lines: list[str], uri: str, wanted: types.Range, fixes_current: bool
-) -> list[types.CodeAction]:
-    """For each finding on the lines of ``wanted``: its fix (when ``fixes_current``, the
-    analysis being of the document's present text), then its suppressions."""
+def code_actions(analysis: Analysis, text: Text, uri: str, wanted: types.Range) -> list[types.CodeAction]:
+    """For each finding on the lines of ``wanted``: its fix, then its suppressions. ``text``
+    must be the text the analysis read: every edit is placed in it."""
     actions: list[types.CodeAction] = []
     for finding in analysis.findings:
         if not wanted.start.line <= finding.span.line - 1 <= wanted.end.line:
             continue
-        diagnostic = finding_diagnostic(finding, lines)
-        if finding.fix is not None and fixes_current:
-            actions.append(_fix_action(finding, finding.fix, lines, uri, diagnostic))
-        actions.append(_suppress_on_line(finding, lines, uri, diagnostic))
-        actions.append(_suppress_in_file(finding, lines, uri, diagnostic))
+        diagnostic = finding_diagnostic(finding, text)
+        if finding.fix is not None:
+            actions.append(_fix_action(finding, finding.fix, text, uri, diagnostic))
+        actions.append(_suppress_on_line(finding, text, uri, diagnostic))
+        actions.append(_suppress_in_file(finding, text, uri, diagnostic))
     return actions
 
 
-def _fix_action(finding: Finding, fix: Fix, lines: list[str], uri: str, diagnostic) -> types.CodeAction:
+def _fix_action(finding: Finding, fix: Fix, text: Text, uri: str, diagnostic) -> types.CodeAction:
     safe = fix.safety is Safety.SAFE
-    edits = [types.TextEdit(span_range(lines, edit.span), edit.replacement) for edit in fix.edits]
+    edits = [types.TextEdit(text.span_range(edit.span), edit.replacement) for edit in fix.edits]
     return types.CodeAction(
         title=f"{finding.code}: {fix.description} ({'safe' if safe else 'unsafe'} fix)",
         kind=types.CodeActionKind.QuickFix if safe else UNSAFE_FIX,
@@ -152,25 +177,22 @@ def _fix_action(finding: Finding, fix: Fix, lines: list[str], uri: str, diagnost
     )
 
 
-def _suppress_on_line(finding: Finding, lines: list[str], uri: str, diagnostic) -> types.CodeAction:
+def _suppress_on_line(finding: Finding, text: Text, uri: str, diagnostic) -> types.CodeAction:
     """``// cudalint: ignore[CODE]`` at the end of the finding's line, or the code added to
     the line's list; before a macro's line continuation, as a block comment."""
     line = finding.span.line
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    existing = _LINE_SUPPRESSION.search(text)
+    existing = _LINE_SUPPRESSION.search(text.line(line))
     if existing is not None:
-        at = types.Position(line - 1, character(lines, line, existing.end(1) + 1))
+        at = text.position(line, existing.end(1) + 1)
         edit = types.TextEdit(types.Range(at, at), _joined(existing, finding.code))
     else:
-        body = text.rstrip()
+        body = text.line(line).rstrip()
         comment = f"cudalint: ignore[{finding.code}]"
         if body.endswith("\\"):
-            at = character(lines, line, len(body))
-            insert = f"/* {comment} */ "
+            at, insert = text.position(line, len(body)), f"/* {comment} */ "
         else:
-            at = character(lines, line, len(body) + 1)
-            insert = f"  // {comment}"
-        edit = types.TextEdit(types.Range(types.Position(line - 1, at), types.Position(line - 1, at)), insert)
+            at, insert = text.position(line, len(body) + 1), f"  // {comment}"
+        edit = types.TextEdit(types.Range(at, at), insert)
     return types.CodeAction(
         title=f"Suppress {finding.code} on this line",
         kind=types.CodeActionKind.QuickFix,
@@ -184,12 +206,12 @@ def _joined(existing: re.Match, code: str) -> str:
     return f", {code}" if existing.group(1).strip() else code
 
 
-def _suppress_in_file(finding: Finding, lines: list[str], uri: str, diagnostic) -> types.CodeAction:
+def _suppress_in_file(finding: Finding, text: Text, uri: str, diagnostic) -> types.CodeAction:
     """``// cudalint: ignore-file[CODE]`` on the first line, or the code added to the file's list."""
-    for number, text in enumerate(lines, 1):
-        existing = _FILE_SUPPRESSION.search(text)
+    for number, line in enumerate(text.lines, 1):
+        existing = _FILE_SUPPRESSION.search(line)
         if existing is not None:
-            at = types.Position(number - 1, character(lines, number, existing.end(1) + 1))
+            at = text.position(number, existing.end(1) + 1)
             edit = types.TextEdit(types.Range(at, at), _joined(existing, finding.code))
             break
     else:
@@ -205,22 +227,49 @@ def _suppress_in_file(finding: Finding, lines: list[str], uri: str, diagnostic) 
 
 # ---------------------------------------------------------------------------- hover
 
+HOVER_WIDTH = 80
+"""Columns of the hover's text, the warp pictures' width: an 80-column float shows both unbroken."""
 
-def hover(analysis: Analysis, lines: list[str], position: types.Position) -> types.Hover | None:
-    """What the last analysis knows of the access or branch under ``position``, per kernel."""
-    notes = analysis.facts_at(position.line + 1, column(lines, position))
-    if not notes:
-        return None
-    sections = [_markdown(note) for note in notes]
+
+def hover(analysis: Analysis, text: Text, position: types.Position) -> types.Hover | None:
+    """What the last analysis knows of the access or branch under ``position``, per kernel;
+    where there is none, the findings under it (an fp64 expression, a local array) with
+    what their rule is about."""
+    line, column = position.line + 1, text.column(position)
+    notes = analysis.facts_at(line, column)
+    if notes:
+        sections, span = [_markdown(note) for note in notes], notes[0].span
+    else:
+        findings = analysis.findings_at(line, column)
+        if not findings:
+            return None
+        sections, span = [_finding_markdown(finding) for finding in findings], findings[0].span
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(sections)),
-        range=span_range(lines, notes[0].span),
+        range=text.span_range(span),
+    )
+
+
+def _wrapped(line: str) -> str:
+    """``line`` broken at spaces to ``HOVER_WIDTH`` columns, its continuation lines indented
+    under the line's own text."""
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    return (
+        textwrap.fill(line, HOVER_WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        or line
     )
 
 
 def _markdown(note: FactNote) -> str:
-    body = "\n".join((note.heading, *note.details))
+    body = "\n".join(_wrapped(line) for line in (note.heading, *note.details))
     text = f"**cudalint** · `{note.kernel}` · {note.shape}\n\n```text\n{body}\n```"
     if note.picture is not None:
         text += f"\n\n```text\n{note.picture()}\n```"
     return text
+
+
+def _finding_markdown(finding: Finding) -> str:
+    rule = implemented().get(finding.code)
+    title = f"**{finding.code}**" + (f" {rule.name} · {rule.doc.summary}" if rule is not None else "")
+    link = f"\n\n[{finding.code}]({rule.help_uri()})" if rule is not None else ""
+    return f"{title}\n\n```text\n{_wrapped(finding.message)}\n```{link}"
