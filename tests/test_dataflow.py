@@ -383,3 +383,134 @@ def test_guards_mixing_a_lane_test_and_a_parameter_narrow_the_lanes(snippets):
     """
     ((access, pattern),) = kernel(snippets.facts(source), "halo").accesses
     assert pattern.single_lane and pattern.sectors == 1
+
+
+# ---------------------------------------------------------------------- compile-time values
+
+COMPILE_TIME = """
+#include <type_traits>
+template <bool wide>
+__global__ void flagged(float* out) {
+    if constexpr (wide) out[threadIdx.x] = 1.0f;
+}
+__global__ void lambda_calls(const float* x, float* out) {
+    float v[8];
+    for (int i = 0; i < 8; ++i) v[i] = x[i * 32 + threadIdx.x];
+    auto store = [&](auto column) {
+        constexpr int j = decltype(column)::value;
+        out[j * 32 + threadIdx.x] = v[(j + 1) % 8];
+    };
+    store(std::integral_constant<int, 3>{});
+    store(std::integral_constant<int, 7>{});
+    auto load = [&](const float* p, int k) { return p[k * 32 + threadIdx.x]; };
+    out[threadIdx.x] += load(x, 5);
+}
+template <int cols>
+__global__ void by_pointer(const float* x, float* out) { out[threadIdx.x] = x[cols * 32 + threadIdx.x]; }
+typedef void (*kernel_t)(const float*, float*);
+static void launch(kernel_t k) { k<<<1, 32>>>(nullptr, nullptr); }
+int main() {
+    flagged<true><<<1, 32>>>(nullptr);
+    flagged<false><<<1, 32>>>(nullptr);
+    lambda_calls<<<1, 32>>>(nullptr, nullptr);
+    launch(by_pointer<4>);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def compile_time_facts(snippets):
+    return snippets.facts(COMPILE_TIME)
+
+
+def test_bool_template_arguments_and_if_constexpr(compile_time_facts):
+    labels = {k.label for k in compile_time_facts.kernels}
+    assert {"flagged<1>", "flagged<0>"} <= labels
+    # `true` is 1 (libclang reads a bool argument sign-extended, as -1), and `if constexpr (wide)`
+    # reads the substituted argument's value.
+    assert [p.taken_lanes for _, p in kernel(compile_time_facts, "flagged<1>").branches] == [32]
+    assert [p.taken_lanes for _, p in kernel(compile_time_facts, "flagged<0>").branches] == [0]
+
+
+def test_lambda_calls_are_inlined_with_their_constant_arguments(compile_time_facts):
+    facts = kernel(compile_time_facts, "lambda_calls")
+    stores = sorted(str(a.location.offset) for a, _ in accesses_on(facts, 11, MemorySpace.GLOBAL, "store"))
+    assert stores == ["384 + 4*threadIdx.x", "896 + 4*threadIdx.x"]
+    reads = sorted(a.location.offset.constant for a, _ in accesses_on(facts, 11, MemorySpace.LOCAL, "load"))
+    assert reads == [0, 16]  # v[(3 + 1) % 8] and v[(7 + 1) % 8]
+    # A lambda's arguments are its own, not the closure object: p is x.
+    (access, _) = only(facts, 15)
+    assert access.location.base == "x" and str(access.location.offset) == "640 + 4*threadIdx.x"
+    # The lambdas run inside the kernel, not as entry points of their own.
+    assert not [k for k in compile_time_facts.kernels if k.function.name.startswith("lambda@")]
+
+
+def test_kernel_template_named_without_a_call_is_instantiated(compile_time_facts):
+    facts = kernel(compile_time_facts, "by_pointer<4>")
+    (access, _) = only(facts, 19)
+    assert str(access.location.offset) == "512 + 4*threadIdx.x"
+    assert not [k for k in compile_time_facts.kernels if k.function.is_template_pattern]
+
+
+TEMPLATE_PATTERN = """
+template <int n>
+struct tile { static constexpr int ne = n * 2; };
+template <int cols, typename T>
+__global__ void pattern(const float* x, float* out) {
+    float pair[2];
+    float sums[4];
+#pragma unroll
+    for (int l = 0; l < tile<cols>::ne; ++l) {
+        pair[l % 2] = x[l * 32 + threadIdx.x];
+        out[l * 32 + threadIdx.x] = pair[(l + 1) % 2];
+    }
+    for (int l = 0; l < cols; ++l) sums[l % 4] = x[l * 32 + threadIdx.x];
+    for (int l = 0; l < 4; ++l) out[l] = sums[3 - l];
+}
+"""
+
+
+def test_template_constant_trip_counts(snippets):
+    """A pattern no instantiation here reaches: its loops' trip counts are constants of each
+    instantiation. `#pragma unroll` unrolls them fully; unasked, each instantiation decides."""
+    from cudalint.dataflow.registers import Placement, UnrollReason
+
+    facts = kernel(snippets.facts(TEMPLATE_PATTERN), "pattern")
+    model = facts.unroll_model
+    verdicts = {run.stmt.span.line: model.verdict(run) for run in model.loops.values()}
+    assert verdicts[8] is UnrollReason.UNROLLED and verdicts[12] is UnrollReason.TEMPLATE_TRIPS
+    arrays = {a.var.name: a for a in facts.local_arrays}
+    assert not arrays["pair"].dynamic
+    assert arrays["sums"].placement is Placement.UNDECIDED and not arrays["sums"].in_local_memory
+
+
+ASSERTIONS = """
+#include <cassert>
+[[noreturn]] __device__ void fail(const char* what);
+#define CHECK(x) if (!(x)) fail(#x)
+__global__ void asserted(const float* in, float* out, int stride, int n) {
+    assert(stride == 1);
+    out[threadIdx.x] = in[threadIdx.x * stride];
+}
+__global__ void checked(const float* in, float* out, int stride, int n) {
+    CHECK(n > 0 && 1 == stride);
+    out[threadIdx.x] = in[threadIdx.x * stride];
+}
+__global__ void only_guarded(const float* in, float* out, int stride, int n) {
+    if (stride == 1) out[threadIdx.x] = 0.0f;
+    out[threadIdx.x] = in[threadIdx.x * stride];
+}
+"""
+
+
+@pytest.mark.parametrize("name, line", [("asserted", 6), ("checked", 10)])
+def test_assertions_fix_the_values_after_them(snippets, name, line):
+    """`assert(stride == 1)`, and a project macro that calls a `[[noreturn]]` function when
+    its check fails: on the paths after them, stride is 1."""
+    access, pattern = only(kernel(snippets.facts(ASSERTIONS), name), line)
+    assert str(access.location.offset) == "4*threadIdx.x" and pattern.sectors == 4
+
+
+def test_a_branch_on_a_value_is_no_assertion(snippets):
+    access, _ = only(kernel(snippets.facts(ASSERTIONS), "only_guarded"), 14)
+    assert "stride" in str(access.location.offset)

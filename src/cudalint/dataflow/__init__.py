@@ -137,7 +137,7 @@ class KernelFacts:
     @cached_property
     def unroll_model(self) -> UnrollModel:
         """Which loops the compiler unrolls: shared by the local-array and register analyses."""
-        return UnrollModel(self.trace.loops)
+        return UnrollModel(self.trace.loops, frozenset(self.trace.template_constants))
 
     @cached_property
     def local_arrays(self) -> list[LocalArray]:
@@ -320,10 +320,13 @@ def _entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:
         for stmt in function.body.walk():
             for expr in stmt.expressions():
                 called.update(node.decl for node in expr.walk() if node.kind is ir.ExprKind.CALL and node.decl)
+    device_code = {function.decl for function in tu.device_functions()}
     entries = []
     for function in tu.device_functions():
         if function.is_template_pattern and function.name in instantiated:
             continue  # Its instantiations carry the concrete types and constants.
+        if function.written_in in device_code:
+            continue  # A lambda in device code runs where it is called, inlined there.
         if function.kind is ir.FunctionKind.KERNEL or function.decl not in called:
             entries.append(function)
     return entries

@@ -319,6 +319,9 @@ class KernelTrace:
     """Per-thread arrays by the base name their accesses carry."""
     calls: set[str] = field(default_factory=set)
     """Names of the functions called, helpers' calls included."""
+    template_constants: set[str] = field(default_factory=set)
+    """Names of a template pattern's compile-time constants its values use (parameter atoms
+    named so): its non-type parameters and the names that depend on them."""
     origins: dict[int, Origin] = field(default_factory=dict)
     """Why an unknown value varies as it does, by the key of its atom."""
     derived: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -510,6 +513,7 @@ class Interpreter:
             self._block(stmt)
         elif kind is ir.StmtKind.EXPR:
             self._expr(stmt.expr)
+            self._assertion(stmt.expr)
         elif kind is ir.StmtKind.DECL:
             for var in stmt.decls:
                 self._declare(var)
@@ -591,7 +595,52 @@ class Interpreter:
         if exits_early(stmt):
             return condition  # Nothing assigned on the returning path reaches later code.
         self.env = self._merge(condition, after_then, self.env)
+        if stmt.orelse is None and stmt.cond is not None and stmt.body and _aborts(_last_statement(stmt.body[0])):
+            # `if (!(x == 1)) abort();`, an assertion macro: what follows runs only where it holds.
+            self._assume(stmt.cond, False)
         return condition
+
+    def _assertion(self, expr: ir.Expr | None) -> None:
+        """``assert(c)`` as the C library spells it, ``c ? (void)0 : __assert_fail(...)``:
+        the code after it runs only where c holds."""
+        expr = _uncast(expr) if expr is not None else None
+        if expr is None or expr.kind is not ir.ExprKind.CONDITIONAL:
+            return
+        condition, then, otherwise = expr.children
+        if _aborts(otherwise):
+            self._assume(condition, True)
+        elif _aborts(then):
+            self._assume(condition, False)
+
+    def _assume(self, condition: ir.Expr, holds: bool) -> None:
+        """Take ``condition == holds`` as a fact for the code that follows: a variable an
+        assertion equates with a constant (``assert(stride == 1)``) is that constant."""
+        condition = _uncast(condition)
+        if condition.kind is ir.ExprKind.CALL and condition.name == "__builtin_expect" and condition.children:
+            self._assume(condition.children[0], holds)
+        elif condition.kind is ir.ExprKind.UNARY and condition.op == "!":
+            self._assume(condition.children[0], not holds)
+        elif condition.kind is ir.ExprKind.BINARY and (condition.op, holds) in (("&&", True), ("||", False)):
+            for side in condition.children:
+                self._assume(side, holds)
+        elif condition.kind is ir.ExprKind.BINARY and (condition.op, holds) in (("==", True), ("!=", False)):
+            for variable, other in (condition.children, reversed(condition.children)):
+                variable = _uncast(variable)
+                value = self._constant_operand(other)
+                if variable.kind is ir.ExprKind.DECL_REF and variable.decl and value is not None:
+                    if isinstance(self.env.get(variable.decl, sym.ZERO), Sym):
+                        self.env[variable.decl] = Sym.const(value)
+                    return
+
+    def _constant_operand(self, expr: ir.Expr) -> int | None:
+        """The value of a literal, named constant or variable holding a constant; no code runs."""
+        expr = _uncast(expr)
+        if isinstance(expr.value, int) and not isinstance(expr.value, bool):
+            return expr.value
+        if expr.kind is ir.ExprKind.DECL_REF and expr.decl:
+            value = self.env.get(expr.decl)
+            return value.constant if isinstance(value, Sym) else None
+        return None
 
     def _merge(self, condition: Sym, taken: dict, not_taken: dict) -> dict:
         """Variables after a branch: a ``select`` on the condition where the paths disagree.
@@ -876,8 +925,19 @@ class Interpreter:
             return Sym.const(expr.value)
         if expr.name == "warpSize":
             return Sym.const(32)
-        if expr.decl is None and expr.name in self.function.template_parameters:
-            return sym.parameter(expr.name)  # A template constant: symbolic, like a parameter.
+        if (
+            expr.decl is None
+            and expr.name
+            and (
+                expr.name in self.function.template_parameters
+                or self.function.is_template_pattern
+                and expr.type.kind is ir.TypeKind.DEPENDENT
+            )
+        ):
+            # A template's non-type parameter, or a name that depends on them (`Traits<T>::kItems`):
+            # a constant of each instantiation, symbolic here like a parameter.
+            self.trace.template_constants.add(expr.name)
+            return sym.parameter(expr.name)
         var = self.globals.get(expr.decl or "")
         if var is not None:
             space = _STORAGE_SPACES.get(var.storage, MemorySpace.GLOBAL)
@@ -1932,6 +1992,52 @@ def _refers_to(expr: ir.Expr, decl: str) -> bool:
         and expr.decl == decl
         or (expr.kind is ir.ExprKind.CAST and bool(expr.children) and _refers_to(expr.children[0], decl))
     )
+
+
+_ABORTING_CALLS = frozenset(
+    (
+        "__assert_fail",
+        "__assertfail",
+        "__assert_rtn",
+        "_wassert",
+        "abort",
+        "exit",
+        "_Exit",
+        "quick_exit",
+        "__trap",
+        "__builtin_trap",
+        "__builtin_unreachable",
+    )
+)
+"""What ``assert`` and abort paths call: the C library's assertion handlers (glibc,
+CUDA's device ``assert``, macOS, MSVC), exits and traps."""
+
+
+def _aborts(node: ir.Expr | ir.Stmt | None) -> bool:
+    """A call that never returns: an assertion handler, an exit or trap, a function declared
+    ``[[noreturn]]``; with what the comma operator evaluates before it."""
+    if isinstance(node, ir.Stmt):
+        node = node.expr if node.kind is ir.StmtKind.EXPR else None
+    node = _uncast(node) if node is not None else None
+    if node is None:
+        return False
+    if node.kind is ir.ExprKind.BINARY and node.op == ",":
+        return _aborts(node.children[-1]) or _aborts(node.children[0])
+    return node.kind is ir.ExprKind.CALL and (
+        node.op == "noreturn" or (node.name or "").removeprefix("std::").removeprefix("::") in _ABORTING_CALLS
+    )
+
+
+def _last_statement(stmt: ir.Stmt) -> ir.Stmt:
+    while stmt.kind is ir.StmtKind.COMPOUND and stmt.body:
+        stmt = stmt.body[-1]
+    return stmt
+
+
+def _uncast(expr: ir.Expr) -> ir.Expr:
+    while expr.kind is ir.ExprKind.CAST and expr.children:
+        expr = expr.children[0]
+    return expr
 
 
 def exits_early(stmt: ir.Stmt) -> bool:
