@@ -514,3 +514,92 @@ def test_assertions_fix_the_values_after_them(snippets, name, line):
 def test_a_branch_on_a_value_is_no_assertion(snippets):
     access, _ = only(kernel(snippets.facts(ASSERTIONS), "only_guarded"), 14)
     assert "stride" in str(access.location.offset)
+
+
+UNIFORM_THROUGH_SHARED = """
+__global__ void flags(const float* x, float* out) {
+    __shared__ int partial[32];
+    const int lane = threadIdx.x % 32;
+    int flag = x[threadIdx.x] > 0.0f;
+    for (int offset = 16; offset > 0; offset >>= 1) flag |= __shfl_xor_sync(0xffffffff, flag, offset);
+    if (flag) out[threadIdx.x] = 1.0f;
+    if (lane == 0) partial[threadIdx.x / 32] = flag;
+    __syncthreads();
+    flag = lane < blockDim.x / 32 ? partial[lane] : 0;
+    for (int offset = 1; offset < 32; offset *= 2) flag = max(flag, __shfl_xor_sync(0xffffffff, flag, offset));
+    if (flag) out[threadIdx.x] = 2.0f;
+    int mine = partial[threadIdx.x / 32];
+    if (__reduce_or_sync(0xffffffff, mine)) out[threadIdx.x] = 3.0f;
+    if (__reduce_or_sync(0xffffffff, partial[lane])) out[threadIdx.x] = 4.0f;
+}
+int main() { flags<<<1, 256>>>(nullptr, nullptr); }
+"""
+
+
+def test_full_warp_reductions_are_warp_uniform_and_block_uniform_when_every_warp_reduces_alike(snippets):
+    facts = kernel(snippets.facts(UNIFORM_THROUGH_SHARED), "flags")
+    by_line = {branch.stmt.span.line: pattern for branch, pattern in facts.branches}
+    # A butterfly over a thread's own data: the same across each warp, not across the block.
+    assert by_line[6].variance is Variance.WARP_UNIFORM and not by_line[6].block_uniform
+    # Per-warp results read back lane by lane after the barrier, then reduced again: the block's.
+    assert by_line[11].variance is Variance.UNIFORM and by_line[11].block_uniform
+    # Each warp reduces its own warp's entry: warp-uniform only.
+    assert by_line[13].variance is Variance.WARP_UNIFORM
+    assert by_line[14].variance is Variance.UNIFORM
+
+
+BOTH_ARMS = """
+__global__ void arms(float* out) {
+    __shared__ float s[256];
+    if ((threadIdx.x / 32) % 2 == 0) {
+        s[threadIdx.x] = 1.0f;
+        __syncthreads();
+        out[threadIdx.x] = s[threadIdx.x ^ 32];
+    } else {
+        __syncthreads();
+        out[threadIdx.x] = s[threadIdx.x ^ 32];
+    }
+    if ((threadIdx.x / 32) % 2 == 0) {
+        __syncthreads();
+    } else {
+        for (int k = 0; k < 2; ++k) __syncthreads();
+    }
+}
+int main() { arms<<<1, 256>>>(nullptr); }
+"""
+
+
+def test_a_barrier_on_each_arm(snippets):
+    facts = kernel(snippets.facts(BOTH_ARMS), "arms")
+    barriers = {b.expr.span.line: b for b in facts.barriers}
+    first, second = (facts.barrier_decisions(barriers[line])[-1] for line in (5, 12))
+    assert facts.other_arm_barrier(barriers[5], first) is barriers[8]
+    assert facts.other_arm_barrier(barriers[8], first) is barriers[5]
+    # The else arm reaches its barrier in a loop, twice: no match.
+    assert facts.other_arm_barrier(barriers[12], second) is None
+
+
+def test_parameter_fields_read_through_a_helper_are_one_value(snippets):
+    source = """
+    struct divisor { unsigned mul; unsigned shift; unsigned d; };
+    __device__ unsigned quotient(unsigned n, const divisor v) { return (__umulhi(n, v.mul) + n) >> v.shift; }
+    __global__ void rows(const float* in, float* out, const divisor w) {
+        const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+        const unsigned y = quotient(i, w);
+        out[y * w.d + (i - y * w.d)] = in[i];
+    }
+    """
+    access, pattern = only(kernel(snippets.facts(source), "rows"), 6, "store")
+    assert str(access.location.offset) == "4*blockDim.x*blockIdx.x + 4*threadIdx.x" and pattern.sectors == 4
+
+
+def test_runtime_divisors_of_a_flat_index_are_row_lengths(snippets):
+    source = """
+    __global__ void pitched(const float* in, float* out, int W, int ld, int n) {
+        const int i = blockIdx.x * blockDim.x + threadIdx.x;
+        out[(i / W) * ld + i % W] = in[i];
+    }
+    """
+    facts = kernel(snippets.facts(source), "pitched")
+    access, _ = only(facts, 3, "store")
+    assert "W" in facts.size_parameters_of(access)

@@ -505,10 +505,13 @@ def _is_bounds_guard(condition: Sym, loop: bool = False) -> bool:
     if atom.name == "&&":
         return all(_is_bounds_guard(argument, loop) for argument in atom.args)
     left, right = atom.args
-    limits = {Variance.UNIFORM, Variance.WARP_UNIFORM} if loop else {Variance.UNIFORM}
     if Variance.THREAD not in (left.variance, right.variance):
         return False
     index, limit = (left, right) if left.variance is Variance.THREAD else (right, left)
+    # A test inside a stride loop on the index it walks (`i = i0 + tid; if (i >= n) break;`)
+    # is the loop's own bound, spelled apart.
+    loop = loop or any(a.kind is AtomKind.ITERATION for a in _all_atoms([index]))
+    limits = {Variance.UNIFORM, Variance.WARP_UNIFORM} if loop else {Variance.UNIFORM}
     # A block-local index (`threadIdx.x < n`, `lane < count`) against a run-time limit
     # splits a warp of every block, not one warp of the grid: a tile's ragged edge that
     # the hardware shows idling lanes in every block (a stride loop's lanes walk

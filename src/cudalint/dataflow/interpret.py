@@ -41,7 +41,14 @@ from dataclasses import dataclass, field
 from cudalint import ir
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import ASSUMED_SHAPE, SAMPLE_ROUNDS, BlockShape, refine_variance, uniform_value
+from cudalint.dataflow.threads import (
+    ASSUMED_SHAPE,
+    SAMPLE_ROUNDS,
+    BlockShape,
+    evaluators,
+    refine_variance,
+    uniform_value,
+)
 
 MAX_INLINE_DEPTH = 4
 # Steps (statements and expressions evaluated) allowed per node of the code an entry
@@ -439,6 +446,11 @@ class Interpreter:
         """Line of the barrier most recently passed, for the reasons given with loaded values."""
         self.local_variance: dict[str, Variance] = {}
         """How much the values stored into each per-thread array vary between threads."""
+        self.parameter_reads: dict[tuple[str, Sym], Sym] = {}
+        """The value of each field of a kernel parameter read so far, by parameter and offset."""
+        self.shared_reads: dict[Atom, Sym] = {}
+        """Values read from shared memory after a barrier at lane-varying addresses, with
+        their address: what the block stored there, so a value of its address alone."""
         self.pointer_targets: dict[tuple[MemorySpace, str], set[tuple[MemorySpace, str]]] = {}
         """The allocations whose addresses were stored into each allocation."""
         self.trace.budget = _budget(function, self.functions)
@@ -732,6 +744,56 @@ class Interpreter:
                 ),
             )
         self._leave_loop(entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips)
+        for decl in self._butterfly_reduced(stmt, inductions, trips):
+            if isinstance(entry.get(decl), Sym):
+                self.env[decl] = self._warp_reduced(entry[decl], assigned[decl], "a butterfly of xor shuffles")
+
+    def _butterfly_reduced(self, stmt: ir.Stmt, inductions: dict[str, Induction], trips: int | None) -> list[str]:
+        """The variables a loop reduces over a full warp: every statement of its body combines
+        a variable with its own value from the lane ``offset`` away (``v += __shfl_xor_sync(
+        0xffffffff, v, offset)``), ``offset`` going through 16, 8, 4, 2, 1 in either order.
+        After it every lane holds the reduction of all 32 lanes' values."""
+        offsets = [
+            decl
+            for decl, induction in inductions.items()
+            if trips == 5 and {induction.at(Sym.const(t)).constant for t in range(trips)} == {1, 2, 4, 8, 16}
+        ]
+        statements = _flattened(stmt.body)
+        if len(offsets) != 1 or not statements:
+            return []
+        reduced = []
+        for child in statements:
+            update = child.expr if child.kind is ir.StmtKind.EXPR and child.expr is not None else None
+            if update is None or update.kind is not ir.ExprKind.ASSIGN:
+                return []
+            target = _uncast(update.children[0])
+            if target.kind is not ir.ExprKind.DECL_REF or not self._xor_shuffle_of(update, target, offsets[0]):
+                return []
+            reduced.append(target.decl)
+        return reduced
+
+    def _xor_shuffle_of(self, update: ir.Expr, target: ir.Expr, offset: str) -> bool:
+        """``target op= shfl_xor(full mask, target, offset)``, or ``target = f(target, shfl_xor(...))``."""
+        source = update.children[1]
+        shuffles = [
+            n for n in source.walk() if n.kind is ir.ExprKind.CALL and n.name in ("__shfl_xor_sync", "__shfl_xor")
+        ]
+        if len(shuffles) != 1:
+            return False
+        arguments = list(shuffles[0].children)
+        if shuffles[0].name == "__shfl_xor_sync":
+            if not arguments or self._constant_operand(arguments.pop(0)) != _FULL_MASK:
+                return False
+        if len(arguments) < 2 or (len(arguments) > 2 and (self._constant_operand(arguments[2]) or 0) < 32):
+            return False
+        value, lane = (_uncast(a) for a in arguments[:2])
+        if value.decl != target.decl or lane.decl != offset:
+            return False
+        inside = {id(n) for n in shuffles[0].walk()}
+        combined = update.op != "=" or any(
+            n.kind is ir.ExprKind.DECL_REF and n.decl == target.decl and id(n) not in inside for n in source.walk()
+        )
+        return combined
 
     def _trip(self, stmt: ir.Stmt, recorded: bool) -> Sym:
         """One trip of the loop: its condition, then its body under it (a ``do`` loop: its
@@ -1142,8 +1204,19 @@ class Interpreter:
         name = _describe(expr) if expr is not None else location.base
         if location.pointee is not None and location.pointee.kind is ir.TypeKind.POINTER:
             return self._loaded_pointer(location, name)
+        if location.space is MemorySpace.PARAMETER:
+            # Nothing writes a kernel's parameters: every read of a field is one value, also
+            # through a helper's copy of the struct (`fastdiv(i, v)` reading `v.d` is `ne0.d`).
+            key = (location.base, location.offset)
+            if key not in self.parameter_reads:
+                field_name = location.base + name[name.index(".") :] if "." in name else name
+                self.parameter_reads[key] = self._fresh(field_name, *self._load_variance(location))
+            return self.parameter_reads[key]
         variance, why = self._load_variance(location)
-        return self._fresh(name, variance, why)
+        value = self._fresh(name, variance, why)
+        if location.space is MemorySpace.SHARED and self.last_barrier is not None and variance is Variance.DATA:
+            self.shared_reads[value.terms[0][0][0]] = location.offset
+        return value
 
     def _load_variance(self, location: Pointer) -> tuple[Variance, str]:
         base = location.base
@@ -1507,7 +1580,47 @@ class Interpreter:
             return None
         if values[-1].variance is Variance.UNIFORM:
             return values[-1]
+        if len(values) == 2 and values[0].constant == _FULL_MASK:
+            return self._warp_reduced(values[-1], f"{name}(...)", name)
         return self._same_in_the_warp(name, values, expr)
+
+    def _warp_reduced(self, value: Sym, name: str, how: str) -> Sym:
+        """A value reduced over all 32 lanes of each warp: the same across the warp, and
+        across the block when every warp reduces the same values lane for lane (a partial
+        result per warp read back from shared memory after a barrier, then reduced again)."""
+        if self._same_in_every_warp(value):
+            return self._fresh(
+                name,
+                Variance.UNIFORM,
+                f"reduced over each full warp by {how} from values every warp holds alike, lane for lane: "
+                "the same in every thread of the block",
+            )
+        return self._fresh(
+            name, Variance.WARP_UNIFORM, f"reduced over the full warp by {how}: the same across the warp"
+        )
+
+    def _same_in_every_warp(self, value: Sym) -> bool:
+        """Whether ``value`` is, lane for lane, the same in every warp of the block: made of
+        block-uniform values, lane indices and shared reads at such addresses."""
+        replacements = {}
+        for atom in value.atoms():
+            if atom.kind in (AtomKind.VARYING, AtomKind.WARP_UNIFORM):
+                address = self.shared_reads.get(atom)
+                if address is None:
+                    return False
+                replacements[atom] = address
+        by_address = sym.substitute(value, replacements) if replacements else value
+        if by_address.variance is Variance.UNIFORM or self.shape.warps() == 1:
+            return by_address.variance <= Variance.THREAD
+        if by_address.variance is not Variance.THREAD:
+            return False
+        for evaluator in evaluators(self.shape, by_address):
+            first = evaluator.lanes(by_address, 0)
+            if None in first:
+                return False
+            if any(evaluator.lanes(by_address, warp) != first for warp in range(1, min(self.shape.warps(), 4))):
+                return False
+        return True
 
     def _per_lane(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym:
         return self._fresh(f"{name}(...)", Variance.DATA, _PER_LANE[name])
@@ -2026,6 +2139,14 @@ def _aborts(node: ir.Expr | ir.Stmt | None) -> bool:
     return node.kind is ir.ExprKind.CALL and (
         node.op == "noreturn" or (node.name or "").removeprefix("std::").removeprefix("::") in _ABORTING_CALLS
     )
+
+
+def _flattened(body: tuple[ir.Stmt, ...]) -> list[ir.Stmt]:
+    """The statements of a body, compound statements opened."""
+    found = []
+    for stmt in body:
+        found += _flattened(stmt.body) if stmt.kind is ir.StmtKind.COMPOUND else [stmt]
+    return found
 
 
 def _last_statement(stmt: ir.Stmt) -> ir.Stmt:

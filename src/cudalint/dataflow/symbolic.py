@@ -418,6 +418,23 @@ def operation(name: str, *args: Sym) -> Sym:
     return Sym.atom(Atom(AtomKind.OPERATION, name, tuple(args)))
 
 
+def substitute(value: Sym, replacements: Mapping[Atom, Sym]) -> Sym:
+    """``value`` with some atoms, at any depth, replaced by other values (operations folded
+    where their arguments become constants)."""
+    total = ZERO
+    for monomial, coefficient in value.terms:
+        term = Sym.const(coefficient)
+        for atom in monomial:
+            if atom in replacements:
+                term = term * replacements[atom]
+            elif atom.kind is AtomKind.OPERATION and atom.args:
+                term = term * operation(atom.name, *(substitute(a, replacements) for a in atom.args))
+            else:
+                term = term * Sym.atom(atom)
+        total = total + term
+    return total
+
+
 def opaque(name: str, *args: Sym) -> Sym:
     """A value computed from ``args`` that is too large to keep: an unknown that varies as
     they do. A value computed from thread indices stays one (it cannot be evaluated, but
