@@ -603,3 +603,9 @@ def test_runtime_divisors_of_a_flat_index_are_row_lengths(snippets):
     facts = kernel(snippets.facts(source), "pitched")
     access, _ = only(facts, 3, "store")
     assert "W" in facts.size_parameters_of(access)
+
+
+def test_a_select_on_a_constant_is_its_arm():
+    k = sym.parameter("k_arg")
+    assert sym.operation("select", sym.Sym.const(1), k, sym.ZERO) == k
+    assert sym.operation("select", sym.ZERO, k, sym.Sym.const(3)) == sym.Sym.const(3)

@@ -242,3 +242,27 @@ def test_padding_is_searched_for_32_banks(corpus_results):
     assert "pad the row for 32 banks ([18])" in load.message
     (edit,) = load.fix.edits
     assert edit.replacement == "[18]"
+
+
+def test_cl101_figures_are_those_of_real_lanes(snippets):
+    """Lanes that walk backwards are as far apart as forwards, and a condition on a template
+    constant is folded before it reaches a message."""
+    source = """
+    __global__ void backwards(const float* in, float* out, int n) {
+        const int t = blockIdx.x * blockDim.x + threadIdx.x;
+        out[t] = in[(n - t) * 256];
+    }
+    template <bool use_k>
+    __global__ void selected(const float* in, float* out, int k_arg) {
+        const int t = blockIdx.x * blockDim.x + threadIdx.x;
+        out[t] = in[t * (use_k ? k_arg : 0)];
+    }
+    int main() {
+        backwards<<<64, 256>>>(nullptr, nullptr, 1 << 20);
+        selected<true><<<64, 256>>>(nullptr, nullptr, 4);
+    }
+    """
+    messages = {f.span.line: f.message for f in snippets.findings(source, ["CL101"])}
+    assert "lanes are 1024 bytes apart, each below the one before" in messages[3]
+    assert "-1024" not in messages[3]
+    assert "lanes are 4*k_arg bytes apart)" in messages[8] and "?" not in messages[8].split("`")[2]

@@ -413,6 +413,8 @@ def operation(name: str, *args: Sym) -> Sym:
             return Sym(tuple((m, c // divisor) for m, c in args[0].terms))
     if name == "select" and args[1] == args[2]:
         return args[1]
+    if name == "select" and constants[0] is not None:
+        return args[1] if constants[0] else args[2]  # `1 ? k : 0` is k.
     if sum(a.size for a in args) > MAX_SIZE:
         return opaque(name, *args)
     return Sym.atom(Atom(AtomKind.OPERATION, name, tuple(args)))

@@ -217,8 +217,13 @@ def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: 
     rows = _rows_per_warp(kernel, access, pattern)
     if rows > 1:
         return f"a warp spans {rows} rows of {kernel.shape.x} threads, each row its own addresses"
-    stride = wording.spelled_value(pattern.lane_stride, names)
-    return f"lanes are {stride} bytes apart" if stride is not None else "lanes' addresses are spread apart"
+    distance = pattern.lane_stride
+    descending = distance is not None and bool(distance.terms) and all(c < 0 for _, c in distance.terms)
+    stride = wording.spelled_value(-distance if descending else distance, names)
+    if stride is None:
+        return "lanes' addresses are spread apart"
+    # Lanes that walk backwards (`a[(n - tid) * k]`) are as far apart as forwards.
+    return f"lanes are {stride} bytes apart{', each below the one before' if descending else ''}"
 
 
 def _advice(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> str:
