@@ -54,10 +54,13 @@ class UncoalescedGlobalAccess(FactRule):
     - `warning`: the hardware shows the cost. The request needs at least twice its
       ideal sectors (50% efficiency or worse) for every value the source leaves open,
       or for any realistic value of a size the kernel compares against (a row length is
-      judged at 1024). On the real-code benchmark (bench/realcode) warnings are held to
-      a per-line precision of 0.90.
+      judged at 1024; so is a run-time divisor that splits a flat thread index into a
+      column and a row, `x = i % W; y = i / W`, whose lanes walk along a row of W). On
+      the real-code benchmark (bench/realcode) warnings are held to a per-line precision
+      of 0.90.
     - `note`: plausible but unproven. A stride that is a runtime parameter or template
-      constant (the note names the value that would make it coalesced), and gathers and
+      constant (the note names the value that would make it coalesced; none where the
+      code asserts it, `assert(stride == 1)` or an assertion macro that aborts), and gathers and
       scatters through an index each lane loaded (`x[column[j]]`, `key_array[bucket]`,
       a tree's `child[node * 8 + j]`): where they land is data, from a broadcast to one
       sector per lane. Measured on real programs, 40 such lines needed twice their ideal
