@@ -609,3 +609,19 @@ def test_a_select_on_a_constant_is_its_arm():
     k = sym.parameter("k_arg")
     assert sym.operation("select", sym.Sym.const(1), k, sym.ZERO) == k
     assert sym.operation("select", sym.ZERO, k, sym.Sym.const(3)) == sym.Sym.const(3)
+
+
+def test_two_lambdas_of_a_template_instantiation_stay_apart(snippets):
+    source = """
+    template <int N>
+    __global__ void two(const float* x, float* out) {
+        auto first = [&](int k) { out[k * 32 + threadIdx.x] = x[threadIdx.x]; };
+        auto second = [&](int k) { out[k * 64 + threadIdx.x] = x[threadIdx.x * N]; };
+        first(1);
+        second(1);
+    }
+    int main() { two<2><<<1, 32>>>(nullptr, nullptr); }
+    """
+    facts = kernel(snippets.facts(source), "two<2>")
+    stores = sorted(str(a.location.offset) for a, _ in facts.accesses if a.kind.value == "store")
+    assert stores == ["128 + 4*threadIdx.x", "256 + 4*threadIdx.x"]

@@ -430,6 +430,9 @@ class Lowering:
 
     def _decl_id(self, cursor: cindex.Cursor) -> str:
         usr = cursor.get_usr()
+        if usr and "@Sa" in usr:
+            # Unnamed classes, lambdas' among them, of one template instantiation share a USR.
+            return f"{usr}@{cursor.location.offset}"
         if usr:
             return usr
         location = cursor.location
