@@ -625,3 +625,19 @@ def test_two_lambdas_of_a_template_instantiation_stay_apart(snippets):
     facts = kernel(snippets.facts(source), "two<2>")
     stores = sorted(str(a.location.offset) for a, _ in facts.accesses if a.kind.value == "store")
     assert stores == ["128 + 4*threadIdx.x", "256 + 4*threadIdx.x"]
+
+
+def test_a_decrement_under_a_data_condition_is_a_select(snippets):
+    source = """
+    __device__ int bin_of(float v, int nbins) {
+        int bin = (int)(v * nbins);
+        if (bin == nbins) bin--;
+        return bin;
+    }
+    __global__ void bins(const float* x, int* out, int nbins) {
+        out[threadIdx.x] = bin_of(x[threadIdx.x], nbins);
+    }
+    """
+    facts = kernel(snippets.facts(source), "bins")
+    (pattern,) = [p for b, p in facts.branches if b.stmt.span.line == 3]
+    assert pattern.idiom is not None and pattern.idiom.name == "SELECT"

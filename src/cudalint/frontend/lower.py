@@ -1043,9 +1043,11 @@ class Lowering:
         if (
             referenced is not None
             and referenced.kind == CK.CXX_METHOD
+            and referenced.spelling == "operator()"
             and len(arguments) == len(list(referenced.get_arguments())) + 1
         ):
-            # `functor(a, b)`, a lambda's call: clang lists the object as the operator's first argument.
+            # `functor(a, b)`, a lambda's call: clang lists the object as the call operator's
+            # first argument. (Other operators keep it there: `p[i] = pi` is a store into p[i].)
             receiver, arguments = arguments[0], arguments[1:]
         node = ir.Expr(
             ir.ExprKind.CALL,
