@@ -448,6 +448,8 @@ class Interpreter:
         """How much the values stored into each per-thread array vary between threads."""
         self.parameter_reads: dict[tuple[str, Sym], Sym] = {}
         """The value of each field of a kernel parameter read so far, by parameter and offset."""
+        self.parameters_written: set[str] = set()
+        """Kernel parameters the code assigns to (a copy it changes): their reads are not cached."""
         self.shared_reads: dict[Atom, Sym] = {}
         """Values read from shared memory after a barrier at lane-varying addresses, with
         their address: what the block stored there, so a value of its address alone."""
@@ -1204,8 +1206,8 @@ class Interpreter:
         name = _describe(expr) if expr is not None else location.base
         if location.pointee is not None and location.pointee.kind is ir.TypeKind.POINTER:
             return self._loaded_pointer(location, name)
-        if location.space is MemorySpace.PARAMETER:
-            # Nothing writes a kernel's parameters: every read of a field is one value, also
+        if location.space is MemorySpace.PARAMETER and location.base not in self.parameters_written:
+            # A kernel parameter nothing writes: every read of a field is one value, also
             # through a helper's copy of the struct (`fastdiv(i, v)` reading `v.d` is `ne0.d`).
             key = (location.base, location.offset)
             if key not in self.parameter_reads:
@@ -1258,6 +1260,8 @@ class Interpreter:
         the same allocation may alias it and see an unknown."""
         if isinstance(value, Reference):
             value = self._load(value.location, None)
+        if location.space is MemorySpace.PARAMETER:
+            self.parameters_written.add(location.base)
         memory = {
             key: stored
             for key, stored in self.env.get(MEMORY, {}).items()

@@ -185,7 +185,7 @@ class Lowering:
         for closure in self._called_closures & self._generic_lambdas.keys():
             # Its calls' instantiations hold the concrete `auto` arguments; the pattern would
             # be analyzed as a function nothing calls.
-            del self._functions[self._generic_lambdas[closure]]
+            self._functions.pop(self._generic_lambdas[closure], None)
         return ir.TranslationUnit(
             path=self.path,
             header_mode=self.header_mode,
