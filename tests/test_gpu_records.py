@@ -547,7 +547,6 @@ SYNCCHECK_ERRORS = {  # True: errors reported (about one per offending thread), 
     "bar_bad_data_loop_then_exit": False,
     "bar_bad_warp_branch_then_barrier": True,
     "bar_ok_warp_reduced_flag": False,
-    "bar_bad_warp_both_arms": True,
 }
 
 

@@ -573,6 +573,8 @@ class Interpreter:
             if isinstance(target, Alias):
                 self.env[var.decl] = target
                 return
+        if self._declare_fields(var):
+            return
         if var.init is None:
             self.env[var.decl] = (
                 self._fresh(var.name, Variance.UNIFORM)
@@ -581,6 +583,28 @@ class Interpreter:
             )
             return
         self.env[var.decl] = self._convert(self._expr(var.init), var.type)
+
+    def _declare_fields(self, var: ir.VarDecl) -> bool:
+        """A struct initialized field by field (``const divisor d = {mul, shift, n};``): the
+        thread's own copy, each field holding its value, also where a helper takes it by
+        reference."""
+        record = self.tu.records.get(var.type.record or "") if var.type.kind is ir.TypeKind.RECORD else None
+        init = var.init
+        if record is None or init is None or init.kind is not ir.ExprKind.INIT_LIST:
+            return False
+        fields = record.fields[: len(init.children)]
+        if len(init.children) > len(record.fields) or any(
+            f.offset is None or f.type.kind not in (ir.TypeKind.INTEGER, ir.TypeKind.POINTER) for f in fields
+        ):
+            return False
+        self.env[var.decl] = Reference(Pointer(MemorySpace.LOCAL, var.name, sym.ZERO, var.type))
+        stored = {}
+        for member, element in zip(fields, init.children, strict=True):
+            value = self._convert(self._expr(element), member.type)
+            self._remember(Pointer(MemorySpace.LOCAL, var.name, Sym.const(member.offset), member.type), value)
+            stored.update(self.env[MEMORY])  # A store forgets the allocation's other offsets: not these.
+        self.env[MEMORY] = stored
+        return True
 
     def _branch(self, stmt: ir.Stmt, condition: Sym) -> None:
         if self.recording:

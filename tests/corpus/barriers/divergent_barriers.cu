@@ -239,24 +239,3 @@ __global__ void bar_ok_warp_reduced_flag(float* out, const float* a) {
         out[i] = s[t ^ 32];
     }
 }
-
-// BAD (by the CUDA rules): one barrier in each arm of a branch that keeps warps whole
-// (even and odd warps). Every warp reaches one of the two __syncthreads() calls once;
-// both are bar.sync 0, and the block meets there. Measured: no hang, the plain run
-// finishes, and synccheck reports errors (barriers passed by different threads together).
-// launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=6944 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
-__global__ void bar_bad_warp_both_arms(float* out, const float* a) {
-    __shared__ float s[256];
-    int t = threadIdx.x;
-    int i = blockIdx.x * blockDim.x + t;
-    if ((t / 32) % 2 == 0) {
-        s[t] = a[i];
-        __syncthreads();  // expect: CL302 note
-        out[i] = s[t ^ 32];
-    } else {
-        s[t] = a[i] + 1.0f;
-        __syncthreads();  // expect: CL302 note
-        out[i] = s[t ^ 32] * 2.0f;
-    }
-}
