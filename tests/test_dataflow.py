@@ -383,3 +383,261 @@ def test_guards_mixing_a_lane_test_and_a_parameter_narrow_the_lanes(snippets):
     """
     ((access, pattern),) = kernel(snippets.facts(source), "halo").accesses
     assert pattern.single_lane and pattern.sectors == 1
+
+
+# ---------------------------------------------------------------------- compile-time values
+
+COMPILE_TIME = """
+#include <type_traits>
+template <bool wide>
+__global__ void flagged(float* out) {
+    if constexpr (wide) out[threadIdx.x] = 1.0f;
+}
+__global__ void lambda_calls(const float* x, float* out) {
+    float v[8];
+    for (int i = 0; i < 8; ++i) v[i] = x[i * 32 + threadIdx.x];
+    auto store = [&](auto column) {
+        constexpr int j = decltype(column)::value;
+        out[j * 32 + threadIdx.x] = v[(j + 1) % 8];
+    };
+    store(std::integral_constant<int, 3>{});
+    store(std::integral_constant<int, 7>{});
+    auto load = [&](const float* p, int k) { return p[k * 32 + threadIdx.x]; };
+    out[threadIdx.x] += load(x, 5);
+}
+template <int cols>
+__global__ void by_pointer(const float* x, float* out) { out[threadIdx.x] = x[cols * 32 + threadIdx.x]; }
+typedef void (*kernel_t)(const float*, float*);
+static void launch(kernel_t k) { k<<<1, 32>>>(nullptr, nullptr); }
+int main() {
+    flagged<true><<<1, 32>>>(nullptr);
+    flagged<false><<<1, 32>>>(nullptr);
+    lambda_calls<<<1, 32>>>(nullptr, nullptr);
+    launch(by_pointer<4>);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def compile_time_facts(snippets):
+    return snippets.facts(COMPILE_TIME)
+
+
+def test_bool_template_arguments_and_if_constexpr(compile_time_facts):
+    labels = {k.label for k in compile_time_facts.kernels}
+    assert {"flagged<1>", "flagged<0>"} <= labels
+    # `true` is 1 (libclang reads a bool argument sign-extended, as -1), and `if constexpr (wide)`
+    # reads the substituted argument's value.
+    assert [p.taken_lanes for _, p in kernel(compile_time_facts, "flagged<1>").branches] == [32]
+    assert [p.taken_lanes for _, p in kernel(compile_time_facts, "flagged<0>").branches] == [0]
+
+
+def test_lambda_calls_are_inlined_with_their_constant_arguments(compile_time_facts):
+    facts = kernel(compile_time_facts, "lambda_calls")
+    stores = sorted(str(a.location.offset) for a, _ in accesses_on(facts, 11, MemorySpace.GLOBAL, "store"))
+    assert stores == ["384 + 4*threadIdx.x", "896 + 4*threadIdx.x"]
+    reads = sorted(a.location.offset.constant for a, _ in accesses_on(facts, 11, MemorySpace.LOCAL, "load"))
+    assert reads == [0, 16]  # v[(3 + 1) % 8] and v[(7 + 1) % 8]
+    # A lambda's arguments are its own, not the closure object: p is x.
+    (access, _) = only(facts, 15)
+    assert access.location.base == "x" and str(access.location.offset) == "640 + 4*threadIdx.x"
+    # The lambdas run inside the kernel, not as entry points of their own.
+    assert not [k for k in compile_time_facts.kernels if k.function.name.startswith("lambda@")]
+
+
+def test_kernel_template_named_without_a_call_is_instantiated(compile_time_facts):
+    facts = kernel(compile_time_facts, "by_pointer<4>")
+    (access, _) = only(facts, 19)
+    assert str(access.location.offset) == "512 + 4*threadIdx.x"
+    assert not [k for k in compile_time_facts.kernels if k.function.is_template_pattern]
+
+
+TEMPLATE_PATTERN = """
+template <int n>
+struct tile { static constexpr int ne = n * 2; };
+template <int cols, typename T>
+__global__ void pattern(const float* x, float* out) {
+    float pair[2];
+    float sums[4];
+#pragma unroll
+    for (int l = 0; l < tile<cols>::ne; ++l) {
+        pair[l % 2] = x[l * 32 + threadIdx.x];
+        out[l * 32 + threadIdx.x] = pair[(l + 1) % 2];
+    }
+    for (int l = 0; l < cols; ++l) sums[l % 4] = x[l * 32 + threadIdx.x];
+    for (int l = 0; l < 4; ++l) out[l] = sums[3 - l];
+}
+"""
+
+
+def test_template_constant_trip_counts(snippets):
+    """A pattern no instantiation here reaches: its loops' trip counts are constants of each
+    instantiation. `#pragma unroll` unrolls them fully; unasked, each instantiation decides."""
+    from cudalint.dataflow.registers import Placement, UnrollReason
+
+    facts = kernel(snippets.facts(TEMPLATE_PATTERN), "pattern")
+    model = facts.unroll_model
+    verdicts = {run.stmt.span.line: model.verdict(run) for run in model.loops.values()}
+    assert verdicts[8] is UnrollReason.UNROLLED and verdicts[12] is UnrollReason.TEMPLATE_TRIPS
+    arrays = {a.var.name: a for a in facts.local_arrays}
+    assert not arrays["pair"].dynamic
+    assert arrays["sums"].placement is Placement.UNDECIDED and not arrays["sums"].in_local_memory
+
+
+ASSERTIONS = """
+#include <cassert>
+[[noreturn]] __device__ void fail(const char* what);
+#define CHECK(x) if (!(x)) fail(#x)
+__global__ void asserted(const float* in, float* out, int stride, int n) {
+    assert(stride == 1);
+    out[threadIdx.x] = in[threadIdx.x * stride];
+}
+__global__ void checked(const float* in, float* out, int stride, int n) {
+    CHECK(n > 0 && 1 == stride);
+    out[threadIdx.x] = in[threadIdx.x * stride];
+}
+__global__ void only_guarded(const float* in, float* out, int stride, int n) {
+    if (stride == 1) out[threadIdx.x] = 0.0f;
+    out[threadIdx.x] = in[threadIdx.x * stride];
+}
+"""
+
+
+@pytest.mark.parametrize("name, line", [("asserted", 6), ("checked", 10)])
+def test_assertions_fix_the_values_after_them(snippets, name, line):
+    """`assert(stride == 1)`, and a project macro that calls a `[[noreturn]]` function when
+    its check fails: on the paths after them, stride is 1."""
+    access, pattern = only(kernel(snippets.facts(ASSERTIONS), name), line)
+    assert str(access.location.offset) == "4*threadIdx.x" and pattern.sectors == 4
+
+
+def test_a_branch_on_a_value_is_no_assertion(snippets):
+    access, _ = only(kernel(snippets.facts(ASSERTIONS), "only_guarded"), 14)
+    assert "stride" in str(access.location.offset)
+
+
+UNIFORM_THROUGH_SHARED = """
+__global__ void flags(const float* x, float* out) {
+    __shared__ int partial[32];
+    const int lane = threadIdx.x % 32;
+    int flag = x[threadIdx.x] > 0.0f;
+    for (int offset = 16; offset > 0; offset >>= 1) flag |= __shfl_xor_sync(0xffffffff, flag, offset);
+    if (flag) out[threadIdx.x] = 1.0f;
+    if (lane == 0) partial[threadIdx.x / 32] = flag;
+    __syncthreads();
+    flag = lane < blockDim.x / 32 ? partial[lane] : 0;
+    for (int offset = 1; offset < 32; offset *= 2) flag = max(flag, __shfl_xor_sync(0xffffffff, flag, offset));
+    if (flag) out[threadIdx.x] = 2.0f;
+    int mine = partial[threadIdx.x / 32];
+    if (__reduce_or_sync(0xffffffff, mine)) out[threadIdx.x] = 3.0f;
+    if (__reduce_or_sync(0xffffffff, partial[lane])) out[threadIdx.x] = 4.0f;
+}
+int main() { flags<<<1, 256>>>(nullptr, nullptr); }
+"""
+
+
+def test_full_warp_reductions_are_warp_uniform_and_block_uniform_when_every_warp_reduces_alike(snippets):
+    facts = kernel(snippets.facts(UNIFORM_THROUGH_SHARED), "flags")
+    by_line = {branch.stmt.span.line: pattern for branch, pattern in facts.branches}
+    # A butterfly over a thread's own data: the same across each warp, not across the block.
+    assert by_line[6].variance is Variance.WARP_UNIFORM and not by_line[6].block_uniform
+    # Per-warp results read back lane by lane after the barrier, then reduced again: the block's.
+    assert by_line[11].variance is Variance.UNIFORM and by_line[11].block_uniform
+    # Each warp reduces its own warp's entry: warp-uniform only.
+    assert by_line[13].variance is Variance.WARP_UNIFORM
+    assert by_line[14].variance is Variance.UNIFORM
+
+
+BOTH_ARMS = """
+__global__ void arms(float* out) {
+    __shared__ float s[256];
+    if ((threadIdx.x / 32) % 2 == 0) {
+        s[threadIdx.x] = 1.0f;
+        __syncthreads();
+        out[threadIdx.x] = s[threadIdx.x ^ 32];
+    } else {
+        __syncthreads();
+        out[threadIdx.x] = s[threadIdx.x ^ 32];
+    }
+    if ((threadIdx.x / 32) % 2 == 0) {
+        __syncthreads();
+    } else {
+        for (int k = 0; k < 2; ++k) __syncthreads();
+    }
+}
+int main() { arms<<<1, 256>>>(nullptr); }
+"""
+
+
+def test_a_barrier_on_each_arm(snippets):
+    facts = kernel(snippets.facts(BOTH_ARMS), "arms")
+    barriers = {b.expr.span.line: b for b in facts.barriers}
+    first, second = (facts.barrier_decisions(barriers[line])[-1] for line in (5, 12))
+    assert facts.other_arm_barrier(barriers[5], first) is barriers[8]
+    assert facts.other_arm_barrier(barriers[8], first) is barriers[5]
+    # The else arm reaches its barrier in a loop, twice: no match.
+    assert facts.other_arm_barrier(barriers[12], second) is None
+
+
+def test_parameter_fields_read_through_a_helper_are_one_value(snippets):
+    source = """
+    struct divisor { unsigned mul; unsigned shift; unsigned d; };
+    __device__ unsigned quotient(unsigned n, const divisor v) { return (__umulhi(n, v.mul) + n) >> v.shift; }
+    __global__ void rows(const float* in, float* out, const divisor w) {
+        const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+        const unsigned y = quotient(i, w);
+        out[y * w.d + (i - y * w.d)] = in[i];
+    }
+    """
+    access, pattern = only(kernel(snippets.facts(source), "rows"), 6, "store")
+    assert str(access.location.offset) == "4*blockDim.x*blockIdx.x + 4*threadIdx.x" and pattern.sectors == 4
+
+
+def test_runtime_divisors_of_a_flat_index_are_row_lengths(snippets):
+    source = """
+    __global__ void pitched(const float* in, float* out, int W, int ld, int n) {
+        const int i = blockIdx.x * blockDim.x + threadIdx.x;
+        out[(i / W) * ld + i % W] = in[i];
+    }
+    """
+    facts = kernel(snippets.facts(source), "pitched")
+    access, _ = only(facts, 3, "store")
+    assert "W" in facts.size_parameters_of(access)
+
+
+def test_a_select_on_a_constant_is_its_arm():
+    k = sym.parameter("k_arg")
+    assert sym.operation("select", sym.Sym.const(1), k, sym.ZERO) == k
+    assert sym.operation("select", sym.ZERO, k, sym.Sym.const(3)) == sym.Sym.const(3)
+
+
+def test_two_lambdas_of_a_template_instantiation_stay_apart(snippets):
+    source = """
+    template <int N>
+    __global__ void two(const float* x, float* out) {
+        auto first = [&](int k) { out[k * 32 + threadIdx.x] = x[threadIdx.x]; };
+        auto second = [&](int k) { out[k * 64 + threadIdx.x] = x[threadIdx.x * N]; };
+        first(1);
+        second(1);
+    }
+    int main() { two<2><<<1, 32>>>(nullptr, nullptr); }
+    """
+    facts = kernel(snippets.facts(source), "two<2>")
+    stores = sorted(str(a.location.offset) for a, _ in facts.accesses if a.kind.value == "store")
+    assert stores == ["128 + 4*threadIdx.x", "256 + 4*threadIdx.x"]
+
+
+def test_a_decrement_under_a_data_condition_is_a_select(snippets):
+    source = """
+    __device__ int bin_of(float v, int nbins) {
+        int bin = (int)(v * nbins);
+        if (bin == nbins) bin--;
+        return bin;
+    }
+    __global__ void bins(const float* x, int* out, int nbins) {
+        out[threadIdx.x] = bin_of(x[threadIdx.x], nbins);
+    }
+    """
+    facts = kernel(snippets.facts(source), "bins")
+    (pattern,) = [p for b, p in facts.branches if b.stmt.span.line == 3]
+    assert pattern.idiom is not None and pattern.idiom.name == "SELECT"

@@ -273,6 +273,27 @@ EXPECTED.update(
         },
     }
 )
+# Index arithmetic (index_arithmetic.cu): a flat index decomposed with `/` and `%` (by a
+# constant, a run-time row length, a fast-division helper, a layout functor) keeps the lanes
+# consecutive along a row; written to a transposed layout each lane's store is its own
+# sector. Tail guards and the block-stride loop's bound are predicated: pred_on below 32.
+GUARDED = (26.0, 32.0)
+EXPECTED.update(
+    {
+        "ia_flat_constant": {"gld_sectors_per_request": 4},
+        "ia_flat_pitched": {"gld_sectors_per_request": 4, "pred_on_ratio": GUARDED},
+        "ia_flat_transposed": {"gld_sectors_per_request": 4, "gst_sectors_per_request": 32, "pred_on_ratio": GUARDED},
+        "ia_fast_division": {"gld_sectors_per_request": 4, "pred_on_ratio": GUARDED},
+        "ia_layout_functor": {"gld_sectors_per_request": 4, "pred_on_ratio": GUARDED},
+        "ia_block_stride": {
+            "gld_sectors_per_request": 4,
+            "gld_requests_per_warp": 48,
+            "gst_requests_per_warp": 32,
+            "pred_on_ratio": LOOP,
+        },
+        "ia_asserted_unit_stride": {"gld_sectors_per_request": 4, "pred_on_ratio": GUARDED},
+    }
+)
 UNIFORM |= {"ws_row_broadcast_16x16", "ws_row_broadcast_8x32", "ws_row_broadcast_4x64"}
 DIVERGENT |= {"mc_thread_trip_count", "mc_switch_lane"}
 UNIFORM |= {"mc_data_branch", "mc_guard_exact", "mc_guard_tail", "mc_select", "mc_block_uniform_loop"}
@@ -525,6 +546,7 @@ SYNCCHECK_ERRORS = {  # True: errors reported (about one per offending thread), 
     "bar_ok_uniform_loop": False,
     "bar_bad_data_loop_then_exit": False,
     "bar_bad_warp_branch_then_barrier": True,
+    "bar_ok_warp_reduced_flag": False,
 }
 
 

@@ -242,3 +242,52 @@ def test_padding_is_searched_for_32_banks(corpus_results):
     assert "pad the row for 32 banks ([18])" in load.message
     (edit,) = load.fix.edits
     assert edit.replacement == "[18]"
+
+
+def test_cl101_figures_are_those_of_real_lanes(snippets):
+    """Lanes that walk backwards are as far apart as forwards, and a condition on a template
+    constant is folded before it reaches a message."""
+    source = """
+    __global__ void backwards(const float* in, float* out, int n) {
+        const int t = blockIdx.x * blockDim.x + threadIdx.x;
+        out[t] = in[(n - t) * 256];
+    }
+    template <bool use_k>
+    __global__ void selected(const float* in, float* out, int k_arg) {
+        const int t = blockIdx.x * blockDim.x + threadIdx.x;
+        out[t] = in[t * (use_k ? k_arg : 0)];
+    }
+    int main() {
+        backwards<<<64, 256>>>(nullptr, nullptr, 1 << 20);
+        selected<true><<<64, 256>>>(nullptr, nullptr, 4);
+    }
+    """
+    messages = {f.span.line: f.message for f in snippets.findings(source, ["CL101"])}
+    assert "lanes are 1024 bytes apart, each below the one before" in messages[3]
+    assert "-1024" not in messages[3]
+    assert "lanes are 4*k_arg bytes apart; at the launch in case.cu:12 with k_arg = 4" in messages[8]
+    assert "?" not in messages[8].split("`")[2]
+
+
+def test_cl302_a_barrier_on_each_arm_of_a_warp_uniform_branch_is_a_note_with_its_reason(snippets):
+    """Both calls are bar.sync 0 and every warp reaches one once: the kernel runs (measured
+    on an H100, though synccheck reports the barriers passed together)."""
+    source = """
+    __global__ void arms(float* out, const float* a) {
+        __shared__ float s[256];
+        int t = threadIdx.x;
+        if ((t / 32) % 2 == 0) {
+            s[t] = a[t];
+            __syncthreads();
+            out[t] = s[t ^ 32];
+        } else {
+            s[t] = -a[t];
+            __syncthreads();
+            out[t] = s[t ^ 32];
+        }
+    }
+    int main() { arms<<<64, 256>>>(nullptr, nullptr); }
+    """
+    found = snippets.findings(source, ["CL302"])
+    assert [(f.span.line, f.level.value) for f in found] == [(6, "note"), (10, "note")]
+    assert all("on the other arm" in f.message for f in found)

@@ -140,7 +140,8 @@ class Expr:
     span: Span
     children: tuple[Expr, ...] = ()
     op: str | None = None
-    """Operator spelling for UNARY/BINARY/ASSIGN (postfix ``++`` is ``"post++"``); arrow or dot for MEMBER."""
+    """Operator spelling for UNARY/BINARY/ASSIGN (postfix ``++`` is ``"post++"``); arrow or dot for MEMBER;
+    for CALL, ``"construct"`` (a constructor) or ``"noreturn"`` (a function declared never to return)."""
     name: str | None = None
     """Referenced name for DECL_REF, field for MEMBER, callee for CALL, variable for BUILTIN_INDEX."""
     member: str | None = None
@@ -314,6 +315,8 @@ class Function:
     is_template_pattern: bool = False
     """The uninstantiated template: types may be dependent."""
     in_main_file: bool = True
+    written_in: str | None = None
+    """For a lambda's call operator: the declaration of the function the lambda is written in."""
 
     @property
     def display_name(self) -> str:

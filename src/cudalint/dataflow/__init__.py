@@ -22,7 +22,7 @@ from cudalint.dataflow.banks import (
     shared_access_pattern,
     shared_instruction,
 )
-from cudalint.dataflow.barriers import reaching_decisions, skippers_exit
+from cudalint.dataflow.barriers import other_arm_barrier, reaching_decisions, skippers_exit
 from cudalint.dataflow.cfg import ControlFlow
 from cudalint.dataflow.divergence import BranchPattern, Cost, DeviceFunctions, Idiom, Workload, branch_pattern
 from cudalint.dataflow.interpret import (
@@ -177,7 +177,7 @@ class KernelFacts:
     @cached_property
     def unroll_model(self) -> UnrollModel:
         """Which loops the compiler unrolls: shared by the local-array and register analyses."""
-        return UnrollModel(self.trace.loops)
+        return UnrollModel(self.trace.loops, frozenset(self.trace.template_constants))
 
     @cached_property
     def local_arrays(self) -> list[LocalArray]:
@@ -250,10 +250,21 @@ class KernelFacts:
 
     def size_parameters_of(self, access: Access) -> frozenset[str]:
         """Parameters that act as sizes in this access's address: compared against somewhere,
-        or the row length of a 2-D index (``col * n + row``, with ``row`` varying too)."""
+        the row length of a 2-D index (``col * n + row``, with ``row`` varying too), or the
+        row length a flat thread index is decomposed by (``i % W``, ``i / W``): consecutive
+        lanes walk along a row of W, and cross at most one row end."""
         offset = access.location.offset
         varying = {AtomKind.THREAD_INDEX, AtomKind.ITERATION}
-        row_lengths = set()
+        row_lengths = {
+            divisor.name
+            for atom in offset.atoms()
+            if atom.kind is AtomKind.OPERATION and atom.name in ("/", "%") and len(atom.args) == 2
+            for divisor in [next(iter(atom.args[1].atoms()), None)]
+            if divisor is not None
+            and divisor.kind is AtomKind.PARAMETER
+            and atom.args[1] == Sym.atom(divisor)
+            and any(a.kind in varying for a in atom.args[0].atoms())
+        }
         for monomial, _ in offset.terms:
             parameters = [a.name for a in monomial if a.kind is AtomKind.PARAMETER]
             if parameters and any(a.kind in varying for a in monomial):
@@ -323,6 +334,11 @@ class KernelFacts:
         block_varying = {id(branch.stmt) for branch, pattern in self.branches if not pattern.block_uniform}
         return skippers_exit(barrier, self.control_flow, self.barriers, block_varying)
 
+    def other_arm_barrier(self, barrier: Barrier, decision: ir.Stmt) -> Barrier | None:
+        """The barrier on the other arm of ``decision`` that the threads skipping ``barrier``
+        reach instead, each arm reaching exactly one (``barriers.other_arm_barrier``)."""
+        return other_arm_barrier(barrier, decision, self.barriers)
+
     @cached_property
     def _decision_variance(self) -> dict[int, Variance]:
         worst: dict[int, Variance] = {}
@@ -360,10 +376,13 @@ def _entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:
         for stmt in function.body.walk():
             for expr in stmt.expressions():
                 called.update(node.decl for node in expr.walk() if node.kind is ir.ExprKind.CALL and node.decl)
+    device_code = {function.decl for function in tu.device_functions()}
     entries = []
     for function in tu.device_functions():
         if function.is_template_pattern and function.name in instantiated:
             continue  # Its instantiations carry the concrete types and constants.
+        if function.written_in in device_code:
+            continue  # A lambda in device code runs where it is called, inlined there.
         if function.kind is ir.FunctionKind.KERNEL or function.decl not in called:
             entries.append(function)
     return entries

@@ -12,6 +12,13 @@ Threads that skip a barrier under a decision that differs between them and then 
 barrier before they exit leave nobody waiting: exited threads no longer hold a barrier
 up. That holds when no barrier follows the decision and the decision sits in no loop
 (another trip would bring the skipping threads to the barrier again).
+
+An ``if`` with an ``else`` whose two arms each reach exactly one block barrier, straight
+down their statements (no loop or condition of their own around it), sends every thread to
+one barrier once: ``__syncthreads()`` is ``bar.sync 0`` on both arms, the same hardware
+barrier, which counts the warps that arrive wherever they arrive from. When the decision
+keeps warps whole, each warp arrives once and the block meets, though the CUDA rules ask
+for the same barrier in every thread.
 """
 
 from __future__ import annotations
@@ -63,6 +70,32 @@ def skippers_exit(
         if body is not None and any(id(loop) != id(decision) and loop.kind in _LOOPS for loop in _path(body, decision)):
             return False
     return True
+
+
+def other_arm_barrier(barrier: Barrier, decision: ir.Stmt, barriers: Sequence[Barrier]) -> Barrier | None:
+    """The barrier the threads that skip ``barrier`` reach instead: ``decision`` is an ``if``
+    with an ``else``, and each arm reaches exactly one block barrier, straight down its
+    statements (see the module's docstring); None otherwise."""
+    if decision.kind is not ir.StmtKind.IF or decision.orelse is None or barrier.stmt is None:
+        return None
+    found = []
+    for arm in (decision.body, (decision.orelse,)):
+        inside = [
+            other
+            for other in barriers
+            if other.scope is barrier.scope
+            and other.stmt is not None
+            and any(node is other.stmt for part in arm for node in part.walk())
+        ]
+        if len(inside) != 1 or inside[0].inlined_from:
+            return None
+        path = next((p for part in arm if (p := _path(part, inside[0].stmt))), [])
+        if any(step.kind is not ir.StmtKind.COMPOUND for step in path[:-1]):
+            return None
+        found.append(inside[0])
+    if not any(other is barrier for other in found):
+        return None
+    return found[1] if found[0] is barrier else found[0]
 
 
 def _controlling(barrier: Barrier, control_flow: ControlFlow) -> tuple[ir.Stmt, ...] | None:

@@ -242,7 +242,7 @@ def branch_pattern(
     evaluator, taken, count = most_split(branch, shape, bindings, loops)
     stmt = branch.stmt
     loop = stmt.kind in _LOOPS
-    bounds = _is_bounds_guard(condition, loop)
+    bounds = _is_bounds_guard(condition, loop or _breaks_out(stmt))
     leaves = ends_in_exit(stmt)
     pattern = BranchPattern(
         variance, taken, count, bounds, _block_uniform(condition, variance, evaluator), leaves=leaves
@@ -397,6 +397,16 @@ def _guarded_work(stmt: ir.Stmt, workload: Workload) -> float:
     return sum(workload.statement(path) for path in paths) + leaving
 
 
+def _breaks_out(stmt: ir.Stmt) -> bool:
+    """``if (i >= n) break;`` alone: a stride loop's bound spelled apart from its condition
+    (``for (i0 = 0; i0 < n; i0 += blockDim.x) { i = i0 + tid; if (i >= n) break; ... }``)."""
+    if stmt.kind is not ir.StmtKind.IF or stmt.orelse is not None or len(stmt.body) != 1:
+        return False
+    path = stmt.body[0]
+    only = path.body[0] if path.kind is ir.StmtKind.COMPOUND and len(path.body) == 1 else path
+    return only.kind is ir.StmtKind.BREAK
+
+
 def ends_in_exit(stmt: ir.Stmt) -> bool:
     """An if without an else whose path ends in ``return``, ``continue`` or ``break``."""
     if stmt.kind is not ir.StmtKind.IF or stmt.orelse is not None or not stmt.body:
@@ -435,7 +445,8 @@ def _selects_only(path: ir.Stmt) -> bool:
         if statement.kind is not ir.StmtKind.EXPR or statement.expr is None:
             return False
         expr = statement.expr
-        if expr.kind is not ir.ExprKind.ASSIGN or expr.children[0].kind is not ir.ExprKind.DECL_REF:
+        stepped = expr.kind is ir.ExprKind.UNARY and expr.op in ("++", "--", "post++", "post--")  # `bin--`
+        if not (expr.kind is ir.ExprKind.ASSIGN or stepped) or expr.children[0].kind is not ir.ExprKind.DECL_REF:
             return False
         if any(
             node.kind in (ir.ExprKind.CALL, ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER)

@@ -41,7 +41,14 @@ from dataclasses import dataclass, field
 from cudalint import ir
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import ASSUMED_SHAPE, SAMPLE_ROUNDS, BlockShape, refine_variance, uniform_value
+from cudalint.dataflow.threads import (
+    ASSUMED_SHAPE,
+    SAMPLE_ROUNDS,
+    BlockShape,
+    evaluators,
+    refine_variance,
+    uniform_value,
+)
 
 MAX_INLINE_DEPTH = 4
 # Steps (statements and expressions evaluated) allowed per node of the code an entry
@@ -319,6 +326,9 @@ class KernelTrace:
     """Per-thread arrays by the base name their accesses carry."""
     calls: set[str] = field(default_factory=set)
     """Names of the functions called, helpers' calls included."""
+    template_constants: set[str] = field(default_factory=set)
+    """Names of a template pattern's compile-time constants its values use (parameter atoms
+    named so): its non-type parameters and the names that depend on them."""
     origins: dict[int, Origin] = field(default_factory=dict)
     """Why an unknown value varies as it does, by the key of its atom."""
     derived: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -436,6 +446,13 @@ class Interpreter:
         """Line of the barrier most recently passed, for the reasons given with loaded values."""
         self.local_variance: dict[str, Variance] = {}
         """How much the values stored into each per-thread array vary between threads."""
+        self.parameter_reads: dict[tuple[str, Sym], Sym] = {}
+        """The value of each field of a kernel parameter read so far, by parameter and offset."""
+        self.parameters_written: set[str] = set()
+        """Kernel parameters the code assigns to (a copy it changes): their reads are not cached."""
+        self.shared_reads: dict[Atom, Sym] = {}
+        """Values read from shared memory after a barrier at lane-varying addresses, with
+        their address: what the block stored there, so a value of its address alone."""
         self.pointer_targets: dict[tuple[MemorySpace, str], set[tuple[MemorySpace, str]]] = {}
         """The allocations whose addresses were stored into each allocation."""
         self.trace.budget = _budget(function, self.functions)
@@ -510,6 +527,7 @@ class Interpreter:
             self._block(stmt)
         elif kind is ir.StmtKind.EXPR:
             self._expr(stmt.expr)
+            self._assertion(stmt.expr)
         elif kind is ir.StmtKind.DECL:
             for var in stmt.decls:
                 self._declare(var)
@@ -555,6 +573,8 @@ class Interpreter:
             if isinstance(target, Alias):
                 self.env[var.decl] = target
                 return
+        if self._declare_fields(var):
+            return
         if var.init is None:
             self.env[var.decl] = (
                 self._fresh(var.name, Variance.UNIFORM)
@@ -563,6 +583,28 @@ class Interpreter:
             )
             return
         self.env[var.decl] = self._convert(self._expr(var.init), var.type)
+
+    def _declare_fields(self, var: ir.VarDecl) -> bool:
+        """A struct initialized field by field (``const divisor d = {mul, shift, n};``): the
+        thread's own copy, each field holding its value, also where a helper takes it by
+        reference."""
+        record = self.tu.records.get(var.type.record or "") if var.type.kind is ir.TypeKind.RECORD else None
+        init = var.init
+        if record is None or init is None or init.kind is not ir.ExprKind.INIT_LIST:
+            return False
+        fields = record.fields[: len(init.children)]
+        if len(init.children) > len(record.fields) or any(
+            f.offset is None or f.type.kind not in (ir.TypeKind.INTEGER, ir.TypeKind.POINTER) for f in fields
+        ):
+            return False
+        self.env[var.decl] = Reference(Pointer(MemorySpace.LOCAL, var.name, sym.ZERO, var.type))
+        stored = {}
+        for member, element in zip(fields, init.children, strict=True):
+            value = self._convert(self._expr(element), member.type)
+            self._remember(Pointer(MemorySpace.LOCAL, var.name, Sym.const(member.offset), member.type), value)
+            stored.update(self.env[MEMORY])  # A store forgets the allocation's other offsets: not these.
+        self.env[MEMORY] = stored
+        return True
 
     def _branch(self, stmt: ir.Stmt, condition: Sym) -> None:
         if self.recording:
@@ -591,7 +633,52 @@ class Interpreter:
         if exits_early(stmt):
             return condition  # Nothing assigned on the returning path reaches later code.
         self.env = self._merge(condition, after_then, self.env)
+        if stmt.orelse is None and stmt.cond is not None and stmt.body and _aborts(_last_statement(stmt.body[0])):
+            # `if (!(x == 1)) abort();`, an assertion macro: what follows runs only where it holds.
+            self._assume(stmt.cond, False)
         return condition
+
+    def _assertion(self, expr: ir.Expr | None) -> None:
+        """``assert(c)`` as the C library spells it, ``c ? (void)0 : __assert_fail(...)``:
+        the code after it runs only where c holds."""
+        expr = _uncast(expr) if expr is not None else None
+        if expr is None or expr.kind is not ir.ExprKind.CONDITIONAL:
+            return
+        condition, then, otherwise = expr.children
+        if _aborts(otherwise):
+            self._assume(condition, True)
+        elif _aborts(then):
+            self._assume(condition, False)
+
+    def _assume(self, condition: ir.Expr, holds: bool) -> None:
+        """Take ``condition == holds`` as a fact for the code that follows: a variable an
+        assertion equates with a constant (``assert(stride == 1)``) is that constant."""
+        condition = _uncast(condition)
+        if condition.kind is ir.ExprKind.CALL and condition.name == "__builtin_expect" and condition.children:
+            self._assume(condition.children[0], holds)
+        elif condition.kind is ir.ExprKind.UNARY and condition.op == "!":
+            self._assume(condition.children[0], not holds)
+        elif condition.kind is ir.ExprKind.BINARY and (condition.op, holds) in (("&&", True), ("||", False)):
+            for side in condition.children:
+                self._assume(side, holds)
+        elif condition.kind is ir.ExprKind.BINARY and (condition.op, holds) in (("==", True), ("!=", False)):
+            for variable, other in (condition.children, reversed(condition.children)):
+                variable = _uncast(variable)
+                value = self._constant_operand(other)
+                if variable.kind is ir.ExprKind.DECL_REF and variable.decl and value is not None:
+                    if isinstance(self.env.get(variable.decl, sym.ZERO), Sym):
+                        self.env[variable.decl] = Sym.const(value)
+                    return
+
+    def _constant_operand(self, expr: ir.Expr) -> int | None:
+        """The value of a literal, named constant or variable holding a constant; no code runs."""
+        expr = _uncast(expr)
+        if isinstance(expr.value, int) and not isinstance(expr.value, bool):
+            return expr.value
+        if expr.kind is ir.ExprKind.DECL_REF and expr.decl:
+            value = self.env.get(expr.decl)
+            return value.constant if isinstance(value, Sym) else None
+        return None
 
     def _merge(self, condition: Sym, taken: dict, not_taken: dict) -> dict:
         """Variables after a branch: a ``select`` on the condition where the paths disagree.
@@ -683,6 +770,56 @@ class Interpreter:
                 ),
             )
         self._leave_loop(entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips)
+        for decl in self._butterfly_reduced(stmt, inductions, trips):
+            if isinstance(entry.get(decl), Sym):
+                self.env[decl] = self._warp_reduced(entry[decl], assigned[decl], "a butterfly of xor shuffles")
+
+    def _butterfly_reduced(self, stmt: ir.Stmt, inductions: dict[str, Induction], trips: int | None) -> list[str]:
+        """The variables a loop reduces over a full warp: every statement of its body combines
+        a variable with its own value from the lane ``offset`` away (``v += __shfl_xor_sync(
+        0xffffffff, v, offset)``), ``offset`` going through 16, 8, 4, 2, 1 in either order.
+        After it every lane holds the reduction of all 32 lanes' values."""
+        offsets = [
+            decl
+            for decl, induction in inductions.items()
+            if trips == 5 and {induction.at(Sym.const(t)).constant for t in range(trips)} == {1, 2, 4, 8, 16}
+        ]
+        statements = _flattened(stmt.body)
+        if len(offsets) != 1 or not statements:
+            return []
+        reduced = []
+        for child in statements:
+            update = child.expr if child.kind is ir.StmtKind.EXPR and child.expr is not None else None
+            if update is None or update.kind is not ir.ExprKind.ASSIGN:
+                return []
+            target = _uncast(update.children[0])
+            if target.kind is not ir.ExprKind.DECL_REF or not self._xor_shuffle_of(update, target, offsets[0]):
+                return []
+            reduced.append(target.decl)
+        return reduced
+
+    def _xor_shuffle_of(self, update: ir.Expr, target: ir.Expr, offset: str) -> bool:
+        """``target op= shfl_xor(full mask, target, offset)``, or ``target = f(target, shfl_xor(...))``."""
+        source = update.children[1]
+        shuffles = [
+            n for n in source.walk() if n.kind is ir.ExprKind.CALL and n.name in ("__shfl_xor_sync", "__shfl_xor")
+        ]
+        if len(shuffles) != 1:
+            return False
+        arguments = list(shuffles[0].children)
+        if shuffles[0].name == "__shfl_xor_sync":
+            if not arguments or self._constant_operand(arguments.pop(0)) != _FULL_MASK:
+                return False
+        if len(arguments) < 2 or (len(arguments) > 2 and (self._constant_operand(arguments[2]) or 0) < 32):
+            return False
+        value, lane = (_uncast(a) for a in arguments[:2])
+        if value.decl != target.decl or lane.decl != offset:
+            return False
+        inside = {id(n) for n in shuffles[0].walk()}
+        combined = update.op != "=" or any(
+            n.kind is ir.ExprKind.DECL_REF and n.decl == target.decl and id(n) not in inside for n in source.walk()
+        )
+        return combined
 
     def _trip(self, stmt: ir.Stmt, recorded: bool) -> Sym:
         """One trip of the loop: its condition, then its body under it (a ``do`` loop: its
@@ -876,8 +1013,19 @@ class Interpreter:
             return Sym.const(expr.value)
         if expr.name == "warpSize":
             return Sym.const(32)
-        if expr.decl is None and expr.name in self.function.template_parameters:
-            return sym.parameter(expr.name)  # A template constant: symbolic, like a parameter.
+        if (
+            expr.decl is None
+            and expr.name
+            and (
+                expr.name in self.function.template_parameters
+                or self.function.is_template_pattern
+                and expr.type.kind is ir.TypeKind.DEPENDENT
+            )
+        ):
+            # A template's non-type parameter, or a name that depends on them (`Traits<T>::kItems`):
+            # a constant of each instantiation, symbolic here like a parameter.
+            self.trace.template_constants.add(expr.name)
+            return sym.parameter(expr.name)
         var = self.globals.get(expr.decl or "")
         if var is not None:
             space = _STORAGE_SPACES.get(var.storage, MemorySpace.GLOBAL)
@@ -1082,8 +1230,19 @@ class Interpreter:
         name = _describe(expr) if expr is not None else location.base
         if location.pointee is not None and location.pointee.kind is ir.TypeKind.POINTER:
             return self._loaded_pointer(location, name)
+        if location.space is MemorySpace.PARAMETER and location.base not in self.parameters_written:
+            # A kernel parameter nothing writes: every read of a field is one value, also
+            # through a helper's copy of the struct (`fastdiv(i, v)` reading `v.d` is `ne0.d`).
+            key = (location.base, location.offset)
+            if key not in self.parameter_reads:
+                field_name = location.base + name[name.index(".") :] if "." in name else name
+                self.parameter_reads[key] = self._fresh(field_name, *self._load_variance(location))
+            return self.parameter_reads[key]
         variance, why = self._load_variance(location)
-        return self._fresh(name, variance, why)
+        value = self._fresh(name, variance, why)
+        if location.space is MemorySpace.SHARED and self.last_barrier is not None and variance is Variance.DATA:
+            self.shared_reads[value.terms[0][0][0]] = location.offset
+        return value
 
     def _load_variance(self, location: Pointer) -> tuple[Variance, str]:
         base = location.base
@@ -1125,6 +1284,8 @@ class Interpreter:
         the same allocation may alias it and see an unknown."""
         if isinstance(value, Reference):
             value = self._load(value.location, None)
+        if location.space is MemorySpace.PARAMETER:
+            self.parameters_written.add(location.base)
         memory = {
             key: stored
             for key, stored in self.env.get(MEMORY, {}).items()
@@ -1447,7 +1608,47 @@ class Interpreter:
             return None
         if values[-1].variance is Variance.UNIFORM:
             return values[-1]
+        if len(values) == 2 and values[0].constant == _FULL_MASK:
+            return self._warp_reduced(values[-1], f"{name}(...)", name)
         return self._same_in_the_warp(name, values, expr)
+
+    def _warp_reduced(self, value: Sym, name: str, how: str) -> Sym:
+        """A value reduced over all 32 lanes of each warp: the same across the warp, and
+        across the block when every warp reduces the same values lane for lane (a partial
+        result per warp read back from shared memory after a barrier, then reduced again)."""
+        if self._same_in_every_warp(value):
+            return self._fresh(
+                name,
+                Variance.UNIFORM,
+                f"reduced over each full warp by {how} from values every warp holds alike, lane for lane: "
+                "the same in every thread of the block",
+            )
+        return self._fresh(
+            name, Variance.WARP_UNIFORM, f"reduced over the full warp by {how}: the same across the warp"
+        )
+
+    def _same_in_every_warp(self, value: Sym) -> bool:
+        """Whether ``value`` is, lane for lane, the same in every warp of the block: made of
+        block-uniform values, lane indices and shared reads at such addresses."""
+        replacements = {}
+        for atom in value.atoms():
+            if atom.kind in (AtomKind.VARYING, AtomKind.WARP_UNIFORM):
+                address = self.shared_reads.get(atom)
+                if address is None:
+                    return False
+                replacements[atom] = address
+        by_address = sym.substitute(value, replacements) if replacements else value
+        if by_address.variance is Variance.UNIFORM or self.shape.warps() == 1:
+            return by_address.variance <= Variance.THREAD
+        if by_address.variance is not Variance.THREAD:
+            return False
+        for evaluator in evaluators(self.shape, by_address):
+            first = evaluator.lanes(by_address, 0)
+            if None in first:
+                return False
+            if any(evaluator.lanes(by_address, warp) != first for warp in range(1, min(self.shape.warps(), 4))):
+                return False
+        return True
 
     def _per_lane(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym:
         return self._fresh(f"{name}(...)", Variance.DATA, _PER_LANE[name])
@@ -1932,6 +2133,60 @@ def _refers_to(expr: ir.Expr, decl: str) -> bool:
         and expr.decl == decl
         or (expr.kind is ir.ExprKind.CAST and bool(expr.children) and _refers_to(expr.children[0], decl))
     )
+
+
+_ABORTING_CALLS = frozenset(
+    (
+        "__assert_fail",
+        "__assertfail",
+        "__assert_rtn",
+        "_wassert",
+        "abort",
+        "exit",
+        "_Exit",
+        "quick_exit",
+        "__trap",
+        "__builtin_trap",
+        "__builtin_unreachable",
+    )
+)
+"""What ``assert`` and abort paths call: the C library's assertion handlers (glibc,
+CUDA's device ``assert``, macOS, MSVC), exits and traps."""
+
+
+def _aborts(node: ir.Expr | ir.Stmt | None) -> bool:
+    """A call that never returns: an assertion handler, an exit or trap, a function declared
+    ``[[noreturn]]``; with what the comma operator evaluates before it."""
+    if isinstance(node, ir.Stmt):
+        node = node.expr if node.kind is ir.StmtKind.EXPR else None
+    node = _uncast(node) if node is not None else None
+    if node is None:
+        return False
+    if node.kind is ir.ExprKind.BINARY and node.op == ",":
+        return _aborts(node.children[-1]) or _aborts(node.children[0])
+    return node.kind is ir.ExprKind.CALL and (
+        node.op == "noreturn" or (node.name or "").removeprefix("std::").removeprefix("::") in _ABORTING_CALLS
+    )
+
+
+def _flattened(body: tuple[ir.Stmt, ...]) -> list[ir.Stmt]:
+    """The statements of a body, compound statements opened."""
+    found = []
+    for stmt in body:
+        found += _flattened(stmt.body) if stmt.kind is ir.StmtKind.COMPOUND else [stmt]
+    return found
+
+
+def _last_statement(stmt: ir.Stmt) -> ir.Stmt:
+    while stmt.kind is ir.StmtKind.COMPOUND and stmt.body:
+        stmt = stmt.body[-1]
+    return stmt
+
+
+def _uncast(expr: ir.Expr) -> ir.Expr:
+    while expr.kind is ir.ExprKind.CAST and expr.children:
+        expr = expr.children[0]
+    return expr
 
 
 def exits_early(stmt: ir.Stmt) -> bool:

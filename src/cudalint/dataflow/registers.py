@@ -143,6 +143,9 @@ class UnrollReason(enum.Enum):
     PRAGMA_ONE = "`#pragma unroll 1` asks for that"
     TRIP_NOT_CONSTANT = "its trip count is known only at run time"
     TOO_LARGE = "its body is too large to repeat that many times"
+    TEMPLATE_TRIPS = (
+        "its trip count is a template constant, and whether nvcc unrolls it unasked depends on each instantiation's"
+    )
 
 
 # Operation counts of CUDA math functions once inlined, for the unrolling model: the
@@ -203,6 +206,9 @@ class UnrollModel:
     """Which loops of one kernel the compiler unrolls fully, and how many trips they make."""
 
     loops: dict[Atom, LoopRun]
+    template_constants: frozenset[str] = frozenset()
+    """Names of the template pattern's constants (parameter atoms named so): compile-time
+    values whose numbers only an instantiation knows."""
     _verdicts: dict[int, UnrollReason | None] = field(default_factory=dict)
 
     def trip_count(self, run: LoopRun) -> int | None:
@@ -247,10 +253,31 @@ class UnrollModel:
             return UnrollReason.PRAGMA_ONE
         trips = self.trip_count(run)
         if trips is None:
-            return UnrollReason.TRIP_NOT_CONSTANT
+            if not self._template_trips(run):
+                return UnrollReason.TRIP_NOT_CONSTANT
+            # Every instantiation has a constant trip count: `#pragma unroll` unrolls it fully.
+            return UnrollReason.UNROLLED if unroll is not None and unroll.full else UnrollReason.TEMPLATE_TRIPS
         if unroll is not None and unroll.full:
             return UnrollReason.UNROLLED
         return UnrollReason.UNROLLED if trips * self._body_cost(run.stmt) <= UNROLL_BUDGET else UnrollReason.TOO_LARGE
+
+    def _template_trips(self, run: LoopRun) -> bool:
+        """Whether the loop's condition is made of its own counter, the counters of unrolled
+        loops around it and template constants only: a template pattern's loop whose trip
+        count each instantiation fixes (``for (int l = 0; l < tile::ne; ++l)``)."""
+        for atom in run.condition.atoms():
+            if atom.kind is AtomKind.OPERATION or atom == run.iteration:
+                continue
+            if atom.kind is AtomKind.PARAMETER and atom.name in self.template_constants:
+                continue
+            enclosing = self.loops.get(atom) if atom.kind is AtomKind.ITERATION else None
+            if enclosing is None or enclosing is run or self.verdict(enclosing) is not UnrollReason.UNROLLED:
+                return False
+        return bool(self.template_constants)
+
+    def undecided(self, run: LoopRun) -> bool:
+        """Whether only an instantiation can tell if nvcc unrolls the loop."""
+        return self.verdict(run) is UnrollReason.TEMPLATE_TRIPS
 
     def explain(self, run: LoopRun) -> str:
         """Why ``run`` stays rolled, in words (empty when it unrolls)."""
@@ -533,6 +560,9 @@ def _local_array(
     if not dynamic:
         return LocalArray(var, tuple(accesses), ())
     placement, why = _placement(var, [v for v in visits if v.order in {n.order for n in needed}], model, records)
+    if placement is not Placement.REGISTERS and any(_template_dependent(v, model) for v in needed):
+        # In one instantiation the loop is unrolled and the index a constant, in another not.
+        placement, why = Placement.UNDECIDED, ""
     stored = [v for v in visits if v.is_store and v.reason is None and any(r.may_follow(v) for r in readers)]
     in_memory = {v.order for v in (*needed, *constant_loads, *stored)} | {
         v.order for v in visits if v.reason is not None and v.is_store
@@ -554,9 +584,11 @@ def _visit(
     count = math.prod(model.trip_count(run) or 1 for run in unrolled)
     offset = access.location.offset
     counters = [run for run in unrolled if run.iteration in set(offset.atoms())]
-    ranges = [range(model.trip_count(run) or 1) for run in counters]
+    trips = [model.trip_count(run) for run in counters]
+    ranges = [range(count or 1) for count in trips]
     copies: tuple[Sym, ...] | None = None
-    if math.prod(len(r) for r in ranges) <= MAX_COPIES:
+    # A template's loop unrolled a number of times only its instantiations know has no list of copies.
+    if None not in trips and math.prod(len(r) for r in ranges) <= MAX_COPIES:
         copies = tuple(
             dict.fromkeys(
                 _substitute(offset, {run.iteration: value for run, value in zip(counters, values, strict=True)})
@@ -653,7 +685,7 @@ def _dynamic_reason(offset: Sym, model: UnrollModel, function: ir.Function, tabl
         elif atom.kind is AtomKind.THREAD_INDEX:
             return f"an index computed from {atom}"
         elif atom.kind is AtomKind.PARAMETER:
-            if atom.name in function.template_parameters:
+            if atom.name in function.template_parameters or atom.name in model.template_constants:
                 continue
             named = any(p.name == atom.name for p in function.params)
             return f"the parameter `{atom.name}`, known only at run time" if named else "a value known only at run time"
@@ -743,6 +775,15 @@ def _placement_in_loops(looped: list[_Visit], words: int, model: UnrollModel) ->
             "loops, which nvcc does in local memory"
         )
     return Placement.UNDECIDED, ""
+
+
+def _template_dependent(visit: _Visit, model: UnrollModel) -> bool:
+    """Whether the access is inside, or indexed by the counter of, a loop that only an
+    instantiation of the template can tell unrolled or rolled."""
+    runs = {id(run.stmt): run for run in model.loops.values()}
+    around = [runs[id(loop)] for loop in visit.access.loops if id(loop) in runs]
+    counters = [model.loops[a] for a in visit.access.location.offset.atoms() if a in model.loops]
+    return any(model.undecided(run) for run in (*around, *counters))
 
 
 def _counter_indexed(visit: _Visit, model: UnrollModel) -> bool:

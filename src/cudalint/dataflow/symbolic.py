@@ -421,12 +421,30 @@ def operation(name: str, *args: Sym) -> Sym:
         # Exact division of every coefficient keeps the polynomial (e.g. (32*w) / 32 = w).
         if divisor and all(c % divisor == 0 for _, c in args[0].terms):
             return Sym(tuple((m, c // divisor) for m, c in args[0].terms))
-    if name == "select" and (args[1] == args[2] or constants[0] is not None):
-        # A condition known at compile time (`1 ? k : 0`, from a folded comparison) picks its operand.
-        return args[1] if args[1] == args[2] or constants[0] else args[2]
+    if name == "select" and args[1] == args[2]:
+        return args[1]
+    if name == "select" and constants[0] is not None:
+        return args[1] if constants[0] else args[2]  # `1 ? k : 0` is k.
     if sum(a.size for a in args) > MAX_SIZE:
         return opaque(name, *args)
     return Sym.atom(Atom(AtomKind.OPERATION, name, tuple(args)))
+
+
+def substitute(value: Sym, replacements: Mapping[Atom, Sym]) -> Sym:
+    """``value`` with some atoms, at any depth, replaced by other values (operations folded
+    where their arguments become constants)."""
+    total = ZERO
+    for monomial, coefficient in value.terms:
+        term = Sym.const(coefficient)
+        for atom in monomial:
+            if atom in replacements:
+                term = term * replacements[atom]
+            elif atom.kind is AtomKind.OPERATION and atom.args:
+                term = term * operation(atom.name, *(substitute(a, replacements) for a in atom.args))
+            else:
+                term = term * Sym.atom(atom)
+        total = total + term
+    return total
 
 
 def opaque(name: str, *args: Sym) -> Sym:

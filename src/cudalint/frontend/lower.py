@@ -154,6 +154,12 @@ class Lowering:
         self._current_function: str | None = None
         self._functions_in_progress: list[ir.FunctionKind] = []
         """Kinds of the functions being lowered, innermost last (lambdas inherit theirs)."""
+        self._lambdas: dict[str, tuple[ir.FunctionKind, str, str | None]] = {}
+        """The kind, name and enclosing function of each lambda's closure type met so far."""
+        self._generic_lambdas: dict[str, str] = {}
+        """The call operator template of each generic lambda, by its closure type."""
+        self._called_closures: set[str] = set()
+        """Closure types whose call operator a call here names."""
         self._locate = clang_ext.FileLocations()
         self._top_level_cursors = clang_ext.user_children(self.tu.cursor)
         # The preprocessing record lists every macro expansion among the top-level cursors.
@@ -179,6 +185,10 @@ class Lowering:
         while self._pending_instantiations:
             cursor = self._pending_instantiations.pop()
             self._function(cursor, instantiation=True)
+        for closure in self._called_closures & self._generic_lambdas.keys():
+            # Its calls' instantiations hold the concrete `auto` arguments; the pattern would
+            # be analyzed as a function nothing calls.
+            self._functions.pop(self._generic_lambdas[closure], None)
         return ir.TranslationUnit(
             path=self.path,
             header_mode=self.header_mode,
@@ -225,12 +235,15 @@ class Lowering:
 
     @functools.cached_property
     def _launching_templates(self) -> re.Pattern[bytes] | None:
-        """The names of the host functions and function templates that launch a kernel,
-        directly or through another such function (a launch wrapper), as one pattern (None:
-        there are none). A kernel template launched only from a host template is
-        instantiated where the host template is, and the values a wrapper launches with
-        come from its callers: code that calls one must be lowered too."""
+        """The names of the kernel templates, and of the host functions and function templates
+        that launch a kernel or name a kernel template, directly or through another such
+        function (a launch wrapper), as one pattern (None: there are none). A kernel template
+        launched only from a host template, or handed as a function pointer to a launch wrapper
+        (``kernel_t k = tile<D, 4>;``), is instantiated where the host template is, and the
+        values a wrapper launches with come from its callers: code that mentions one must be
+        lowered too."""
         texts: dict[bytes, bytes] = {}
+        kernel_templates: set[bytes] = set()
         pending = list(self._top_level_cursors)
         while pending:
             cursor = pending.pop()
@@ -243,7 +256,9 @@ class Lowering:
             ):
                 name = cursor.spelling.encode()
                 texts[name] = texts.get(name, b"") + (self._cursor_text(cursor) or b"")
-        launching = {name for name, text in texts.items() if self._launches(text)}
+                if any(child.kind == CK.CUDAGLOBAL_ATTR for child in cursor.get_children()):
+                    kernel_templates.add(name)
+        launching = {name for name, text in texts.items() if self._launches(text)} | kernel_templates
         while launching:
             mentions = _mentions(launching)
             callers = {name for name, text in texts.items() if name not in launching and mentions.search(text)}
@@ -427,6 +442,9 @@ class Lowering:
 
     def _decl_id(self, cursor: cindex.Cursor) -> str:
         usr = cursor.get_usr()
+        if usr and "@Sa" in usr:
+            # Unnamed classes, lambdas' among them, of one template instantiation share a USR.
+            return f"{usr}@{cursor.location.offset}"
         if usr:
             return usr
         location = cursor.location
@@ -451,7 +469,7 @@ class Lowering:
             if kind == cindex.TemplateArgumentKind.TYPE:
                 args.append(ir.TemplateArg("type", cursor.get_template_argument_type(index).spelling))
             elif kind == cindex.TemplateArgumentKind.INTEGRAL:
-                args.append(ir.TemplateArg("integral", cursor.get_template_argument_value(index)))
+                args.append(ir.TemplateArg("integral", _integral_argument(cursor, index)))
             else:
                 args.append(ir.TemplateArg("other", "?"))
         return tuple(args)
@@ -529,6 +547,11 @@ class Lowering:
             return
         is_pattern = cursor.kind == CK.FUNCTION_TEMPLATE
         kind = self._function_kind(cursor)
+        name = enclosing = None
+        parent = cursor.semantic_parent
+        if parent is not None and parent.kind == CK.CLASS_DECL:
+            # A lambda's call operator runs where the lambda was written.
+            kind, name, enclosing = self._lambdas.get(self._decl_id(parent), (kind, None, None))
         if kind is ir.FunctionKind.HOST and self._unused_host_code(cursor):
             return
         attributes = self._attribute_calls(cursor)
@@ -562,8 +585,8 @@ class Lowering:
         self._current_function = previous
         location = cursor.location
         self._functions[function_id] = ir.Function(
-            name=cursor.spelling,
-            qualified_name=self._qualified_name(cursor),
+            name=name or cursor.spelling,
+            qualified_name=name or self._qualified_name(cursor),
             decl=function_id,
             kind=kind,
             return_type=self.ctype(cursor.result_type),
@@ -578,6 +601,7 @@ class Lowering:
             else (),
             is_template_pattern=is_pattern,
             in_main_file=clang_ext.file_name(location.file) == self.path,
+            written_in=enclosing,
         )
 
     def _storage(self, cursor: cindex.Cursor, parameter: bool, at_namespace_scope: bool) -> ir.StorageClass:
@@ -853,9 +877,13 @@ class Lowering:
 
     def _bool_literal(self, cursor: cindex.Cursor) -> ir.Expr:
         tokens = [t.spelling for t in cursor.get_tokens()]
-        return self._node(
-            cursor, ir.ExprKind.BOOL_LITERAL, value=tokens[:1] == ["true"], text=tokens[0] if tokens else None
-        )
+        if tokens[:1] in (["true"], ["false"]):
+            value = tokens[0] == "true"
+        else:
+            # A substituted template argument (`if constexpr (kFlag)`) spells the parameter's
+            # name where it is used: the value is clang's.
+            value = bool(clang_ext.evaluate(cursor))
+        return self._node(cursor, ir.ExprKind.BOOL_LITERAL, value=value, text=tokens[0] if tokens else None)
 
     def _declared_as_unknown(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> bool:
         if referenced is None or not self.unknown_names or cursor.spelling not in self.unknown_names:
@@ -874,7 +902,14 @@ class Lowering:
                 return self.expr(inner[0])
             if referenced is not None:
                 return self._node(cursor, ir.ExprKind.DECL_REF, name=cursor.spelling)
+            if not cursor.spelling:
+                # A name in a template that depends on its parameters (`Traits<T>::kItems`):
+                # clang names it only by its tokens.
+                spelled = "".join(t.spelling for t in cursor.get_tokens())
+                return self._node(cursor, ir.ExprKind.DECL_REF, name=spelled or None)
         decl = self._decl_id(referenced) if referenced is not None else None
+        if referenced is not None and referenced.kind == CK.FUNCTION_DECL:
+            decl = self._named_function(referenced)
         return self._node(
             cursor,
             ir.ExprKind.DECL_REF,
@@ -882,6 +917,16 @@ class Lowering:
             decl=decl,
             value=self._named_constant(cursor, referenced),
         )
+
+    def _named_function(self, referenced: cindex.Cursor) -> str:
+        """A function named without a call (``kernel_t k = tile<D, 4>;``, a launch wrapper's
+        argument): an instantiation it names is lowered as a call's would be."""
+        decl = self._function_id(referenced)
+        if referenced.get_num_template_arguments() > 0 and decl not in self._functions:
+            definition = referenced if referenced.is_definition() else referenced.get_definition()
+            if definition is not None and self._in_user_code(definition):
+                self._pending_instantiations.append(definition)
+        return decl
 
     def _named_constant(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> int | None:
         """The value of a name the language makes an integral constant: an enumerator, or a
@@ -982,6 +1027,8 @@ class Lowering:
         decl = None
         if referenced is not None and not self._declared_as_unknown(cursor, referenced):
             decl = self._function_id(referenced)
+            if referenced.semantic_parent is not None and referenced.semantic_parent.kind == CK.CLASS_DECL:
+                self._called_closures.add(self._decl_id(referenced.semantic_parent))
             if referenced.get_num_template_arguments() > 0 and not referenced.is_definition():
                 referenced = referenced.get_definition() or referenced
             instantiated = referenced.get_num_template_arguments() > 0 and referenced.kind in (
@@ -997,9 +1044,23 @@ class Lowering:
                 and decl not in self._functions
             ):
                 self._pending_instantiations.append(referenced)
-        op = "construct" if referenced is not None and referenced.kind == CK.CONSTRUCTOR else None
+        op = None
+        if referenced is not None:
+            op = (
+                "construct" if referenced.kind == CK.CONSTRUCTOR else "noreturn" if _never_returns(referenced) else None
+            )
         span = self._span(cursor) or _NOWHERE
         arguments = self._anchored([self.expr(a) for a in cursor.get_arguments()], span)
+        receiver = self._receiver(cursor)
+        if (
+            referenced is not None
+            and referenced.kind == CK.CXX_METHOD
+            and referenced.spelling == "operator()"
+            and len(arguments) == len(list(referenced.get_arguments())) + 1
+        ):
+            # `functor(a, b)`, a lambda's call: clang lists the object as the call operator's
+            # first argument. (Other operators keep it there: `p[i] = pi` is a store into p[i].)
+            receiver, arguments = arguments[0], arguments[1:]
         node = ir.Expr(
             ir.ExprKind.CALL,
             self.ctype(cursor.type),
@@ -1009,7 +1070,7 @@ class Lowering:
             decl=decl,
             op=op,
             value=self._constant_call(cursor, arguments),
-            receiver=self._receiver(cursor),
+            receiver=receiver,
         )
         if config is not None:
             self._launch(node, config)
@@ -1132,27 +1193,53 @@ class Lowering:
         return self._node(cursor, ir.ExprKind.INIT_LIST, [self.expr(c) for c in self._expr_children(cursor)])
 
     def _lambda(self, cursor: cindex.Cursor) -> ir.Expr:
-        """A lambda's body becomes a function of its own, so device lambdas are analyzed too."""
+        """A lambda's call operator becomes a function of its own: a call of the lambda
+        (``body(std::integral_constant<int, 3>{})``) names it and is inlined with the
+        enclosing function's variables, and a lambda no call here names (one handed to a
+        host template) is still analyzed. A generic lambda's operator is a template: each
+        call names the instantiation whose ``decltype(ic)::value`` clang evaluated."""
         span = self._span(cursor) or _NOWHERE
-        decl = f"{self._current_function}::lambda@{span.line}:{span.column}"
         enclosing = self._functions_in_progress[-1] if self._functions_in_progress else ir.FunctionKind.HOST
         attributes = {c.kind for c in cursor.get_children() if c.kind.is_attribute()}
-        kind = ir.FunctionKind.DEVICE if CK.CUDADEVICE_ATTR in attributes else enclosing
-        if decl not in self._functions:
-            params = tuple(self._var_decl(c, parameter=True) for c in cursor.get_children() if c.kind == CK.PARM_DECL)
-            body = next((self._stmt(c) for c in cursor.get_children() if c.kind == CK.COMPOUND_STMT), None)
-            self._functions[decl] = ir.Function(
-                name=f"lambda@{span.line}",
-                qualified_name=f"lambda@{span.line}",
-                decl=decl,
-                kind=kind,
-                return_type=self.ctype(cursor.type),
-                params=params,
-                span=span,
-                body=body,
-                in_main_file=span.file == self.path,
-            )
-        return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=decl)
+        # A lambda in a kernel is device code, not a kernel of its own.
+        kind = (
+            ir.FunctionKind.DEVICE
+            if CK.CUDADEVICE_ATTR in attributes or enclosing is ir.FunctionKind.KERNEL
+            else enclosing
+        )
+        closure = cursor.type.get_declaration()
+        operator = next(
+            (c for c in closure.get_children() if c.kind in (CK.CXX_METHOD, CK.FUNCTION_TEMPLATE)),
+            None,
+        )
+        if operator is None or operator.spelling != "operator()":
+            return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span)
+        self._lambdas[self._decl_id(closure)] = (kind, f"lambda@{span.line}", self._current_function)
+        self._function(operator, instantiation=False)
+        if operator.kind == CK.FUNCTION_TEMPLATE:
+            self._generic_lambdas[self._decl_id(closure)] = self._function_id(operator)
+        return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=self._function_id(operator))
+
+
+def _never_returns(function: cindex.Cursor) -> bool:
+    """Whether a function is declared ``[[noreturn]]`` (an assertion macro's abort)."""
+    return any(
+        child.kind == CK.UNEXPOSED_ATTR and any(t.spelling in _NORETURN for t in child.get_tokens())
+        for child in function.get_children()
+        if child.kind.is_attribute()
+    )
+
+
+_NORETURN = frozenset(("noreturn", "__noreturn__", "_Noreturn"))
+
+
+def _integral_argument(cursor: cindex.Cursor, index: int) -> int:
+    """An integral template argument's value. libclang sign-extends it: a ``bool`` argument
+    ``true`` (one bit, set) reads as -1 signed and 1 unsigned; its value is 1."""
+    value = cursor.get_template_argument_value(index)
+    if value == -1 and cursor.get_template_argument_unsigned_value(index) == 1:
+        return 1
+    return value
 
 
 def _integral(cx_type: cindex.Type) -> bool:

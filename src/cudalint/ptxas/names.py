@@ -56,7 +56,9 @@ def _template_args(text: str, position: int) -> tuple[list[str], int]:
             end = text.find("E", position)
             if end < 0:
                 break
-            body = text[position + 2 : end]
+            # The type is one builtin code (`i`, `b`) or, for an enumeration, its length-prefixed name.
+            named = _source_name(text, position + 1)
+            body = text[named[1] : end] if named is not None else text[position + 2 : end]
             args.append(body.replace("n", "-", 1) if body.startswith("n") else body)
             position = end + 1
         else:

@@ -54,10 +54,13 @@ class UncoalescedGlobalAccess(FactRule):
     - `warning`: the hardware shows the cost. The request needs at least twice its
       ideal sectors (50% efficiency or worse) for every value the source leaves open,
       or for any realistic value of a size the kernel compares against (a row length is
-      judged at 1024). On the real-code benchmark (bench/realcode) warnings are held to
-      a per-line precision of 0.90.
+      judged at 1024; so is a run-time divisor that splits a flat thread index into a
+      column and a row, `x = i % W; y = i / W`, whose lanes walk along a row of W). On
+      the real-code benchmark (bench/realcode) warnings are held to a per-line precision
+      of 0.90.
     - `note`: plausible but unproven. A stride that is a runtime parameter or template
-      constant (the note names the value that would make it coalesced), and gathers and
+      constant (the note names the value that would make it coalesced; none where the
+      code asserts it, `assert(stride == 1)` or an assertion macro that aborts), and gathers and
       scatters through an index each lane loaded (`x[column[j]]`, `key_array[bucket]`,
       a tree's `child[node * 8 + j]`): where they land is data, from a broadcast to one
       sector per lane. Measured on real programs, 40 such lines needed twice their ideal
@@ -234,12 +237,16 @@ def _rows_spanned(kernel: KernelFacts, access: Access) -> int:
 def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
     """Where a warp's addresses spread: across the rows it spans, or between its lanes."""
     rows = _rows_spanned(kernel, access)
-    stride = wording.spelled_value(pattern.lane_stride, names)
+    distance = pattern.lane_stride
+    # Lanes that walk backwards (`a[(n - tid) * k]`) are as far apart as forwards.
+    descending = distance is not None and bool(distance.terms) and all(c < 0 for _, c in distance.terms)
+    stride = wording.spelled_value(-distance if descending else distance, names)
+    apart = f"{stride} bytes apart{', each below the one before' if descending else ''}"
     if rows > 1:
-        contiguous = pattern.lane_stride is not None and pattern.lane_stride.constant in (0, access.size)
-        within = "" if contiguous or stride is None else f"; within a row, lanes are {stride} bytes apart"
+        contiguous = distance is not None and distance.constant in (0, access.size)
+        within = "" if contiguous or stride is None else f"; within a row, lanes are {apart}"
         return f"a warp spans {rows} rows of {kernel.shape.x} threads, each row its own addresses{within}"
-    return f"lanes are {stride} bytes apart" if stride is not None else "lanes' addresses are spread apart"
+    return f"lanes are {apart}" if stride is not None else "lanes' addresses are spread apart"
 
 
 def _advice(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> str:

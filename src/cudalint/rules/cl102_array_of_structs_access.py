@@ -116,7 +116,7 @@ class ArrayOfStructsAccess(FactRule):
         fields = fields_read(kernel, access)
         used = f", of which the kernel reads {', '.join(f'`{f}`' for f in fields)}" if fields else ""
         stride = pattern.lane_stride.constant if pattern.lane_stride is not None else None
-        apart = f"lanes {stride} bytes apart" if stride else "lanes apart"
+        apart = f"lanes {abs(stride)} bytes apart" if stride else "lanes apart"
         return self.finding(
             f"global {access.kind.value} of a whole `{name}` ({record.size} bytes{used}) in each lane: its "
             f"{record.align}-byte alignment lets nvcc move it only {pattern.piece_bytes} bytes at a time, each piece "

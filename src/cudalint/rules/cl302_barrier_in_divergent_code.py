@@ -24,7 +24,9 @@ class BarrierInDivergentCode(FactRule):
     stays quiet. Conditions on values every thread of the block reads alike are
     uniform: a `__shared__` flag or work item read after a barrier, the block's record
     in global memory (`d_tiles[blockIdx.x].rows`), `__constant__` data, the result of
-    `__syncthreads_or`.
+    `__syncthreads_or`, and a reduction over each full warp (`__reduce_or_sync`, a
+    butterfly of `__shfl_xor_sync`) of values every warp reads alike, lane for lane, from
+    shared memory after a barrier (the per-warp partial results, reduced again).
 
     Levels:
     - `error`: certain from thread indices alone: the lanes of one warp split at the
@@ -40,7 +42,11 @@ class BarrierInDivergentCode(FactRule):
       when the threads that skip it can still meet a barrier later (a later
       `__syncthreads()`, or the same one on another trip of an enclosing loop): barriers
       reached at different points let threads race past each other.
-    - `note`: as for a warning, but the threads that skip the barrier meet no barrier
+    - `note`: a barrier on each arm of an `if`/`else` whose condition keeps warps whole
+      (`warp % 2 == 0`), each arm reaching exactly one: both are `bar.sync 0`, the same
+      hardware barrier, which every warp reaches once, so the block meets there (measured:
+      the kernel runs; synccheck still reports the barriers passed together). And as
+      for a warning, but the threads that skip the barrier meet no barrier
       again before they exit. Exited threads no longer hold a barrier up: measured
       synccheck runs of such code (a barrier skipped by odd warps, a barrier in a loop
       of `threadIdx.x % 4` trips, a tree-building loop whose threads leave one by one)
@@ -108,12 +114,21 @@ class BarrierInDivergentCode(FactRule):
                 scope = "lanes of a warp" if barrier.scope is BarrierScope.WARP else "threads of the block"
                 call = wording.code(facts.source_text(barrier.expr.span) or barrier.name, "the barrier")
                 consequence = "threads that skip it leave the others waiting or racing"
-                if skippers_exit:
+                other_arm = None if splits_a_warp or is_loop else kernel.other_arm_barrier(barrier, decision)
+                if other_arm is not None:
+                    other_call = wording.code(facts.source_text(other_arm.expr.span) or other_arm.name, "the barrier")
+                    consequence = (
+                        f"the warps that skip it reach {other_call} on the other arm (line "
+                        f"{other_arm.expr.span.line}) instead, the same hardware barrier, which every warp "
+                        "reaches once: the block meets there and the kernel runs, though the CUDA rules ask every "
+                        "thread to reach the same barrier and compute-sanitizer's synccheck reports it"
+                    )
+                elif skippers_exit:
                     consequence = (
                         "threads that skip it exit without meeting another barrier, and exited threads no "
                         "longer hold a barrier up: it runs, though the CUDA rules leave it undefined"
                     )
-                level = _level(kernel, pattern, is_loop, splits_a_warp, skippers_exit)
+                level = _level(kernel, pattern, is_loop, splits_a_warp, skippers_exit or other_arm is not None)
                 yield self.finding(
                     f"{call} is reached under {where} differs between {scope} "
                     f"(line {decision.span.line}): {consequence}; move the barrier out of the divergent code",
@@ -123,7 +138,8 @@ class BarrierInDivergentCode(FactRule):
                     properties={
                         "decisionLine": decision.span.line,
                         "splitsAWarp": splits_a_warp,
-                        "skippersExit": skippers_exit,
+                        "skippersExit": skippers_exit and other_arm is None,
+                        **({"otherArmLine": other_arm.expr.span.line} if other_arm is not None else {}),
                     },
                 )
 

@@ -23,9 +23,15 @@ class LocalArrayDynamicIndex(FactRule):
       run time), or a body too large to repeat that many times. Loops with a constant trip
       count and a small body are unrolled unasked. Constants count whatever their
       spelling: literals, `constexpr` variables and functions, static members
-      (`Traits<T>::kItems`), enumerators, `sizeof`, template arguments, a wmma fragment's
+      (`Traits<T>::kItems`), enumerators, `sizeof`, template arguments (`if constexpr` on
+      them included), a lambda's `std::integral_constant` argument, a wmma fragment's
       `num_elements`, and reads of a per-thread table initialized with constants
-      (`const int order[] = {0, 4, 2, 6}`) at constant indices.
+      (`const int order[] = {0, 4, 2, 6}`) at constant indices. In a template analyzed
+      without an instantiation (its launches are in another file), the parameters and the
+      names that depend on them (`tile::ne`) are constants whose values only an
+      instantiation knows: a `#pragma unroll` loop over them is unrolled in every
+      instantiation, and one without the pragma may be or not, so an array it indexes is
+      not reported.
     - A load that reads back, at the same run-time index, what an earlier store of the same
       pass wrote (`t[b][k] = x; ... s += t[b][k]`) takes the stored value: it needs no memory.
     - Arrays of 64-bit, 16-bit or 8-bit values (`double`, `long long`, `short`, `half`,

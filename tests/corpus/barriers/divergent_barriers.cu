@@ -25,7 +25,7 @@
 // BAD: the barrier sits in a branch on threadIdx.x % 2: odd lanes of every warp reach
 // it, even lanes do not. Measured: errors at the barrier, no hang in the plain run.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=3744 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
+// synccheck: errors=5200 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_lane_branch(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -104,7 +104,7 @@ __global__ void bar_bad_warp_branch(float* out, const float* a) {
 // thread reaches a barrier once, but not the same __syncthreads() call. Measured:
 // errors, all at the if arm's barrier (odd lanes), none at the else arm's; no hang.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=3424 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
+// synccheck: errors=3760 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_both_arms(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -201,7 +201,7 @@ __global__ void bar_bad_data_loop_then_exit(int* list, int n) {
 // BAD: odd warps skip a barrier that the even warps reach, and every thread meets the
 // barrier after it: the two groups pass different barriers together.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=7392 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
+// synccheck: errors=7584 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_warp_branch_then_barrier(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -213,4 +213,29 @@ __global__ void bar_bad_warp_branch_then_barrier(float* out, const float* a) {
     }
     __syncthreads();
     out[i] = s[(t + 1) % 256];
+}
+
+// OK: a flag made block-uniform. Each warp ORs its lanes' flags with a butterfly of xor
+// shuffles, lane 0 stores the warp's flag to shared memory, and after the barrier every
+// warp reduces the same per-warp flags again: every thread holds the block's flag, and
+// the barrier under it is reached by all threads or none. Measured: 0 errors.
+// launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
+__global__ void bar_ok_warp_reduced_flag(float* out, const float* a) {
+    __shared__ int s_flag[32];
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    int lane = t % 32;
+    int flag = a[i] >= 0.0f;
+    for (int offset = 16; offset > 0; offset >>= 1) flag |= __shfl_xor_sync(0xffffffff, flag, offset);
+    if (lane == 0) s_flag[t / 32] = flag;
+    __syncthreads();
+    flag = lane < blockDim.x / 32 ? s_flag[lane] : 0;
+    for (int offset = 16; offset > 0; offset >>= 1) flag |= __shfl_xor_sync(0xffffffff, flag, offset);
+    if (flag) {
+        s[t] = a[i];
+        __syncthreads();
+        out[i] = s[t ^ 32];
+    }
 }
