@@ -369,3 +369,59 @@ def test_ranges_walked_from_a_per_lane_start_are_recognized(loop_facts):
     ((walk, pattern),) = [(a, p) for a, p in accesses_on(loop_facts, 10) if a.location.base == "x"]
     assert pattern.data_pattern is DataPattern.LANE_RANGES
     assert pattern.data_loop.stmt.span.line == 10
+
+
+# ---------------------------------------------------------------------- element types and provenance
+
+PROVENANCE = """
+    #include <cuda_bf16.h>
+    __global__ void narrow(const __nv_bfloat16* x, float* y) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        y[i] = (float)x[4 * i + 1];
+    }
+    __global__ void stepped(const float* src, float* out, const int* rows, int n, int K) {
+        int j = blockIdx.x * blockDim.x + threadIdx.x;
+        const float* p = src + threadIdx.x;
+        for (int k = 0; k < K; k++) {
+            out[j] = *p;
+            if (k & 1) j += n;
+            p += rows[k];
+        }
+        out[j] = *p;
+    }
+    template <typename T>
+    __device__ void halve(T* s, int t) {
+        s[t] += s[t + 16];
+    }
+    template <typename T>
+    __global__ void staged(const T* x, T* y) {
+        __shared__ T tile[64];
+        tile[threadIdx.x] = x[threadIdx.x];
+        halve(tile, threadIdx.x);
+        y[threadIdx.x] = tile[threadIdx.x];
+    }
+"""
+
+
+@pytest.fixture(scope="module")
+def provenance_facts(snippets):
+    return snippets.facts(PROVENANCE)
+
+
+def test_a_narrow_element_converted_to_float_is_a_load_of_the_element(provenance_facts):
+    load, pattern = only(kernel(provenance_facts, "narrow"), 4)
+    assert load.size == 2 and pattern.lane_stride.constant == 8
+    assert (pattern.sectors, pattern.ideal_sectors) == (8, 2)
+
+
+def test_locals_and_pointers_stepped_by_uniform_amounts_keep_their_lanes(provenance_facts):
+    stepped = kernel(provenance_facts, "stepped")
+    for line in (10, 14):
+        for kind in ("load", "store"):
+            _, pattern = only(stepped, line, kind=kind)
+            assert pattern.confidence is Confidence.EXACT and pattern.lane_stride.constant == 4, (line, kind)
+
+
+def test_a_pointer_parameter_bound_to_shared_arrays_at_every_call_is_shared(provenance_facts):
+    helper = kernel(provenance_facts, "halve")
+    assert {access.space for access, _ in helper.accesses} == {MemorySpace.SHARED}

@@ -36,6 +36,7 @@ from __future__ import annotations
 import enum
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from cudalint import ir
@@ -438,6 +439,11 @@ class Interpreter:
         """How much the values stored into each per-thread array vary between threads."""
         self.pointer_targets: dict[tuple[MemorySpace, str], set[tuple[MemorySpace, str]]] = {}
         """The allocations whose addresses were stored into each allocation."""
+        self._argument_spaces = (
+            {} if function.kind is ir.FunctionKind.KERNEL else _argument_spaces(tu, function, self.globals)
+        )
+        """A device function analyzed on its own: the memory its pointer parameters point into
+        where every call of it passes an address into the same shared array's space."""
         self.trace.budget = _budget(function, self.functions)
 
     # ------------------------------------------------------------------ entry
@@ -461,7 +467,8 @@ class Interpreter:
     def _parameter_value(self, param: ir.VarDecl) -> Value:
         kind = param.type.kind
         if kind is ir.TypeKind.POINTER:
-            return Pointer(MemorySpace.GLOBAL, param.name, sym.ZERO, param.type.pointee)
+            space = self._argument_spaces.get(param.decl, MemorySpace.GLOBAL)
+            return Pointer(space, param.name, sym.ZERO, param.type.pointee)
         if kind in (ir.TypeKind.INTEGER, ir.TypeKind.BOOL, ir.TypeKind.ENUM):
             return sym.parameter(param.name)
         if kind is ir.TypeKind.RECORD:
@@ -723,6 +730,10 @@ class Interpreter:
                 self.env[decl] = inductions[decl].at(Sym.const(trips))
                 continue
             value = self.env.get(decl, entry[decl])
+            shifted = _shifted(entry[decl], value, name) if exit_variance <= Variance.WARP_UNIFORM else None
+            if shifted is not None:
+                self.env[decl] = shifted  # Stepped by uniform amounts for a uniform number of trips.
+                continue
             # Zero trips leave the value it came in with.
             variance = max(exit_variance, _join_variance(value), _join_variance(entry[decl]))
             if isinstance(value, Pointer) and variance is Variance.UNIFORM:
@@ -1346,6 +1357,14 @@ class Interpreter:
             and callee.decl != self.function.decl
         )
         arguments = self._bind_arguments(callee, expr) if inlined else [self._expr(c) for c in expr.children]
+        if expr.receiver is not None and not inlined:
+            # A method of a type whose code is not here reads its object: `(float)x[i]` on a
+            # `__half` or `__nv_bfloat16` array is `x[i].operator float()`, a load of the narrow
+            # element, converted in registers.
+            receiver = self._expr(expr.receiver)
+            if not arguments and (expr.name or "").startswith("operator "):
+                return self._convert(receiver, expr.type)
+            arguments.append(receiver)
         if expr.op == "construct" and len(arguments) == 1 and isinstance(arguments[0], (Group, Triple)):
             return arguments[0]  # A copy of a group handle (`thread_group g = block;`).
         intrinsic = self._intrinsic(name, arguments, expr)
@@ -1582,6 +1601,69 @@ _STORAGE_SPACES = {
 }
 
 
+def _argument_spaces(
+    tu: ir.TranslationUnit, function: ir.Function, globals_: Mapping[str, ir.VarDecl]
+) -> dict[str, MemorySpace]:
+    """The pointer parameters of ``function`` that every call of it in the translation unit
+    binds to an address into a ``__shared__`` array (`reduce(tile, t)`), by declaration. Calls
+    that clang could not resolve (in a template, `reduce(s, t)` with `s` a `T*`) are matched
+    by name: ``function`` is then analyzed on its own, and its accesses are shared ones."""
+    pointers = [index for index, param in enumerate(function.params) if param.type.kind is ir.TypeKind.POINTER]
+    if not pointers:
+        return {}
+    spaces: dict[int, set[MemorySpace | None]] = {index: set() for index in pointers}
+    for caller in tu.functions:
+        if caller.body is None or caller.decl == function.decl:
+            continue
+        shared = {var.decl for var in _declared_variables(caller) if var.storage is ir.StorageClass.SHARED}
+        for stmt in caller.body.walk():
+            for expr in stmt.expressions():
+                for call in expr.walk():
+                    if call.kind is not ir.ExprKind.CALL or not _calls_function(call, function):
+                        continue
+                    for index in pointers:
+                        argument = call.children[index] if index < len(call.children) else None
+                        spaces[index].add(_argument_space(argument, shared, globals_))
+    return {
+        function.params[index].decl: MemorySpace.SHARED
+        for index, found in spaces.items()
+        if found == {MemorySpace.SHARED}
+    }
+
+
+def _calls_function(call: ir.Expr, function: ir.Function) -> bool:
+    if call.decl is not None:
+        return call.decl == function.decl
+    return call.name is not None and call.name.split("::")[-1] == function.name.split("::")[-1]
+
+
+def _declared_variables(function: ir.Function):
+    for stmt in function.body.walk() if function.body is not None else ():
+        yield from stmt.decls
+
+
+def _argument_space(
+    argument: ir.Expr | None, shared: set[str], globals_: Mapping[str, ir.VarDecl]
+) -> MemorySpace | None:
+    """The space of the array an argument points into (`tile`, `&tile[k]`, `tile + k`), when
+    it names one."""
+    while argument is not None:
+        if argument.kind is ir.ExprKind.DECL_REF:
+            var = globals_.get(argument.decl or "")
+            if argument.decl in shared or (var is not None and var.storage is ir.StorageClass.SHARED):
+                return MemorySpace.SHARED
+            return None
+        if argument.kind in (ir.ExprKind.CAST, ir.ExprKind.SUBSCRIPT) or (
+            argument.kind is ir.ExprKind.UNARY and argument.op == "&"
+        ):
+            argument = argument.children[0] if argument.children else None
+        elif argument.kind is ir.ExprKind.BINARY and argument.op in ("+", "-") and argument.children:
+            argument = argument.children[0]
+        else:
+            return None
+    return None
+
+
 def _linear_thread_index() -> Sym:
     """threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y."""
     x, y, z = (sym.builtin("threadIdx", c) for c in "xyz")
@@ -1770,15 +1852,66 @@ def _returned_value(callee: ir.Function, returned: list[tuple[Value, tuple[Guard
 
 
 def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration: Sym, name: str) -> Value:
-    """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; else an unknown
-    that varies as its start and its updates do."""
+    """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; one a trip moves
+    by an amount the same across each warp, under a guard or not (``if (k & 1) j += n;``),
+    is its start moved by an unknown of that variance, its lanes as far apart as at the
+    start; else an unknown that varies as its start and its updates do."""
     if isinstance(after, Sym) and isinstance(start, Sym):
         step = after - placeholder
         if all(atom != placeholder.terms[0][0][0] for atom in step.atoms()):
             return start + step * iteration
+        moved = _moved_by(after, placeholder)
+        if moved is not None and moved.variance <= Variance.WARP_UNIFORM:
+            return start + sym.unknown(f"{name} steps", moved.variance)
         variance = max(_join_variance(start), _join_variance(step))
         return sym.unknown(name, Variance.DATA if variance is Variance.THREAD else variance)
     return _opaque(name, start)
+
+
+def _moved_by(value: Sym, start: Sym) -> Sym | None:
+    """How far ``value`` is from ``start`` when it is ``start`` plus amounts free of it, also
+    through selects (``c ? start + n : start`` is ``start`` moved by ``c ? n : 0``); None
+    when ``value`` is some other function of ``start``."""
+    if not start.terms:
+        return None
+    start_atoms = set(start.atoms())
+    difference = value - start
+    if not start_atoms & set(difference.atoms()):
+        return difference
+    selects = [
+        (monomial, coefficient)
+        for monomial, coefficient in value.terms
+        if len(monomial) == 1 and monomial[0].kind is AtomKind.OPERATION and monomial[0].name == "select"
+    ]
+    if len(selects) != 1 or selects[0][1] != 1:
+        return None
+    ((select,), _) = selects[0]
+    rest = value - Sym.atom(select)
+    if start_atoms & set(rest.atoms()) or start_atoms & set(select.args[0].atoms()):
+        return None
+    then, otherwise = (_moved_by(branch, start) for branch in select.args[1:])
+    if then is None or otherwise is None:
+        return None
+    return sym.operation("select", select.args[0], then, otherwise) + rest
+
+
+def _shifted(start: Value, value: Value, name: str) -> Value | None:
+    """``start`` moved by an unknown amount the same across each warp, when ``value`` is
+    ``start`` moved by such an amount (a variable or pointer a loop stepped by uniform
+    amounts, its trips uniform too): the lanes keep their spacing; None otherwise."""
+    if isinstance(start, Pointer) and isinstance(value, Pointer):
+        if (start.space, start.base) != (value.space, value.base):
+            return None
+        moved = _shifted(start.offset, value.offset, name)
+        return None if moved is None else Pointer(start.space, start.base, moved, value.pointee)
+    if not isinstance(start, Sym) or not isinstance(value, Sym):
+        return None
+    if start.constant is not None:
+        return None  # No lanes' spacing to keep.
+    moved = _moved_by(value, start)
+    if moved is None or moved.variance > Variance.WARP_UNIFORM:
+        return None
+    return start if moved.constant == 0 else start + sym.unknown(f"{name} steps", moved.variance)
 
 
 def _update(expr: ir.Expr) -> tuple[str, str, ir.Expr | None] | None:

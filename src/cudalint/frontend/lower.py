@@ -82,6 +82,9 @@ _BUILTIN_VARIABLES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 _TEMPLATE_PARAMETERS = (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER, CK.TEMPLATE_TEMPLATE_PARAMETER)
 _LAUNCH_CONFIGURATION = "__cudaPushCallConfiguration"
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
+# What clang wraps the callee of an unresolved call in: an unnamed reference or an unexposed
+# expression around the reference to the overload set.
+_CALLEE_WRAPPERS = (CK.UNEXPOSED_EXPR, CK.DECL_REF_EXPR, CK.PAREN_EXPR)
 _MEMBER_FUNCTIONS = (CK.CXX_METHOD, CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE)
 
 # A macro whose body launches a kernel (`#define LAUNCH(k) k<<<grid, block>>>`).
@@ -993,7 +996,7 @@ class Lowering:
             self.ctype(cursor.type),
             span,
             tuple(arguments),
-            name=cursor.spelling,
+            name=cursor.spelling or self._dependent_callee(cursor),
             decl=decl,
             op=op,
             value=self._constant_call(cursor, arguments),
@@ -1002,6 +1005,17 @@ class Lowering:
         if config is not None:
             self._launch(node, config)
         return node
+
+    def _dependent_callee(self, cursor: cindex.Cursor) -> str | None:
+        """The name a call in a template names when its arguments' types are not known yet
+        (`reduce(s, t)` with `s` a `T*`): clang leaves the call unnamed and unresolved, the
+        name only on the reference to the overload set."""
+        callee = next(iter(cursor.get_children()), None)
+        while callee is not None and not callee.spelling and callee.kind in _CALLEE_WRAPPERS:
+            callee = next(iter(callee.get_children()), None)
+        if callee is None or callee.kind not in (CK.OVERLOADED_DECL_REF, CK.DECL_REF_EXPR):
+            return None
+        return callee.spelling or None
 
     def _receiver(self, cursor: cindex.Cursor) -> ir.Expr | None:
         """The object of ``object.method(...)``: the expression under the callee's member reference."""
