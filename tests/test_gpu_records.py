@@ -273,6 +273,24 @@ EXPECTED.update(
         },
     }
 )
+# Element widths (element_widths.cu): narrow elements converted to float are 2-byte loads;
+# aligned 16-byte structs and reinterpret_cast float4 move whole.
+EXPECTED.update(
+    {
+        "ew_bf16_chunk": {"gld_sectors_per_request": 8, "gld_requests_per_warp": 4},
+        "ew_half_every_other": {"gld_sectors_per_request": 4},
+        "ew_bf16_coalesced": {"gld_sectors_per_request": 2},
+        "ew_aligned_bf16x8": {"gld_sectors_per_request": 16, "gst_sectors_per_request": 16},
+        "ew_float4_reinterpret": {"gld_sectors_per_request": 16},
+        "ew_particle_x": {"gld_sectors_per_request": 24},
+        "ew_stepped": {
+            "gld_sectors_per_request": 4,
+            "gld_requests_per_warp": (5, 10),
+            "gst_requests_per_warp": (5, 10),
+            "pred_on_ratio": LOOP,
+        },
+    }
+)
 UNIFORM |= {"ws_row_broadcast_16x16", "ws_row_broadcast_8x32", "ws_row_broadcast_4x64"}
 DIVERGENT |= {"mc_thread_trip_count", "mc_switch_lane"}
 UNIFORM |= {"mc_data_branch", "mc_guard_exact", "mc_guard_tail", "mc_select", "mc_block_uniform_loop"}
