@@ -400,6 +400,22 @@ PROVENANCE = """
         halve(tile, threadIdx.x);
         y[threadIdx.x] = tile[threadIdx.x];
     }
+    template <typename T>
+    __device__ T first(const T* s, int lane) {
+        return s[lane];
+    }
+    template <typename T>
+    __device__ T second(const T* s, int lane) {
+        return s[lane];
+    }
+    template <typename T>
+    __global__ void rows(const T* x, T* y) {
+        __shared__ T tile[256];
+        T* row = tile + 64 * (threadIdx.x / 32);
+        T* moving = tile;
+        moving += 64;
+        y[threadIdx.x] = first(row, threadIdx.x % 32) + second(moving, threadIdx.x % 32) + second(x, 0);
+    }
 """
 
 
@@ -425,3 +441,9 @@ def test_locals_and_pointers_stepped_by_uniform_amounts_keep_their_lanes(provena
 def test_a_pointer_parameter_bound_to_shared_arrays_at_every_call_is_shared(provenance_facts):
     helper = kernel(provenance_facts, "halve")
     assert {access.space for access, _ in helper.accesses} == {MemorySpace.SHARED}
+
+
+def test_a_local_pointer_initialized_into_a_shared_array_is_followed_to_it(provenance_facts):
+    assert {access.space for access, _ in kernel(provenance_facts, "first").accesses} == {MemorySpace.SHARED}
+    # One call passes a global pointer: the parameter is not known to be shared.
+    assert {access.space for access, _ in kernel(provenance_facts, "second").accesses} == {MemorySpace.GLOBAL}

@@ -1615,7 +1615,16 @@ def _argument_spaces(
     for caller in tu.functions:
         if caller.body is None or caller.decl == function.decl:
             continue
-        shared = {var.decl for var in _declared_variables(caller) if var.storage is ir.StorageClass.SHARED}
+        declared = {var.decl: var for var in _declared_variables(caller)}
+        assigned = _assigned_in(caller)
+        # A local pointer set once where it is declared (`float* row = tile + 32 * warp;`)
+        # points where its initializer does.
+        aliases = {
+            decl: var.init
+            for decl, var in declared.items()
+            if var.init is not None and var.type.kind is ir.TypeKind.POINTER and decl not in assigned
+        }
+        shared = {decl for decl, var in declared.items() if var.storage is ir.StorageClass.SHARED}
         for stmt in caller.body.walk():
             for expr in stmt.expressions():
                 for call in expr.walk():
@@ -1623,7 +1632,7 @@ def _argument_spaces(
                         continue
                     for index in pointers:
                         argument = call.children[index] if index < len(call.children) else None
-                        spaces[index].add(_argument_space(argument, shared, globals_))
+                        spaces[index].add(_argument_space(argument, shared, aliases, globals_))
     return {
         function.params[index].decl: MemorySpace.SHARED
         for index, found in spaces.items()
@@ -1642,26 +1651,64 @@ def _declared_variables(function: ir.Function):
         yield from stmt.decls
 
 
+def _assigned_in(function: ir.Function) -> set[str]:
+    """Declarations of the variables ``function`` assigns or steps after declaring them."""
+    assigned = set()
+    for stmt in function.body.walk() if function.body is not None else ():
+        for expr in stmt.expressions():
+            for node in expr.walk():
+                written = (
+                    node.kind is ir.ExprKind.ASSIGN
+                    or (node.kind is ir.ExprKind.UNARY and node.op in ("++", "post++", "--", "post--"))
+                    or _unresolved_operator(node)  # `p += k` on a `T*` in a template: maybe a write
+                )
+                if written and node.children and node.children[0].kind is ir.ExprKind.DECL_REF:
+                    assigned.add(node.children[0].decl)
+    return assigned
+
+
 def _argument_space(
-    argument: ir.Expr | None, shared: set[str], globals_: Mapping[str, ir.VarDecl]
+    argument: ir.Expr | None,
+    shared: set[str],
+    aliases: Mapping[str, ir.Expr],
+    globals_: Mapping[str, ir.VarDecl],
 ) -> MemorySpace | None:
-    """The space of the array an argument points into (`tile`, `&tile[k]`, `tile + k`), when
-    it names one."""
+    """The space of the array an argument points into (`tile`, `&tile[k]`, `tile + k`, a
+    local pointer initialized to one), when it names one."""
+    followed: set[str] = set()
     while argument is not None:
         if argument.kind is ir.ExprKind.DECL_REF:
             var = globals_.get(argument.decl or "")
             if argument.decl in shared or (var is not None and var.storage is ir.StorageClass.SHARED):
                 return MemorySpace.SHARED
+            if argument.decl in aliases and argument.decl not in followed:
+                followed.add(argument.decl)
+                argument = aliases[argument.decl]
+                continue
             return None
         if argument.kind in (ir.ExprKind.CAST, ir.ExprKind.SUBSCRIPT) or (
             argument.kind is ir.ExprKind.UNARY and argument.op == "&"
         ):
             argument = argument.children[0] if argument.children else None
-        elif argument.kind is ir.ExprKind.BINARY and argument.op in ("+", "-") and argument.children:
-            argument = argument.children[0]
+        elif (
+            argument.kind is ir.ExprKind.BINARY and argument.op in ("+", "-") or _unresolved_operator(argument)
+        ) and argument.children:
+            argument = argument.children[0]  # An address plus an offset (`tile + k` on a `T` array in a template).
         else:
             return None
     return None
+
+
+def _unresolved_operator(expr: ir.Expr) -> bool:
+    """An operator clang left unresolved in a template (on a `T*` or a `T` array): a call
+    with no name whose first operand is a variable."""
+    return (
+        expr.kind is ir.ExprKind.CALL
+        and not expr.name
+        and expr.decl is None
+        and bool(expr.children)
+        and expr.children[0].kind is ir.ExprKind.DECL_REF
+    )
 
 
 def _linear_thread_index() -> Sym:

@@ -1003,7 +1003,9 @@ class Lowering:
             receiver=self._receiver(cursor),
         )
         if config is not None:
-            self._launch(node, config)
+            # A launch names its kernel only once clang resolved it (the name of an unresolved
+            # one is no kernel's).
+            self._launch(dataclasses.replace(node, name=cursor.spelling), config)
         return node
 
     def _dependent_callee(self, cursor: cindex.Cursor) -> str | None:
@@ -1013,7 +1015,9 @@ class Lowering:
         callee = next(iter(cursor.get_children()), None)
         while callee is not None and not callee.spelling and callee.kind in _CALLEE_WRAPPERS:
             callee = next(iter(callee.get_children()), None)
-        if callee is None or callee.kind not in (CK.OVERLOADED_DECL_REF, CK.DECL_REF_EXPR):
+        # Only a reference to an overload set names a callee: an unresolved operator's first
+        # child is its left operand (`tile + k` on a `T` array).
+        if callee is None or callee.kind != CK.OVERLOADED_DECL_REF:
             return None
         return callee.spelling or None
 
