@@ -447,3 +447,29 @@ def test_a_local_pointer_initialized_into_a_shared_array_is_followed_to_it(prove
     assert {access.space for access, _ in kernel(provenance_facts, "first").accesses} == {MemorySpace.SHARED}
     # One call passes a global pointer: the parameter is not known to be shared.
     assert {access.space for access, _ in kernel(provenance_facts, "second").accesses} == {MemorySpace.GLOBAL}
+
+
+FEEDS = """
+    __global__ void feeds(const float* a, const int* idx, float* out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        int root = (int)sqrtf((float)i);
+        out[i] = a[root];
+        out[i] += a[idx[i]];
+        int j = i;
+        for (int k = 0; k < n; k++) j += idx[j];
+        out[i] += a[j];
+    }
+"""
+
+
+def test_only_addresses_loaded_data_flows_into_depend_on_loaded_data(snippets):
+    facts = kernel(snippets.facts(FEEDS), "feeds")
+    computed, gathered, walked = (
+        [a for a, _ in accesses_on(facts, line) if a.location.base == "a"][0] for line in (4, 5, 8)
+    )
+    assert computed.location.offset.variance is Variance.DATA
+    assert not facts.fed_by_loads(computed.location.offset)
+    assert facts.fed_by_loads(gathered.location.offset)
+    assert facts.fed_by_loads(walked.location.offset)
+    findings = snippets.findings(FEEDS, ["CL101"])
+    assert [f.span.line for f in findings if "data loaded at run time" in f.message] == [5, 7, 8]

@@ -347,6 +347,23 @@ class KernelTrace:
                 reasons.setdefault(f"{origin.name}: {origin.reason}", None)
         return list(reasons)
 
+    def fed_by_loads(self, value: Sym) -> bool:
+        """Whether data a thread loaded, at an address that differs between lanes, flows into
+        ``value`` (following what was computed from it), rather than only thread coordinates
+        combined in ways the analysis does not follow."""
+        pending = [atom.key for atom in value.atoms() if atom.key]
+        seen: set[int] = set()
+        while pending:
+            key = pending.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            origin = self.origins.get(key)
+            if origin is not None and origin.loaded and origin.variance is Variance.DATA:
+                return True
+            pending.extend(self.derived.get(key, ()))
+        return False
+
 
 @dataclass(frozen=True)
 class Origin:
@@ -356,6 +373,9 @@ class Origin:
     variance: Variance
     reason: str
     """("read from shared `s_done` after the barrier at line 12: the same in every thread of the block")"""
+    loaded: bool = False
+    """Read from memory (global, shared, constant, or a per-thread array holding such data), or
+    returned by an atomic: data, not a function of the thread's coordinates."""
 
 
 class _OutOfBudget(Exception):
@@ -476,11 +496,20 @@ class Interpreter:
             return Reference(Pointer(MemorySpace.PARAMETER, param.name, sym.ZERO, param.type))
         return self._fresh(param.name, Variance.UNIFORM)
 
-    def _fresh(self, name: str, variance: Variance, why: str | None = None) -> Sym:
-        """A value we cannot compute, with how it varies and, when known, why."""
+    def _fresh(
+        self, name: str, variance: Variance, why: str | None = None, loaded: bool = False, inputs: tuple = ()
+    ) -> Sym:
+        """A value we cannot compute, with how it varies and, when known, why; ``loaded`` when
+        it was read from memory, ``inputs`` the values it was computed from."""
         value = sym.unknown(name, variance)
+        key = value.terms[0][0][0].key
         if why is not None:
-            self.trace.origins[value.terms[0][0][0].key] = Origin(name, variance, why)
+            self.trace.origins[key] = Origin(name, variance, why, loaded)
+        elif loaded:
+            self.trace.origins[key] = Origin(name, variance, "loaded from memory", loaded)
+        keys = tuple(atom.key for item in inputs for atom in _atoms(item) if atom.key)
+        if keys:
+            self.trace.derived[key] = keys
         return value
 
     def _computed(self, name: str, *inputs: Value) -> Sym:
@@ -491,6 +520,15 @@ class Interpreter:
         if keys:
             self.trace.derived[value.terms[0][0][0].key] = keys
         return value
+
+    def _derived_from(self, value: Value, *inputs: Value | None) -> None:
+        """Record that ``value``, when it is one fresh unknown, was computed from ``inputs``."""
+        if not isinstance(value, Sym) or len(value.terms) != 1 or len(value.terms[0][0]) != 1:
+            return
+        key = value.terms[0][0][0].key
+        keys = tuple(atom.key for item in inputs if item is not None for atom in _atoms(item) if atom.key != key)
+        if key and keys and key not in self.trace.derived and key not in self.trace.origins:
+            self.trace.derived[key] = tuple(k for k in keys if k)
 
     # ------------------------------------------------------------------ statements
 
@@ -620,7 +658,7 @@ class Interpreter:
     def _unstored(self, key: MemoryKey) -> Value:
         location = Pointer(key.space, key.base, key.offset, None)
         variance, why = self._load_variance(location)
-        return self._fresh(key.base, variance, why)
+        return self._fresh(key.base, variance, why, loaded=self._holds_data(location))
 
     def _switch(self, stmt: ir.Stmt) -> None:
         condition = (
@@ -666,6 +704,7 @@ class Interpreter:
                 self.env[decl] = _closed_form(
                     entry[decl], placeholder, after_one_trip.get(decl), iteration, assigned[decl]
                 )
+                self._derived_from(self.env[decl], entry[decl], after_one_trip.get(decl))
         else:
             # Inside a summary run: one run of the body over placeholders is enough.
             self.env.update(placeholders)
@@ -744,12 +783,21 @@ class Interpreter:
                     if exit_variance > Variance.UNIFORM
                     else None
                 )
-                self.env[decl] = self._fresh(name, Variance.DATA if variance is Variance.THREAD else variance, why)
+                self.env[decl] = self._fresh(
+                    name,
+                    Variance.DATA if variance is Variance.THREAD else variance,
+                    why,
+                    inputs=(value, entry[decl], condition),
+                )
             elif isinstance(value, Pointer):
                 self.env[decl] = Pointer(
                     value.space,
                     value.base,
-                    self._fresh(f"{name} offset", Variance.DATA if variance >= Variance.THREAD else variance),
+                    self._fresh(
+                        f"{name} offset",
+                        Variance.DATA if variance >= Variance.THREAD else variance,
+                        inputs=(value, entry[decl], condition),
+                    ),
                     value.pointee,
                 )
 
@@ -1094,7 +1142,15 @@ class Interpreter:
         if location.pointee is not None and location.pointee.kind is ir.TypeKind.POINTER:
             return self._loaded_pointer(location, name)
         variance, why = self._load_variance(location)
-        return self._fresh(name, variance, why)
+        # What is read where loaded data points is data too (`stack[--top]` after data-driven pushes).
+        return self._fresh(name, variance, why, loaded=self._holds_data(location), inputs=(location.offset,))
+
+    def _holds_data(self, location: Pointer) -> bool:
+        """Whether a load at ``location`` reads data: memory, or a per-thread array that was
+        given data (not one filled with values computed from the thread's coordinates)."""
+        if location.space is not MemorySpace.LOCAL:
+            return True
+        return self.local_variance.get(location.base, Variance.UNIFORM) is Variance.DATA
 
     def _load_variance(self, location: Pointer) -> tuple[Variance, str]:
         base = location.base
@@ -1126,9 +1182,9 @@ class Interpreter:
         targets = self.pointer_targets.get((location.space, location.base), set())
         if len(targets) == 1:
             ((space, base),) = targets
-            return Pointer(space, base, self._fresh(f"{name} offset", variance, why), pointee)
+            return Pointer(space, base, self._fresh(f"{name} offset", variance, why, loaded=True), pointee)
         space = MemorySpace.GLOBAL if location.space is MemorySpace.PARAMETER else MemorySpace.UNKNOWN
-        offset = sym.ZERO if variance is Variance.UNIFORM else self._fresh(f"{name} offset", variance, why)
+        offset = sym.ZERO if variance is Variance.UNIFORM else self._fresh(f"{name} offset", variance, why, loaded=True)
         return Pointer(space, name, offset, pointee)
 
     def _remember(self, location: Pointer, value: Value) -> None:
@@ -1330,11 +1386,12 @@ class Interpreter:
             self._expr(argument)
         if isinstance(pointer, Pointer):
             self._record(expr, AccessKind.ATOMIC, pointer, expr.type)
-            self._remember(pointer, self._fresh(f"{name}(...)", Variance.DATA))
+            self._remember(pointer, self._fresh(f"{name}(...)", Variance.DATA, loaded=True))
         return self._fresh(
             f"{name}(...)",
             Variance.DATA,
             f"returned by {name}: each lane gets the value another left, different in each lane",
+            loaded=True,
         )
 
     def _assign_call(self, name: str, expr: ir.Expr) -> Value:
@@ -1437,7 +1494,7 @@ class Interpreter:
                 Variance.WARP_UNIFORM,
                 f"broadcast from one lane by {name}: the same across the warp",
             )
-        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}", inputs=(value,))
 
     def _exchange_shuffle(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
         if len(values) <= _EXCHANGE_SHUFFLES[name]:
@@ -1445,7 +1502,7 @@ class Interpreter:
         value = values[_EXCHANGE_SHUFFLES[name]]
         if value.variance is Variance.UNIFORM:
             return value
-        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}", inputs=(value,))
 
     def _same_in_the_warp(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym:
         """What a ballot, a vote or a warp reduction returns: one value for every lane."""
@@ -1540,7 +1597,7 @@ class Interpreter:
             return (
                 self._group_shared(name, group, value)
                 if broadcast
-                else self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+                else self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}", inputs=(value,))
             )
         if name in ("any", "all", "ballot", "match_all"):
             return self._group_shared(name, group, self._int(arguments[0]) if arguments else sym.ZERO)
