@@ -232,9 +232,13 @@ def transfer_bytes(type_: ir.CType, size: int) -> int:
     or written whole: a struct wider than its alignment (``struct { float x, y, z; }``,
     ``float3``, a 40-byte particle) is moved as pieces of at most its alignment, and never
     more than 16 bytes (LDG.E.128), only the fields the code uses; nvcc cannot merge
-    neighbouring fields into a wider access than the alignment guarantees."""
+    neighbouring fields into a wider access than the alignment guarantees. A struct whose
+    members have copy code of their own (``__half2``) moves member by member
+    (``ir.CType.copy_bytes``), whatever its alignment."""
     if type_.kind is not ir.TypeKind.RECORD or not type_.align:
         return size
+    if type_.copy_bytes:
+        return min(size, type_.copy_bytes)  # Copied member by member, each by its own code.
     return min(size, type_.align, MAX_TRANSFER_BYTES)
 
 

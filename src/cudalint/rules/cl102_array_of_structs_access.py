@@ -32,8 +32,11 @@ class ArrayOfStructsAccess(FactRule):
       struct in pieces no wider than its alignment, 16 bytes at most (a 4-byte aligned
       40-byte particle as 4-byte loads, a `float3` as three, an 8-byte aligned struct as
       8-byte pieces), and only the fields the code uses: every piece is a request of its
-      own with the struct's size between lanes. The message names the struct, its size
-      and alignment, the piece and the fields the kernel reads.
+      own with the struct's size between lanes. A struct whose members have copy code of
+      their own (`__half2`, `__nv_bfloat162`) is copied member by member whatever its
+      alignment: an `alignas(16)` struct of four `__half2` moves as four 4-byte pieces
+      (LDG.E, not LDG.E.128). The message names the struct, its size and alignment (or
+      the member type that copies itself), the piece and the fields the kernel reads.
 
     **Levels.**
     - `warning`: the costliest request needs at least twice its ideal sectors (Nsight
@@ -51,6 +54,11 @@ class ArrayOfStructsAccess(FactRule):
       `float` arrays (written whole: 1.6% faster), and a 32-byte struct of two `float4`
       copied 2.2% slower than the same bytes as `float4`; one field of a 24-byte struct
       (a `warning`) ran 2.6 times slower than its own array.
+      A struct copied member by member straight from memory to memory (`out[i] = in[i]`,
+      pointers not `__restrict__`) stays a `warning`: nvcc must issue each piece's load
+      after the previous piece's store, as the pointers may alias, so one piece per lane is
+      in flight; the `alignas(16)` struct of four `__half2` took 2.1 times as long as the
+      same bytes copied as `float4`.
 
     **What it stays quiet on.**
     Structs copied whole in one access (`float4`, `double2`, a 16-byte `__align__(16)`
@@ -129,7 +137,11 @@ class ArrayOfStructsAccess(FactRule):
         used = f", of which the kernel reads {', '.join(f'`{f}`' for f in fields)}" if fields else ""
         stride = pattern.lane_stride.constant if pattern.lane_stride is not None else None
         apart = f"lanes {stride} bytes apart" if stride else "lanes apart"
-        used_sectors = None if _rewritten_in_place(kernel, access) else _used_line_sectors(record, fields, pattern)
+        member = _copying_member(record, access)
+        interleaved = member is not None and _interleaved_copy(kernel, access)
+        used_sectors = (
+            None if interleaved or _rewritten_in_place(kernel, access) else _used_line_sectors(record, fields, pattern)
+        )
         if used_sectors is not None and used_sectors / pattern.line_sectors > EFFICIENCY_THRESHOLD:
             level = Level.NOTE
             served = "L1 serves the later pieces" if access.kind.value == "load" else "L2 merges the pieces"
@@ -141,13 +153,29 @@ class ArrayOfStructsAccess(FactRule):
             )
         else:
             level = Level.WARNING
-            lines = ""
+            lines = (
+                "; and each piece's load waits for the previous piece's store (the pointers may alias), so one "
+                "piece per lane is in flight (an H100 took 2.1x the time of the same bytes copied as `float4`)"
+                if interleaved
+                else ""
+            )
+        why = (
+            f"its members are copied one by one, by `{member}`'s own copy code, so nvcc moves it only"
+            if member is not None
+            else f"its {record.align}-byte alignment lets nvcc move it only"
+        )
+        remedy = (
+            f"or copy it as raw {min(record.size, 16)}-byte words "
+            f"(`reinterpret_cast<const {_RAW_WORDS.get(min(record.size, 16), 'uint4')}*>`), which nvcc moves whole"
+            if member is not None
+            else _wider_pieces(record)
+        )
         return self.finding(
-            f"global {access.kind.value} of a whole `{name}` ({record.size} bytes{used}) in each lane: its "
-            f"{record.align}-byte alignment lets nvcc move it only {pattern.piece_bytes} bytes at a time, each piece "
+            f"global {access.kind.value} of a whole `{name}` ({record.size} bytes{used}) in each lane: {why} "
+            f"{pattern.piece_bytes} bytes at a time, each piece "
             f"a request with {apart}: {pattern.sectors} sectors per request for {pattern.ideal_sectors} sectors of "
             f"data{kernel_context(kernel, access)}{lines}; keep each field in its own array (structure of arrays), "
-            f"{_wider_pieces(record)}",
+            f"{remedy}",
             access.span,
             level=level,
             function=kernel.function.display_name,
@@ -162,6 +190,39 @@ class ArrayOfStructsAccess(FactRule):
                 "fieldsRead": fields,
             },
         )
+
+
+_RAW_WORDS = {4: "unsigned int", 8: "uint2", 16: "uint4"}
+
+
+def _copying_member(record: ir.Record, access: Access) -> str | None:
+    """The member type whose own copy code makes nvcc copy ``record`` member by member
+    (``__half2``), when that is why it moves in pieces (``ir.CType.copy_bytes``)."""
+    if not access.type.copy_bytes:
+        return None
+    for field in record.fields:
+        element = field.type
+        while element.kind is ir.TypeKind.ARRAY and element.pointee is not None:
+            element = element.pointee
+        if element.kind is ir.TypeKind.RECORD and element.size == access.type.copy_bytes:
+            return element.spelling.removeprefix("const ").removeprefix("struct ")
+    return "a member"
+
+
+def _interleaved_copy(kernel: KernelFacts, access: Access) -> bool:
+    """A struct copied member by member straight from memory to memory (`out[i] = in[i]`)
+    where the pointers may alias: nvcc must issue each piece's load after the previous
+    piece's store, one piece per lane in flight."""
+    stmt = access.stmt
+    if stmt is None:
+        return False
+    ends = [other for other, _ in kernel.accesses if other.stmt is stmt and other.type.copy_bytes]
+    loads = [other for other in ends if other.kind.value == "load"]
+    stores = [other for other in ends if other.kind.value == "store"]
+    if not loads or not stores:
+        return False
+    restricted = {param.name for param in kernel.function.params if "restrict" in (param.type.spelling or "")}
+    return not all(other.location.base in restricted for other in (*loads, *stores))
 
 
 def _rewritten_in_place(kernel: KernelFacts, access: Access) -> bool:
