@@ -473,3 +473,38 @@ def test_only_addresses_loaded_data_flows_into_depend_on_loaded_data(snippets):
     assert facts.fed_by_loads(walked.location.offset)
     findings = snippets.findings(FEEDS, ["CL101"])
     assert [f.span.line for f in findings if "data loaded at run time" in f.message] == [5, 7, 8]
+
+
+RESTORED = """
+    __global__ void restored(volatile float4* p, const int* bottom, int n) {
+        int k = *bottom + blockIdx.x * blockDim.x + threadIdx.x;
+        int restart = k;
+        for (int pass = 0; pass < 3; pass++) {
+            while (k <= n) {
+                if (p[k].w < 0.0f) p[k].w = 1.0f;
+                k += blockDim.x * gridDim.x;
+            }
+            k = restart;
+        }
+    }
+"""
+
+
+def test_a_variable_every_trip_restores_keeps_its_value_in_the_loop(snippets):
+    facts = kernel(snippets.facts(RESTORED), "restored")
+    load, pattern = only(facts, 6)
+    assert pattern.confidence is Confidence.EXACT and pattern.lane_stride.constant == 16
+    findings = snippets.findings(RESTORED, ["CL102"])
+    assert [(f.span.line, f.level.value) for f in findings] == [(6, "warning"), (6, "warning")]
+
+
+def test_fields_of_a_volatile_struct_are_never_merged(snippets):
+    source = """
+        __global__ void fields(float4* plain, volatile float4* shared_out) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            plain[i].x = 1.0f; plain[i].y = 2.0f; plain[i].z = 3.0f; plain[i].w = 4.0f;
+            shared_out[i].x = 1.0f; shared_out[i].y = 2.0f; shared_out[i].z = 3.0f; shared_out[i].w = 4.0f;
+        }
+    """
+    findings = snippets.findings(source, ["CL102"])
+    assert {f.span.line for f in findings} == {4} and len(findings) == 4

@@ -1960,6 +1960,8 @@ def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration:
     by an amount the same across each warp, under a guard or not (``if (k & 1) j += n;``),
     is its start moved by an unknown of that variance, its lanes as far apart as at the
     start; else an unknown that varies as its start and its updates do."""
+    if after == start:
+        return start  # Every trip ends with the value it started with (`k = restart;`).
     if isinstance(after, Sym) and isinstance(start, Sym):
         step = after - placeholder
         if all(atom != placeholder.terms[0][0][0] for atom in step.atoms()):

@@ -65,7 +65,8 @@ class ArrayOfStructsAccess(FactRule):
     struct, an 8-byte `__align__(8)` pair), structs read at an address the whole warp
     shares (`Body other = bodies[j];` in an n-body loop: a broadcast), and kernels that
     read most of each struct field by field through the same element (the compiler
-    merges those into wide loads when the alignment allows).
+    merges those into wide loads when the alignment allows; never through a `volatile`
+    struct, whose fields nvcc moves one by one as written).
 
     ## Why is this bad?
     Lane `i` reads 4 bytes at `i * sizeof(struct)`: for a 24-byte particle a warp pulls
@@ -110,7 +111,7 @@ class ArrayOfStructsAccess(FactRule):
             member = array_of_structs_field(facts, access, pattern)
             if member is None or not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
                 continue
-            if fields_used_together(facts, kernel, access, member) * 2 > member.record.size:
+            if fields_used_together(facts, kernel, access, member) * 2 > member.record.size and not _volatile(access):
                 continue  # Most of each struct is used: the compiler merges these into wide loads.
             record = member.record.name.removeprefix("struct ")
             yield self.finding(
@@ -190,6 +191,12 @@ class ArrayOfStructsAccess(FactRule):
                 "fieldsRead": fields,
             },
         )
+
+
+def _volatile(access: Access) -> bool:
+    """An access through a `volatile` struct: nvcc issues each field's load or store as
+    written, never merged with its neighbours'."""
+    return "volatile" in access.type.spelling.split()
 
 
 _RAW_WORDS = {4: "unsigned int", 8: "uint2", 16: "uint4"}
