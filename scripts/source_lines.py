@@ -96,6 +96,14 @@ class Instruction:
         return self.base in BARRIER_OPCODES
 
 
+_TOOLKIT_HEADER = re.compile(r"/targets/[^/]+/include/|^/usr/local/cuda[^/]*/include/|^/usr/include/")
+
+
+def toolkit_header(path: str) -> bool:
+    """Whether ``path`` is a header of the CUDA toolkit (``.../cuda/targets/x86_64-linux/include/cuda_bf16.hpp``)."""
+    return bool(_TOOLKIT_HEADER.search(path))
+
+
 def parse_disassembly(text: str) -> dict[str, list[Instruction]]:
     """``nvdisasm -gi`` output -> the instructions of each function, in address order."""
     functions: dict[str, list[Instruction]] = {}
@@ -129,6 +137,10 @@ def parse_disassembly(text: str) -> dict[str, list[Instruction]]:
             # names the next call site out.
             location = pending[0][0]
             inlined = tuple(at for _, at in pending if at is not None)
+            while inlined and toolkit_header(location.file):
+                # Code of CUDA's own headers (a `__half`'s conversion to float reading its
+                # bits) belongs to the line that used it: that is where a finding is.
+                location, inlined = inlined[0], inlined[1:]
             pending = []
         words = match.group("text").split()
         if words and words[0].startswith("@"):

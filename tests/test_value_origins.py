@@ -369,3 +369,142 @@ def test_ranges_walked_from_a_per_lane_start_are_recognized(loop_facts):
     ((walk, pattern),) = [(a, p) for a, p in accesses_on(loop_facts, 10) if a.location.base == "x"]
     assert pattern.data_pattern is DataPattern.LANE_RANGES
     assert pattern.data_loop.stmt.span.line == 10
+
+
+# ---------------------------------------------------------------------- element types and provenance
+
+PROVENANCE = """
+    #include <cuda_bf16.h>
+    __global__ void narrow(const __nv_bfloat16* x, float* y) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        y[i] = (float)x[4 * i + 1];
+    }
+    __global__ void stepped(const float* src, float* out, const int* rows, int n, int K) {
+        int j = blockIdx.x * blockDim.x + threadIdx.x;
+        const float* p = src + threadIdx.x;
+        for (int k = 0; k < K; k++) {
+            out[j] = *p;
+            if (k & 1) j += n;
+            p += rows[k];
+        }
+        out[j] = *p;
+    }
+    template <typename T>
+    __device__ void halve(T* s, int t) {
+        s[t] += s[t + 16];
+    }
+    template <typename T>
+    __global__ void staged(const T* x, T* y) {
+        __shared__ T tile[64];
+        tile[threadIdx.x] = x[threadIdx.x];
+        halve(tile, threadIdx.x);
+        y[threadIdx.x] = tile[threadIdx.x];
+    }
+    template <typename T>
+    __device__ T first(const T* s, int lane) {
+        return s[lane];
+    }
+    template <typename T>
+    __device__ T second(const T* s, int lane) {
+        return s[lane];
+    }
+    template <typename T>
+    __global__ void rows(const T* x, T* y) {
+        __shared__ T tile[256];
+        T* row = tile + 64 * (threadIdx.x / 32);
+        T* moving = tile;
+        moving += 64;
+        y[threadIdx.x] = first(row, threadIdx.x % 32) + second(moving, threadIdx.x % 32) + second(x, 0);
+    }
+"""
+
+
+@pytest.fixture(scope="module")
+def provenance_facts(snippets):
+    return snippets.facts(PROVENANCE)
+
+
+def test_a_narrow_element_converted_to_float_is_a_load_of_the_element(provenance_facts):
+    load, pattern = only(kernel(provenance_facts, "narrow"), 4)
+    assert load.size == 2 and pattern.lane_stride.constant == 8
+    assert (pattern.sectors, pattern.ideal_sectors) == (8, 2)
+
+
+def test_locals_and_pointers_stepped_by_uniform_amounts_keep_their_lanes(provenance_facts):
+    stepped = kernel(provenance_facts, "stepped")
+    for line in (10, 14):
+        for kind in ("load", "store"):
+            _, pattern = only(stepped, line, kind=kind)
+            assert pattern.confidence is Confidence.EXACT and pattern.lane_stride.constant == 4, (line, kind)
+
+
+def test_a_pointer_parameter_bound_to_shared_arrays_at_every_call_is_shared(provenance_facts):
+    helper = kernel(provenance_facts, "halve")
+    assert {access.space for access, _ in helper.accesses} == {MemorySpace.SHARED}
+
+
+def test_a_local_pointer_initialized_into_a_shared_array_is_followed_to_it(provenance_facts):
+    assert {access.space for access, _ in kernel(provenance_facts, "first").accesses} == {MemorySpace.SHARED}
+    # One call passes a global pointer: the parameter is not known to be shared.
+    assert {access.space for access, _ in kernel(provenance_facts, "second").accesses} == {MemorySpace.GLOBAL}
+
+
+FEEDS = """
+    __global__ void feeds(const float* a, const int* idx, float* out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        int root = (int)sqrtf((float)i);
+        out[i] = a[root];
+        out[i] += a[idx[i]];
+        int j = i;
+        for (int k = 0; k < n; k++) j += idx[j];
+        out[i] += a[j];
+    }
+"""
+
+
+def test_only_addresses_loaded_data_flows_into_depend_on_loaded_data(snippets):
+    facts = kernel(snippets.facts(FEEDS), "feeds")
+    computed, gathered, walked = (
+        [a for a, _ in accesses_on(facts, line) if a.location.base == "a"][0] for line in (4, 5, 8)
+    )
+    assert computed.location.offset.variance is Variance.DATA
+    assert not facts.fed_by_loads(computed.location.offset)
+    assert facts.fed_by_loads(gathered.location.offset)
+    assert facts.fed_by_loads(walked.location.offset)
+    findings = snippets.findings(FEEDS, ["CL101"])
+    assert [f.span.line for f in findings if "data loaded at run time" in f.message] == [5, 7, 8]
+
+
+RESTORED = """
+    __global__ void restored(volatile float4* p, const int* bottom, int n) {
+        int k = *bottom + blockIdx.x * blockDim.x + threadIdx.x;
+        int restart = k;
+        for (int pass = 0; pass < 3; pass++) {
+            while (k <= n) {
+                if (p[k].w < 0.0f) p[k].w = 1.0f;
+                k += blockDim.x * gridDim.x;
+            }
+            k = restart;
+        }
+    }
+"""
+
+
+def test_a_variable_every_trip_restores_keeps_its_value_in_the_loop(snippets):
+    facts = kernel(snippets.facts(RESTORED), "restored")
+    load, pattern = only(facts, 6)
+    assert pattern.confidence is Confidence.EXACT and pattern.lane_stride.constant == 16
+    findings = snippets.findings(RESTORED, ["CL102"])
+    assert [(f.span.line, f.level.value) for f in findings] == [(6, "warning"), (6, "warning")]
+
+
+def test_fields_of_a_volatile_struct_are_never_merged(snippets):
+    source = """
+        __global__ void fields(float4* plain, volatile float4* shared_out) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            plain[i].x = 1.0f; plain[i].y = 2.0f; plain[i].z = 3.0f; plain[i].w = 4.0f;
+            shared_out[i].x = 1.0f; shared_out[i].y = 2.0f; shared_out[i].z = 3.0f; shared_out[i].w = 4.0f;
+        }
+    """
+    findings = snippets.findings(source, ["CL102"])
+    assert {f.span.line for f in findings} == {4} and len(findings) == 4

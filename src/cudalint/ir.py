@@ -73,6 +73,10 @@ class CType:
     """Element count of a constant-size array; None for ``T[]`` and variable arrays."""
     record: str | None = None
     """Key into ``TranslationUnit.records`` for struct/class/union types."""
+    copy_bytes: int | None = None
+    """For a struct copied member by member (a member's type has a copy constructor or
+    assignment of its own, as ``__half2`` has): the widest piece a copy moves, its narrowest
+    such member's. None where a copy may move the struct as plain bytes."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -227,6 +227,12 @@ class KernelFacts:
         """Where the analysis stopped when the kernel outran its budget (None: it ran to the end)."""
         return self.trace.cut
 
+    def fed_by_loads(self, value) -> bool:
+        """Whether data loaded at an address that differs between lanes flows into ``value``
+        (an index read from memory, a loop bound loaded per lane), not only thread coordinates
+        combined in ways the analysis does not follow."""
+        return self.trace.fed_by_loads(value)
+
     def why(self, value, variance: Variance | None = None) -> list[str]:
         """Why the loaded or computed unknowns in ``value`` vary as they do (with ``variance``:
         only those that vary so), one ``name: reason`` line each."""

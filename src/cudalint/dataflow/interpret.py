@@ -36,6 +36,7 @@ from __future__ import annotations
 import enum
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from cudalint import ir
@@ -356,6 +357,23 @@ class KernelTrace:
                 reasons.setdefault(f"{origin.name}: {origin.reason}", None)
         return list(reasons)
 
+    def fed_by_loads(self, value: Sym) -> bool:
+        """Whether data a thread loaded, at an address that differs between lanes, flows into
+        ``value`` (following what was computed from it), rather than only thread coordinates
+        combined in ways the analysis does not follow."""
+        pending = [atom.key for atom in value.atoms() if atom.key]
+        seen: set[int] = set()
+        while pending:
+            key = pending.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            origin = self.origins.get(key)
+            if origin is not None and origin.loaded and origin.variance is Variance.DATA:
+                return True
+            pending.extend(self.derived.get(key, ()))
+        return False
+
 
 @dataclass(frozen=True)
 class Origin:
@@ -365,6 +383,9 @@ class Origin:
     variance: Variance
     reason: str
     """("read from shared `s_done` after the barrier at line 12: the same in every thread of the block")"""
+    loaded: bool = False
+    """Read from memory (global, shared, constant, or a per-thread array holding such data), or
+    returned by an atomic: data, not a function of the thread's coordinates."""
 
 
 class _OutOfBudget(Exception):
@@ -455,6 +476,11 @@ class Interpreter:
         their address: what the block stored there, so a value of its address alone."""
         self.pointer_targets: dict[tuple[MemorySpace, str], set[tuple[MemorySpace, str]]] = {}
         """The allocations whose addresses were stored into each allocation."""
+        self._argument_spaces = (
+            {} if function.kind is ir.FunctionKind.KERNEL else _argument_spaces(tu, function, self.globals)
+        )
+        """A device function analyzed on its own: the memory its pointer parameters point into
+        where every call of it passes an address into the same shared array's space."""
         self.trace.budget = _budget(function, self.functions)
 
     # ------------------------------------------------------------------ entry
@@ -478,7 +504,8 @@ class Interpreter:
     def _parameter_value(self, param: ir.VarDecl) -> Value:
         kind = param.type.kind
         if kind is ir.TypeKind.POINTER:
-            return Pointer(MemorySpace.GLOBAL, param.name, sym.ZERO, param.type.pointee)
+            space = self._argument_spaces.get(param.decl, MemorySpace.GLOBAL)
+            return Pointer(space, param.name, sym.ZERO, param.type.pointee)
         if kind in (ir.TypeKind.INTEGER, ir.TypeKind.BOOL, ir.TypeKind.ENUM):
             return sym.parameter(param.name)
         if kind is ir.TypeKind.RECORD:
@@ -486,11 +513,20 @@ class Interpreter:
             return Reference(Pointer(MemorySpace.PARAMETER, param.name, sym.ZERO, param.type))
         return self._fresh(param.name, Variance.UNIFORM)
 
-    def _fresh(self, name: str, variance: Variance, why: str | None = None) -> Sym:
-        """A value we cannot compute, with how it varies and, when known, why."""
+    def _fresh(
+        self, name: str, variance: Variance, why: str | None = None, loaded: bool = False, inputs: tuple = ()
+    ) -> Sym:
+        """A value we cannot compute, with how it varies and, when known, why; ``loaded`` when
+        it was read from memory, ``inputs`` the values it was computed from."""
         value = sym.unknown(name, variance)
+        key = value.terms[0][0][0].key
         if why is not None:
-            self.trace.origins[value.terms[0][0][0].key] = Origin(name, variance, why)
+            self.trace.origins[key] = Origin(name, variance, why, loaded)
+        elif loaded:
+            self.trace.origins[key] = Origin(name, variance, "loaded from memory", loaded)
+        keys = tuple(atom.key for item in inputs for atom in _atoms(item) if atom.key)
+        if keys:
+            self.trace.derived[key] = keys
         return value
 
     def _computed(self, name: str, *inputs: Value) -> Sym:
@@ -501,6 +537,15 @@ class Interpreter:
         if keys:
             self.trace.derived[value.terms[0][0][0].key] = keys
         return value
+
+    def _derived_from(self, value: Value, *inputs: Value | None) -> None:
+        """Record that ``value``, when it is one fresh unknown, was computed from ``inputs``."""
+        if not isinstance(value, Sym) or len(value.terms) != 1 or len(value.terms[0][0]) != 1:
+            return
+        key = value.terms[0][0][0].key
+        keys = tuple(atom.key for item in inputs if item is not None for atom in _atoms(item) if atom.key != key)
+        if key and keys and key not in self.trace.derived and key not in self.trace.origins:
+            self.trace.derived[key] = tuple(k for k in keys if k)
 
     # ------------------------------------------------------------------ statements
 
@@ -700,7 +745,7 @@ class Interpreter:
     def _unstored(self, key: MemoryKey) -> Value:
         location = Pointer(key.space, key.base, key.offset, None)
         variance, why = self._load_variance(location)
-        return self._fresh(key.base, variance, why)
+        return self._fresh(key.base, variance, why, loaded=self._holds_data(location))
 
     def _switch(self, stmt: ir.Stmt) -> None:
         condition = (
@@ -746,6 +791,7 @@ class Interpreter:
                 self.env[decl] = _closed_form(
                     entry[decl], placeholder, after_one_trip.get(decl), iteration, assigned[decl]
                 )
+                self._derived_from(self.env[decl], entry[decl], after_one_trip.get(decl))
         else:
             # Inside a summary run: one run of the body over placeholders is enough.
             self.env.update(placeholders)
@@ -860,6 +906,10 @@ class Interpreter:
                 self.env[decl] = inductions[decl].at(Sym.const(trips))
                 continue
             value = self.env.get(decl, entry[decl])
+            shifted = _shifted(entry[decl], value, name) if exit_variance <= Variance.WARP_UNIFORM else None
+            if shifted is not None:
+                self.env[decl] = shifted  # Stepped by uniform amounts for a uniform number of trips.
+                continue
             # Zero trips leave the value it came in with.
             variance = max(exit_variance, _join_variance(value), _join_variance(entry[decl]))
             if isinstance(value, Pointer) and variance is Variance.UNIFORM:
@@ -870,12 +920,21 @@ class Interpreter:
                     if exit_variance > Variance.UNIFORM
                     else None
                 )
-                self.env[decl] = self._fresh(name, Variance.DATA if variance is Variance.THREAD else variance, why)
+                self.env[decl] = self._fresh(
+                    name,
+                    Variance.DATA if variance is Variance.THREAD else variance,
+                    why,
+                    inputs=(value, entry[decl], condition),
+                )
             elif isinstance(value, Pointer):
                 self.env[decl] = Pointer(
                     value.space,
                     value.base,
-                    self._fresh(f"{name} offset", Variance.DATA if variance >= Variance.THREAD else variance),
+                    self._fresh(
+                        f"{name} offset",
+                        Variance.DATA if variance >= Variance.THREAD else variance,
+                        inputs=(value, entry[decl], condition),
+                    ),
                     value.pointee,
                 )
 
@@ -1239,10 +1298,18 @@ class Interpreter:
                 self.parameter_reads[key] = self._fresh(field_name, *self._load_variance(location))
             return self.parameter_reads[key]
         variance, why = self._load_variance(location)
-        value = self._fresh(name, variance, why)
+        # What is read where loaded data points is data too (`stack[--top]` after data-driven pushes).
+        value = self._fresh(name, variance, why, loaded=self._holds_data(location), inputs=(location.offset,))
         if location.space is MemorySpace.SHARED and self.last_barrier is not None and variance is Variance.DATA:
             self.shared_reads[value.terms[0][0][0]] = location.offset
         return value
+
+    def _holds_data(self, location: Pointer) -> bool:
+        """Whether a load at ``location`` reads data: memory, or a per-thread array that was
+        given data (not one filled with values computed from the thread's coordinates)."""
+        if location.space is not MemorySpace.LOCAL:
+            return True
+        return self.local_variance.get(location.base, Variance.UNIFORM) is Variance.DATA
 
     def _load_variance(self, location: Pointer) -> tuple[Variance, str]:
         base = location.base
@@ -1274,9 +1341,9 @@ class Interpreter:
         targets = self.pointer_targets.get((location.space, location.base), set())
         if len(targets) == 1:
             ((space, base),) = targets
-            return Pointer(space, base, self._fresh(f"{name} offset", variance, why), pointee)
+            return Pointer(space, base, self._fresh(f"{name} offset", variance, why, loaded=True), pointee)
         space = MemorySpace.GLOBAL if location.space is MemorySpace.PARAMETER else MemorySpace.UNKNOWN
-        offset = sym.ZERO if variance is Variance.UNIFORM else self._fresh(f"{name} offset", variance, why)
+        offset = sym.ZERO if variance is Variance.UNIFORM else self._fresh(f"{name} offset", variance, why, loaded=True)
         return Pointer(space, name, offset, pointee)
 
     def _remember(self, location: Pointer, value: Value) -> None:
@@ -1480,11 +1547,12 @@ class Interpreter:
             self._expr(argument)
         if isinstance(pointer, Pointer):
             self._record(expr, AccessKind.ATOMIC, pointer, expr.type)
-            self._remember(pointer, self._fresh(f"{name}(...)", Variance.DATA))
+            self._remember(pointer, self._fresh(f"{name}(...)", Variance.DATA, loaded=True))
         return self._fresh(
             f"{name}(...)",
             Variance.DATA,
             f"returned by {name}: each lane gets the value another left, different in each lane",
+            loaded=True,
         )
 
     def _assign_call(self, name: str, expr: ir.Expr) -> Value:
@@ -1507,6 +1575,14 @@ class Interpreter:
             and callee.decl != self.function.decl
         )
         arguments = self._bind_arguments(callee, expr) if inlined else [self._expr(c) for c in expr.children]
+        if expr.receiver is not None and not inlined:
+            # A method of a type whose code is not here reads its object: `(float)x[i]` on a
+            # `__half` or `__nv_bfloat16` array is `x[i].operator float()`, a load of the narrow
+            # element, converted in registers.
+            receiver = self._expr(expr.receiver)
+            if not arguments and (expr.name or "").startswith("operator "):
+                return self._convert(receiver, expr.type)
+            arguments.append(receiver)
         if expr.op == "construct" and len(arguments) == 1 and isinstance(arguments[0], (Group, Triple)):
             return arguments[0]  # A copy of a group handle (`thread_group g = block;`).
         intrinsic = self._intrinsic(name, arguments, expr)
@@ -1579,7 +1655,7 @@ class Interpreter:
                 Variance.WARP_UNIFORM,
                 f"broadcast from one lane by {name}: the same across the warp",
             )
-        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}", inputs=(value,))
 
     def _exchange_shuffle(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym | None:
         if len(values) <= _EXCHANGE_SHUFFLES[name]:
@@ -1587,7 +1663,7 @@ class Interpreter:
         value = values[_EXCHANGE_SHUFFLES[name]]
         if value.variance is Variance.UNIFORM:
             return value
-        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+        return self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}", inputs=(value,))
 
     def _same_in_the_warp(self, name: str, values: list[Sym], expr: ir.Expr) -> Sym:
         """What a ballot, a vote or a warp reduction returns: one value for every lane."""
@@ -1722,7 +1798,7 @@ class Interpreter:
             return (
                 self._group_shared(name, group, value)
                 if broadcast
-                else self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}")
+                else self._fresh(f"{name}(...)", Variance.DATA, f"read from another lane by {name}", inputs=(value,))
             )
         if name in ("any", "all", "ballot", "match_all"):
             return self._group_shared(name, group, self._int(arguments[0]) if arguments else sym.ZERO)
@@ -1781,6 +1857,116 @@ _STORAGE_SPACES = {
     ir.StorageClass.DEVICE: MemorySpace.GLOBAL,
     ir.StorageClass.MANAGED: MemorySpace.GLOBAL,
 }
+
+
+def _argument_spaces(
+    tu: ir.TranslationUnit, function: ir.Function, globals_: Mapping[str, ir.VarDecl]
+) -> dict[str, MemorySpace]:
+    """The pointer parameters of ``function`` that every call of it in the translation unit
+    binds to an address into a ``__shared__`` array (`reduce(tile, t)`), by declaration. Calls
+    that clang could not resolve (in a template, `reduce(s, t)` with `s` a `T*`) are matched
+    by name: ``function`` is then analyzed on its own, and its accesses are shared ones."""
+    pointers = [index for index, param in enumerate(function.params) if param.type.kind is ir.TypeKind.POINTER]
+    if not pointers:
+        return {}
+    spaces: dict[int, set[MemorySpace | None]] = {index: set() for index in pointers}
+    for caller in tu.functions:
+        if caller.body is None or caller.decl == function.decl:
+            continue
+        declared = {var.decl: var for var in _declared_variables(caller)}
+        assigned = _assigned_in(caller)
+        # A local pointer set once where it is declared (`float* row = tile + 32 * warp;`)
+        # points where its initializer does.
+        aliases = {
+            decl: var.init
+            for decl, var in declared.items()
+            if var.init is not None and var.type.kind is ir.TypeKind.POINTER and decl not in assigned
+        }
+        shared = {decl for decl, var in declared.items() if var.storage is ir.StorageClass.SHARED}
+        for stmt in caller.body.walk():
+            for expr in stmt.expressions():
+                for call in expr.walk():
+                    if call.kind is not ir.ExprKind.CALL or not _calls_function(call, function):
+                        continue
+                    for index in pointers:
+                        argument = call.children[index] if index < len(call.children) else None
+                        spaces[index].add(_argument_space(argument, shared, aliases, globals_))
+    return {
+        function.params[index].decl: MemorySpace.SHARED
+        for index, found in spaces.items()
+        if found == {MemorySpace.SHARED}
+    }
+
+
+def _calls_function(call: ir.Expr, function: ir.Function) -> bool:
+    if call.decl is not None:
+        return call.decl == function.decl
+    return call.name is not None and call.name.split("::")[-1] == function.name.split("::")[-1]
+
+
+def _declared_variables(function: ir.Function):
+    for stmt in function.body.walk() if function.body is not None else ():
+        yield from stmt.decls
+
+
+def _assigned_in(function: ir.Function) -> set[str]:
+    """Declarations of the variables ``function`` assigns or steps after declaring them."""
+    assigned = set()
+    for stmt in function.body.walk() if function.body is not None else ():
+        for expr in stmt.expressions():
+            for node in expr.walk():
+                written = (
+                    node.kind is ir.ExprKind.ASSIGN
+                    or (node.kind is ir.ExprKind.UNARY and node.op in ("++", "post++", "--", "post--"))
+                    or _unresolved_operator(node)  # `p += k` on a `T*` in a template: maybe a write
+                )
+                if written and node.children and node.children[0].kind is ir.ExprKind.DECL_REF:
+                    assigned.add(node.children[0].decl)
+    return assigned
+
+
+def _argument_space(
+    argument: ir.Expr | None,
+    shared: set[str],
+    aliases: Mapping[str, ir.Expr],
+    globals_: Mapping[str, ir.VarDecl],
+) -> MemorySpace | None:
+    """The space of the array an argument points into (`tile`, `&tile[k]`, `tile + k`, a
+    local pointer initialized to one), when it names one."""
+    followed: set[str] = set()
+    while argument is not None:
+        if argument.kind is ir.ExprKind.DECL_REF:
+            var = globals_.get(argument.decl or "")
+            if argument.decl in shared or (var is not None and var.storage is ir.StorageClass.SHARED):
+                return MemorySpace.SHARED
+            if argument.decl in aliases and argument.decl not in followed:
+                followed.add(argument.decl)
+                argument = aliases[argument.decl]
+                continue
+            return None
+        if argument.kind in (ir.ExprKind.CAST, ir.ExprKind.SUBSCRIPT) or (
+            argument.kind is ir.ExprKind.UNARY and argument.op == "&"
+        ):
+            argument = argument.children[0] if argument.children else None
+        elif (
+            argument.kind is ir.ExprKind.BINARY and argument.op in ("+", "-") or _unresolved_operator(argument)
+        ) and argument.children:
+            argument = argument.children[0]  # An address plus an offset (`tile + k` on a `T` array in a template).
+        else:
+            return None
+    return None
+
+
+def _unresolved_operator(expr: ir.Expr) -> bool:
+    """An operator clang left unresolved in a template (on a `T*` or a `T` array): a call
+    with no name whose first operand is a variable."""
+    return (
+        expr.kind is ir.ExprKind.CALL
+        and not expr.name
+        and expr.decl is None
+        and bool(expr.children)
+        and expr.children[0].kind is ir.ExprKind.DECL_REF
+    )
 
 
 def _linear_thread_index() -> Sym:
@@ -1971,15 +2157,68 @@ def _returned_value(callee: ir.Function, returned: list[tuple[Value, tuple[Guard
 
 
 def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration: Sym, name: str) -> Value:
-    """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; else an unknown
-    that varies as its start and its updates do."""
+    """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; one a trip moves
+    by an amount the same across each warp, under a guard or not (``if (k & 1) j += n;``),
+    is its start moved by an unknown of that variance, its lanes as far apart as at the
+    start; else an unknown that varies as its start and its updates do."""
+    if after == start:
+        return start  # Every trip ends with the value it started with (`k = restart;`).
     if isinstance(after, Sym) and isinstance(start, Sym):
         step = after - placeholder
         if all(atom != placeholder.terms[0][0][0] for atom in step.atoms()):
             return start + step * iteration
+        moved = _moved_by(after, placeholder)
+        if moved is not None and moved.variance <= Variance.WARP_UNIFORM:
+            return start + sym.unknown(f"{name} steps", moved.variance)
         variance = max(_join_variance(start), _join_variance(step))
         return sym.unknown(name, Variance.DATA if variance is Variance.THREAD else variance)
     return _opaque(name, start)
+
+
+def _moved_by(value: Sym, start: Sym) -> Sym | None:
+    """How far ``value`` is from ``start`` when it is ``start`` plus amounts free of it, also
+    through selects (``c ? start + n : start`` is ``start`` moved by ``c ? n : 0``); None
+    when ``value`` is some other function of ``start``."""
+    if not start.terms:
+        return None
+    start_atoms = set(start.atoms())
+    difference = value - start
+    if not start_atoms & set(difference.atoms()):
+        return difference
+    selects = [
+        (monomial, coefficient)
+        for monomial, coefficient in value.terms
+        if len(monomial) == 1 and monomial[0].kind is AtomKind.OPERATION and monomial[0].name == "select"
+    ]
+    if len(selects) != 1 or selects[0][1] != 1:
+        return None
+    ((select,), _) = selects[0]
+    rest = value - Sym.atom(select)
+    if start_atoms & set(rest.atoms()) or start_atoms & set(select.args[0].atoms()):
+        return None
+    then, otherwise = (_moved_by(branch, start) for branch in select.args[1:])
+    if then is None or otherwise is None:
+        return None
+    return sym.operation("select", select.args[0], then, otherwise) + rest
+
+
+def _shifted(start: Value, value: Value, name: str) -> Value | None:
+    """``start`` moved by an unknown amount the same across each warp, when ``value`` is
+    ``start`` moved by such an amount (a variable or pointer a loop stepped by uniform
+    amounts, its trips uniform too): the lanes keep their spacing; None otherwise."""
+    if isinstance(start, Pointer) and isinstance(value, Pointer):
+        if (start.space, start.base) != (value.space, value.base):
+            return None
+        moved = _shifted(start.offset, value.offset, name)
+        return None if moved is None else Pointer(start.space, start.base, moved, value.pointee)
+    if not isinstance(start, Sym) or not isinstance(value, Sym):
+        return None
+    if start.constant is not None:
+        return None  # No lanes' spacing to keep.
+    moved = _moved_by(value, start)
+    if moved is None or moved.variance > Variance.WARP_UNIFORM:
+        return None
+    return start if moved.constant == 0 else start + sym.unknown(f"{name} steps", moved.variance)
 
 
 def _update(expr: ir.Expr) -> tuple[str, str, ir.Expr | None] | None:

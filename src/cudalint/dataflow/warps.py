@@ -13,7 +13,9 @@ taken as aligned (constant offsets, `tx - 1` in a halo, are counted exactly). Lo
 counter doubles or halves are taken through every trip.
 
 A struct read or written whole moves as pieces no wider than its alignment (see
-``transfer_bytes``): each piece is a request with the struct's size between lanes.
+``transfer_bytes``): each piece is a request with the struct's size between lanes. The
+pieces are consecutive instructions on the same lines, so L1 serves the later ones: what
+L2 and DRAM move is the sectors they touch together (``AccessPattern.line_sectors``).
 """
 
 from __future__ import annotations
@@ -77,6 +79,21 @@ class AccessPattern:
     piece_bytes: int | None = None
     """For a struct read or written whole in pieces narrower than it (see
     ``transfer_bytes``): the bytes of one piece; ``sectors`` are those of the costliest piece."""
+    line_sectors: int | None = None
+    """For a struct moved in pieces: the sectors all its pieces touch together in one warp
+    (the worst over the values tried). The pieces are consecutive instructions of the warp
+    on the same 128-byte lines: the first brings the sectors into L1 (or has them in flight)
+    and the later ones are served there, and L2 merges the partial writes of stores before
+    DRAM sees them, so this, not ``sectors`` per piece, is what L2 and DRAM move."""
+    line_ideal_sectors: int | None = None
+    """The ideal of ``line_sectors``: the sectors the active lanes' whole structs would fill."""
+
+    @property
+    def line_efficiency(self) -> float | None:
+        """The fraction of the sectors the pieces bring together that holds the structs' bytes."""
+        if not self.line_sectors or self.line_ideal_sectors is None:
+            return None
+        return min(1.0, self.line_ideal_sectors / self.line_sectors)
 
     @property
     def single_lane(self) -> bool:
@@ -215,9 +232,13 @@ def transfer_bytes(type_: ir.CType, size: int) -> int:
     or written whole: a struct wider than its alignment (``struct { float x, y, z; }``,
     ``float3``, a 40-byte particle) is moved as pieces of at most its alignment, and never
     more than 16 bytes (LDG.E.128), only the fields the code uses; nvcc cannot merge
-    neighbouring fields into a wider access than the alignment guarantees."""
+    neighbouring fields into a wider access than the alignment guarantees. A struct whose
+    members have copy code of their own (``__half2``) moves member by member
+    (``ir.CType.copy_bytes``), whatever its alignment."""
     if type_.kind is not ir.TypeKind.RECORD or not type_.align:
         return size
+    if type_.copy_bytes:
+        return min(size, type_.copy_bytes)  # Copied member by member, each by its own code.
     return min(size, type_.align, MAX_TRANSFER_BYTES)
 
 
@@ -329,6 +350,7 @@ def access_pattern(
     stride = _lane_stride(offset, shape)
     data_pattern, data_loop = _data_pattern(offset, loops)
     results = []
+    together = []
     lanes_active = 0
     for _, _, active, addresses in sampled_warps(access, offset, shape, bindings, loops):
         chosen = [a for a, on in zip(addresses, active, strict=False) if on]
@@ -339,6 +361,8 @@ def access_pattern(
             results.append(None)
             continue
         results.append(request_sectors(chosen, size, piece) + (None, None))  # Shared: banks.shared_access_pattern.
+        if piece < size:
+            together.append(_sectors(chosen, size))
     known = [r for r in results if r is not None]
     if not known or len(known) < len(results):
         return AccessPattern(
@@ -355,6 +379,7 @@ def access_pattern(
     worst = max(known, key=lambda r: (r[0], r[2] or 0))
     best = min(known, key=lambda r: (r[0], r[2] or 0))
     exact = all(r == known[0] for r in known)
+    lines = max(together, key=lambda cost: cost[0] / cost[1], default=None)
     confidence = Confidence.EXACT if exact else Confidence.SYMBOLIC
     return AccessPattern(
         confidence=confidence,
@@ -367,4 +392,6 @@ def access_pattern(
         ideal_wavefronts=worst[3],
         depends_on=() if exact else _depends_on(offset),
         piece_bytes=piece if 0 < piece < size else None,
+        line_sectors=lines[0] if lines else None,
+        line_ideal_sectors=lines[1] if lines else None,
     )

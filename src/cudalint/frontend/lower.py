@@ -85,6 +85,9 @@ _LAUNCH_FUNCTIONS = (b"cudaLaunchKernel", b"cudaLaunchCooperativeKernel")
 """The runtime's launch calls (``cudaLaunchKernelEx`` among them): ``(kernel, grid, block,
 args, shared bytes, stream)``, or ``(&config, kernel, arguments...)`` for the ``Ex`` form."""
 _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
+# What clang wraps the callee of an unresolved call in: an unnamed reference or an unexposed
+# expression around the reference to the overload set.
+_CALLEE_WRAPPERS = (CK.UNEXPOSED_EXPR, CK.DECL_REF_EXPR, CK.PAREN_EXPR)
 _MEMBER_FUNCTIONS = (CK.CXX_METHOD, CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE)
 
 # A macro whose body launches a kernel (`#define LAUNCH(k) k<<<grid, block>>>`).
@@ -148,6 +151,8 @@ class Lowering:
         self.sources = _Sources(path, text if isinstance(text, bytes) else text.encode("utf-8"), buffers or {})
         self.records: dict[str, ir.Record] = {}
         self._types: dict[tuple[int, int | None], ir.CType] = {}
+        self._copy_bytes: dict[str, int | None] = {}
+        """By record: the widest piece a member-by-member copy moves (``ir.CType.copy_bytes``)."""
         self._functions: dict[str, ir.Function] = {}
         self._pending_instantiations: list[cindex.Cursor] = []
         self.launches: list[ir.LaunchSite] = []
@@ -410,7 +415,8 @@ class Lowering:
                         )
                     )
                 self.records[name] = ir.Record(name, common["size"], common["align"], tuple(fields))
-            return ir.CType(ir.TypeKind.RECORD, record=name, **common)
+                self._copy_bytes[name] = _member_copy_bytes(canonical, fields)
+            return ir.CType(ir.TypeKind.RECORD, record=name, copy_bytes=self._copy_bytes.get(name), **common)
         if kind == TK.UNEXPOSED and ("type-parameter" in canonical.spelling or "<dependent" in canonical.spelling):
             return ir.CType(ir.TypeKind.DEPENDENT, **common)
         return ir.CType(ir.TypeKind.OTHER, **common)
@@ -1066,17 +1072,32 @@ class Lowering:
             self.ctype(cursor.type),
             span,
             tuple(arguments),
-            name=cursor.spelling,
+            name=cursor.spelling or self._dependent_callee(cursor),
             decl=decl,
             op=op,
             value=self._constant_call(cursor, arguments),
             receiver=receiver,
         )
         if config is not None:
-            self._launch(node, config)
+            # A launch names its kernel only once clang resolved it (the name of an unresolved
+            # one is no kernel's).
+            self._launch(dataclasses.replace(node, name=cursor.spelling), config)
         elif cursor.spelling.encode().startswith(_LAUNCH_FUNCTIONS) and self._current_function is not None:
             self._runtime_launch(node, cursor)
         return node
+
+    def _dependent_callee(self, cursor: cindex.Cursor) -> str | None:
+        """The name a call in a template names when its arguments' types are not known yet
+        (`reduce(s, t)` with `s` a `T*`): clang leaves the call unnamed and unresolved, the
+        name only on the reference to the overload set."""
+        callee = next(iter(cursor.get_children()), None)
+        while callee is not None and not callee.spelling and callee.kind in _CALLEE_WRAPPERS:
+            callee = next(iter(callee.get_children()), None)
+        # Only a reference to an overload set names a callee: an unresolved operator's first
+        # child is its left operand (`tile + k` on a `T` array).
+        if callee is None or callee.kind != CK.OVERLOADED_DECL_REF:
+            return None
+        return callee.spelling or None
 
     def _receiver(self, cursor: cindex.Cursor) -> ir.Expr | None:
         """The object of ``object.method(...)``: the expression under the callee's member reference."""
@@ -1352,3 +1373,48 @@ _EXPR_HANDLERS = {
 def _mentions(names: set[bytes]) -> re.Pattern[bytes]:
     """A pattern that finds any of ``names`` as a whole word."""
     return re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(name) for name in sorted(names)))
+
+
+_MAX_PIECE_BYTES = 16
+"""The widest load or store of one lane (LDG.E.128)."""
+
+
+def _member_copy_bytes(record: cindex.Type, fields: list[ir.Field]) -> int | None:
+    """The widest piece nvcc moves when it copies ``record`` member by member, which it does
+    when a member's type has a copy constructor or assignment of its own (``__half2``,
+    ``__nv_bfloat162``): each member is copied by its own code, never merged into wider
+    loads (an ``alignas(16)`` struct of four ``__half2`` moves as four 4-byte pieces). None
+    when every member copies as plain bytes, or when ``record`` has copy code of its own (it
+    moves as one unit then)."""
+    if _copies_itself(record):
+        return None
+    declared = {f.spelling: f.type.get_canonical() for f in record.get_fields()}
+    pieces = []
+    member_wise = False
+    for field in fields:
+        element = field.type
+        while element.kind is ir.TypeKind.ARRAY and element.pointee is not None:
+            element = element.pointee
+        member = declared.get(field.name)
+        while member is not None and member.kind in _ARRAY_KINDS:
+            member = member.get_array_element_type().get_canonical()
+        if element.copy_bytes:
+            member_wise = True
+            pieces.append(element.copy_bytes)
+            continue
+        if member is not None and member.kind == TK.RECORD and _copies_itself(member):
+            member_wise = True
+        size = element.size or _MAX_PIECE_BYTES
+        pieces.append(min(size, element.align or size, _MAX_PIECE_BYTES))
+    return min(pieces) if member_wise and pieces else None
+
+
+def _copies_itself(record: cindex.Type) -> bool:
+    """Whether ``record`` has a user-provided copy constructor or copy assignment."""
+    for child in record.get_declaration().get_children():
+        copies = (child.kind == CK.CONSTRUCTOR and child.is_copy_constructor()) or (
+            child.kind == CK.CXX_METHOD and child.is_copy_assignment_operator_method()
+        )
+        if copies and not child.is_default_method() and not child.is_deleted_method():
+            return True
+    return False

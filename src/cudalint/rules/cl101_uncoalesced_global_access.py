@@ -63,7 +63,11 @@ class UncoalescedGlobalAccess(FactRule):
       code asserts it, `assert(stride == 1)` or an assertion macro that aborts), and gathers and
       scatters through an index each lane loaded (`x[column[j]]`, `key_array[bucket]`,
       a tree's `child[node * 8 + j]`): where they land is data, from a broadcast to one
-      sector per lane. Measured on real programs, 40 such lines needed twice their ideal
+      sector per lane. Only an address that data loaded per lane flows into gets this
+      note: one computed from thread coordinates in ways the analysis does not follow
+      (`(int)sqrtf(i)`) gets none, and an index or pointer stepped by amounts the same
+      across the warp (`j += n` under a condition, `p += stride`, `j += rows[k]`) keeps
+      its lanes' spacing. Measured on real programs, 40 such lines needed twice their ideal
       sectors and 24 did not (table lookups, sorted permutations, neighbouring nodes of
       a tree): 62%, short of what a warning promises.
 
@@ -147,8 +151,10 @@ class UncoalescedGlobalAccess(FactRule):
             **kernel.launch_properties(access.location.offset),
         }
         if pattern.confidence is Confidence.UNKNOWN:
-            if access.location.offset.variance is not Variance.DATA:
-                return None  # Unknown for another reason (a dependent type's size): nothing to say.
+            if access.location.offset.variance is not Variance.DATA or not kernel.fed_by_loads(access.location.offset):
+                # Unknown for another reason (a dependent type's size, thread coordinates combined
+                # in ways the analysis does not follow): nothing to say.
+                return None
             if pattern.data_pattern is DataPattern.LANE_RANGES and access.size:
                 loop = pattern.data_loop.stmt.span.line if pattern.data_loop is not None else access.span.line
                 properties.update(dataPattern=pattern.data_pattern.value, idealSectors=access.size)
