@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Score cudalint's findings on the real programs against their per-line hardware truth.
 
-    python bench/realcode/score.py [--work /tmp/realcode] [--sarif-dir DIR] [--reuse] [--list] [--markdown FILE] [NAME ...]
+    python bench/realcode/score.py [--work /tmp/realcode] [--sarif-dir DIR] [--reuse] [--list] [--markdown FILE]
+        [--part classic|modern] [--time-limit SECONDS] [NAME ...]
 
 For each program with a truth file (bench/realcode/truth/<name>.json): run
 ``cudalint . --format sarif`` in its program folder (it finds the compile_commands.json
@@ -56,8 +57,9 @@ class ProgramScore:
     branches: dict[tuple[str, int], Branch]
 
 
-def run_cudalint(folder: Path, sarif: Path) -> None:
+def run_cudalint(folder: Path, sarif: Path, time_limit: float | None = None) -> None:
     sarif.parent.mkdir(parents=True, exist_ok=True)
+    limit = ["--time-limit", f"{time_limit:g}"] if time_limit is not None else []
     subprocess.run(
         [
             sys.executable,
@@ -72,6 +74,7 @@ def run_cudalint(folder: Path, sarif: Path) -> None:
             "--no-cache",
             "--min-level",
             "note",
+            *limit,
         ],
         cwd=folder,
         capture_output=True,
@@ -150,11 +153,12 @@ def score_program(
     reuse: bool,
     cheap_share: float = source_lines.CHEAP_SHARE,
     sarif_dir: Path | None = None,
+    time_limit: float | None = None,
 ) -> ProgramScore:
     folder = program.folder(work)
     sarif = (sarif_dir or work / "sarif") / f"{program.name}.sarif"
     if not (reuse and sarif.exists()):
-        run_cudalint(folder, sarif)
+        run_cudalint(folder, sarif, time_limit)
     findings = read_findings(sarif, folder) if sarif.exists() else []
     branches = branch_statements(program, work)
     figures: dict[tuple[str, int], LineFigures] = {}
@@ -263,6 +267,7 @@ def _source_line(path: Path, line: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*")
+    parser.add_argument("--part", choices=listing.PARTS, help="only the programs of this part of the yardstick")
     parser.add_argument("--work", type=Path, default=listing.DEFAULT_WORK)
     parser.add_argument("--truth", type=Path, default=TRUTH)
     parser.add_argument("--reuse", action="store_true", help="read SARIF logs of an earlier run")
@@ -279,6 +284,11 @@ def main(argv: list[str] | None = None) -> int:
         const="all levels",
         help="print every false positive, miss and unmeasured finding (with source text)",
     )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        help="cudalint's CPU-time limit per file, in seconds (default: cudalint's own default)",
+    )
     parser.add_argument("--markdown", type=Path, help="write the score tables (no source text) to this file")
     parser.add_argument(
         "--cheap-share",
@@ -289,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     options = parser.parse_args(argv)
     scores = []
-    for program in listing.select(listing.load(), options.names):
+    for program in listing.select(listing.load(), options.names, options.part):
         truth_path = options.truth / f"{program.name}.json"
         if not truth_path.exists() or not program.folder(options.work).exists():
             continue
@@ -301,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
                 options.reuse,
                 options.cheap_share,
                 options.sarif_dir,
+                options.time_limit,
             )
         )
     totals = {label: {name: Tally() for name in source_lines.CLASSES} for label in source_lines.LEVEL_SETS}
