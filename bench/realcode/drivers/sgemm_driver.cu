@@ -21,6 +21,9 @@
 #elif SGEMM_KERNEL == 10
 #include "kernels/10_kernel_warptiling.cuh"
 #elif SGEMM_KERNEL == 12
+// Kernel 12 uses the WARPSIZE that kernel 10's header defines: the repository's
+// kernels.cuh includes 10 before 12.
+#include "kernels/10_kernel_warptiling.cuh"
 #include "kernels/12_kernel_double_buffering.cuh"
 #else
 #error "build with -DSGEMM_KERNEL=5, 7, 10 or 12"
