@@ -387,3 +387,22 @@ def test_program_extracts_only_its_files_and_its_suites_headers(tmp_path):
     toml.write_text(toml.read_text().replace('output = "a"\n', ""))
     with pytest.raises(ValueError, match="needs its output"):
         programs.load(toml)
+
+
+def test_scores_are_totalled_per_part_and_together():
+    score = _bench("score")
+    source_lines = sys.modules["source_lines"]
+
+    def program(name: str, part: str, hits: int, misses: int):
+        classes = {c: source_lines.Tally() for c in source_lines.CLASSES}
+        classes["global"] = source_lines.Tally(
+            true_positive=[("k.cu", n) for n in range(hits)], false_negative=[("k.cu", 100 + n) for n in range(misses)]
+        )
+        tallies = {label: classes for label in source_lines.LEVEL_SETS}
+        return score.ProgramScore(name, part, Path("/p") / name, tallies, {}, {})
+
+    classic, modern = program("a", "classic", 3, 1), program("b", "modern", 1, 3)
+    label = next(iter(source_lines.LEVEL_SETS))
+    assert score.totals_of([classic])[label]["global"].recall == 0.75
+    assert score.totals_of([modern])[label]["global"].recall == 0.25
+    assert score.totals_of([classic, modern])[label]["global"].recall == 0.5
