@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Extract the listed real programs from their mirrors and build them for sm_90 with line info.
 
-    python bench/realcode/build.py [--work /tmp/realcode] [--jobs 2] [NAME ...]
+    python bench/realcode/build.py [--work /tmp/realcode] [--jobs 2] [--part classic|modern] [NAME ...]
 
 Each program goes to ``<work>/src/<name>/`` (``git archive <commit> <path>`` of its
 suite's mirror, repository layout kept) and is built there:
@@ -9,7 +9,8 @@ suite's mirror, repository layout kept) and is built there:
 * HeCBench: ``make ARCH=sm_90 EXTRA_CFLAGS=-lineinfo`` (its Makefile adds ``-O3``);
 * PolyBench-ACC: ``nvcc -O3 -lineinfo -arch=sm_90 -DMINI_DATASET -I<utilities>``;
 * the modern part: the program's own ``build`` recipe from programs.toml (``nvcc -O3
-  -lineinfo -arch=sm_90a ...``, ``{root}`` replaced by the extracted repository root), after
+  -lineinfo -arch=sm_90 ...``, ``sm_90a`` for ``wgmma``; ``{root}`` replaced by the extracted
+  repository root, environment variables expanded), after
   copying its host driver of ours, if it has one, from ``drivers/`` into its folder.
 
 An sm_90 GPU runs the sm_90 machine code of the binary (the PTX beside it is not

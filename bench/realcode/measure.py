@@ -2,7 +2,7 @@
 """Run the built real programs under Nsight Compute (and compute-sanitizer) on a GPU machine.
 
     python bench/realcode/measure.py --out DIR [--work /tmp/realcode] [--synccheck]
-        [--pack FILE.tgz] [--budget SECONDS] [NAME ...]
+        [--pack FILE.tgz] [--budget SECONDS] [--part classic|modern] [NAME ...]
 
 For each program whose build succeeded (``<work>/build.json``), in its folder, with its
 listed arguments:

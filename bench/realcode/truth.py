@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn the GPU machine's exports into one truth file per program: figures per source line.
 
-    python bench/realcode/truth.py --exports DIR [--work /tmp/realcode] [NAME ...]
+    python bench/realcode/truth.py --exports DIR [--work /tmp/realcode] [--part classic|modern] [NAME ...]
 
 For each built program, ``nvdisasm -gi`` of its binary (here, no GPU) maps every SASS
 instruction to its innermost source line; the per-instruction counters of
