@@ -361,4 +361,48 @@ def test_program_list_is_well_formed():
     listed = programs.load()
     assert len(listed) >= 40
     assert all(p.args is not None and p.path for p in listed)
-    assert {p.suite.name for p in listed} == {"hecbench", "polybench"}
+    classic = programs.select(listed, None, "classic")
+    modern = programs.select(listed, None, "modern")
+    assert {p.suite.name for p in classic} == {"hecbench", "polybench"}
+    assert len(classic) + len(modern) == len(listed)
+    # The modern part builds each program with its own recipe, with a driver of ours
+    # where the repository ships no runnable main.
+    assert len(modern) >= 15
+    assert all(p.build and p.output for p in modern)
+    assert all((programs.DRIVERS / p.driver).is_file() for p in modern if p.driver)
+    assert not any(p.build or p.driver for p in classic)
+
+
+def test_program_extracts_only_its_files_and_its_suites_headers(tmp_path):
+    toml = tmp_path / "programs.toml"
+    toml.write_text(
+        '[suites.lib]\nrepository = "o/lib"\ncommit = "c"\npart = "modern"\nextra = ["include"]\n'
+        '[[program]]\nname = "a"\nsuite = "lib"\npath = "examples"\nfiles = ["a.cu"]\n'
+        'build = ["nvcc -o a a.cu"]\noutput = "a"\n'
+    )
+    programs = _bench("programs")
+    (program,) = programs.load(toml)
+    assert program.extracted_paths() == ("examples/a.cu", "include")
+    assert program.binary(tmp_path) == tmp_path / "src" / "a" / "examples" / "a"
+    toml.write_text(toml.read_text().replace('output = "a"\n', ""))
+    with pytest.raises(ValueError, match="needs its output"):
+        programs.load(toml)
+
+
+def test_scores_are_totalled_per_part_and_together():
+    score = _bench("score")
+    source_lines = sys.modules["source_lines"]
+
+    def program(name: str, part: str, hits: int, misses: int):
+        classes = {c: source_lines.Tally() for c in source_lines.CLASSES}
+        classes["global"] = source_lines.Tally(
+            true_positive=[("k.cu", n) for n in range(hits)], false_negative=[("k.cu", 100 + n) for n in range(misses)]
+        )
+        tallies = {label: classes for label in source_lines.LEVEL_SETS}
+        return score.ProgramScore(name, part, Path("/p") / name, tallies, {}, {})
+
+    classic, modern = program("a", "classic", 3, 1), program("b", "modern", 1, 3)
+    label = next(iter(source_lines.LEVEL_SETS))
+    assert score.totals_of([classic])[label]["global"].recall == 0.75
+    assert score.totals_of([modern])[label]["global"].recall == 0.25
+    assert score.totals_of([classic, modern])[label]["global"].recall == 0.5

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Extract the listed real programs from their mirrors and build them for sm_90 with line info.
 
-    python bench/realcode/build.py [--work /tmp/realcode] [--jobs 2] [NAME ...]
+    python bench/realcode/build.py [--work /tmp/realcode] [--jobs 2] [--part classic|modern] [NAME ...]
 
 Each program goes to ``<work>/src/<name>/`` (``git archive <commit> <path>`` of its
 suite's mirror, repository layout kept) and is built there:
 
 * HeCBench: ``make ARCH=sm_90 EXTRA_CFLAGS=-lineinfo`` (its Makefile adds ``-O3``);
-* PolyBench-ACC: ``nvcc -O3 -lineinfo -arch=sm_90 -DMINI_DATASET -I<utilities>``.
+* PolyBench-ACC: ``nvcc -O3 -lineinfo -arch=sm_90 -DMINI_DATASET -I<utilities>``;
+* the modern part: the program's own ``build`` recipe from programs.toml (``nvcc -O3
+  -lineinfo -arch=sm_90 ...``, ``sm_90a`` for ``wgmma``; ``{root}`` replaced by the extracted
+  repository root, environment variables expanded), after
+  copying its host driver of ours, if it has one, from ``drivers/`` into its folder.
 
 An sm_90 GPU runs the sm_90 machine code of the binary (the PTX beside it is not
 compiled again), so the SASS that ``nvdisasm -gi`` maps to source lines here is
@@ -23,6 +27,7 @@ import argparse
 import concurrent.futures
 import io
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -44,7 +49,7 @@ def extract(program: listing.Program, work: Path, mirrors: Path) -> None:
     root.mkdir(parents=True)
     mirror = program.suite.mirror(mirrors)
     archive = subprocess.run(
-        ["git", "-C", str(mirror), "archive", "--format=tar", program.suite.commit, program.path, *program.extra],
+        ["git", "-C", str(mirror), "archive", "--format=tar", program.suite.commit, *program.extracted_paths()],
         capture_output=True,
         check=False,
     )
@@ -52,9 +57,18 @@ def extract(program: listing.Program, work: Path, mirrors: Path) -> None:
         raise RuntimeError(f"git archive failed in {mirror}: {archive.stderr.decode(errors='replace').strip()}")
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(root, filter="data")
+    if program.driver:
+        shutil.copy2(listing.DRIVERS / program.driver, program.folder(work) / program.driver)
 
 
-def build_command(program: listing.Program, work: Path) -> list[str]:
+def build_commands(program: listing.Program, work: Path) -> list[list[str]]:
+    if program.build:
+        root = str(program.root(work))
+        return [shlex.split(os.path.expandvars(command.replace("{root}", root))) for command in program.build]
+    return [suite_build_command(program, work)]
+
+
+def suite_build_command(program: listing.Program, work: Path) -> list[str]:
     if program.suite.name == "polybench":
         utilities = program.root(work) / "CUDA" / "utilities"
         # cudaThreadSynchronize left the runtime API in CUDA 13; its successor does the same.
@@ -82,7 +96,10 @@ def compile_commands(program: listing.Program, work: Path, log: str) -> list[dic
     for line in log.splitlines():
         words = shlex.split(line.removeprefix("$ ")) if line.lstrip("$ ").startswith("nvcc ") else []
         sources = [w for w in words if w.endswith((".cu", ".cpp", ".cc", ".c"))]
-        if sources and ("-c" in words or program.suite.name == "polybench"):
+        if program.build:
+            # A recipe compiles and links in one nvcc line, possibly several sources.
+            entries.extend({"directory": str(folder), "arguments": words, "file": str(folder / s)} for s in sources)
+        elif sources and ("-c" in words or program.suite.name == "polybench"):
             entries.append({"directory": str(folder), "arguments": words, "file": str(folder / sources[0])})
     return entries
 
@@ -94,9 +111,12 @@ def build(program: listing.Program, work: Path, mirrors: Path) -> dict:
         extract(program, work, mirrors)
     except (RuntimeError, OSError, tarfile.TarError) as error:
         return {"name": program.name, "built": False, "error": str(error)}
-    command = build_command(program, work)
-    done = subprocess.run(command, cwd=program.folder(work), capture_output=True, text=True, check=False)
-    text = f"$ {shlex.join(command)}\n{done.stdout}{done.stderr}"
+    text = ""
+    for command in build_commands(program, work):
+        done = subprocess.run(command, cwd=program.folder(work), capture_output=True, text=True, check=False)
+        text += f"$ {shlex.join(command)}\n{done.stdout}{done.stderr}"
+        if done.returncode != 0:
+            break
     log.write_text(text)
     built = done.returncode == 0 and program.binary(work).exists()
     (program.folder(work) / "compile_commands.json").write_text(
@@ -116,9 +136,10 @@ def main(argv: list[str] | None = None) -> int:
         "--mirrors", type=Path, default=listing.DEFAULT_MIRRORS, help="folder holding <owner>+<name>/repo mirrors"
     )
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--part", choices=listing.PARTS, help="only the programs of this part of the yardstick")
     options = parser.parse_args(argv)
     try:
-        chosen = listing.select(listing.load(), options.names)
+        chosen = listing.select(listing.load(), options.names, options.part)
     except ValueError as error:
         print(f"build: {error}", file=sys.stderr)
         return 2

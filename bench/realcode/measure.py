@@ -2,7 +2,7 @@
 """Run the built real programs under Nsight Compute (and compute-sanitizer) on a GPU machine.
 
     python bench/realcode/measure.py --out DIR [--work /tmp/realcode] [--synccheck]
-        [--pack FILE.tgz] [--budget SECONDS] [NAME ...]
+        [--pack FILE.tgz] [--budget SECONDS] [--part classic|modern] [NAME ...]
 
 For each program whose build succeeded (``<work>/build.json``), in its folder, with its
 listed arguments:
@@ -87,6 +87,7 @@ def pack(out: Path, target: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*")
+    parser.add_argument("--part", choices=listing.PARTS, help="only the programs of this part of the yardstick")
     parser.add_argument("--work", type=Path, default=listing.DEFAULT_WORK)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--pack", type=Path, help="tar.gz written after every program")
@@ -99,7 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
 
     built = json.loads((options.work / "build.json").read_text())
-    chosen = [p for p in listing.select(listing.load(), options.names) if built.get(p.name, {}).get("built")]
+    chosen = [
+        p for p in listing.select(listing.load(), options.names, options.part) if built.get(p.name, {}).get("built")
+    ]
     ncu = source_lines.find_tool("ncu", options.ncu) or "ncu"
     sanitizer = source_lines.find_tool("compute-sanitizer", options.sanitizer) or "compute-sanitizer"
     options.out.mkdir(parents=True, exist_ok=True)

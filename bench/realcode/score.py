@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Score cudalint's findings on the real programs against their per-line hardware truth.
 
-    python bench/realcode/score.py [--work /tmp/realcode] [--sarif-dir DIR] [--reuse] [--list]
-        [--markdown FILE] [NAME ...]
+    python bench/realcode/score.py [--work /tmp/realcode ...] [--sarif-dir DIR] [--reuse] [--list] [--markdown FILE]
+        [--part classic|modern] [--time-limit SECONDS] [NAME ...]
 
 For each program with a truth file (bench/realcode/truth/<name>.json): run
 ``cudalint . --format sarif`` in its program folder (it finds the compile_commands.json
@@ -22,7 +22,9 @@ Branch statements and the lines of their bodies come from cudalint's own parse
 looks at the statement's line (divergent branches there) and at its bodies' lines
 (predicated-on against active thread instructions).
 
-Scores are printed per class, at warning+error level and with notes. ``--list`` prints
+Scores are printed per class, at warning+error level and with notes; when programs of
+both parts (classic, modern) are scored, per part and then for all of them. The two parts
+may live in different work folders: ``--work`` given twice. ``--list`` prints
 every false positive and miss with its file:line, its figures and the source line,
 read from the extracted program (source text is printed, never stored).
 """
@@ -51,14 +53,17 @@ TRUTH = HERE / "truth"
 @dataclass
 class ProgramScore:
     name: str
+    part: str
+    folder: Path
     tallies: dict[str, dict[str, Tally]]
     """Level set -> class -> tally."""
     figures: dict[tuple[str, int], LineFigures]
     branches: dict[tuple[str, int], Branch]
 
 
-def run_cudalint(folder: Path, sarif: Path) -> None:
+def run_cudalint(folder: Path, sarif: Path, time_limit: float | None = None) -> None:
     sarif.parent.mkdir(parents=True, exist_ok=True)
+    limit = ["--time-limit", f"{time_limit:g}"] if time_limit is not None else []
     subprocess.run(
         [
             sys.executable,
@@ -73,6 +78,7 @@ def run_cudalint(folder: Path, sarif: Path) -> None:
             "--no-cache",
             "--min-level",
             "note",
+            *limit,
         ],
         cwd=folder,
         capture_output=True,
@@ -151,11 +157,12 @@ def score_program(
     reuse: bool,
     cheap_share: float = source_lines.CHEAP_SHARE,
     sarif_dir: Path | None = None,
+    time_limit: float | None = None,
 ) -> ProgramScore:
     folder = program.folder(work)
     sarif = (sarif_dir or work / "sarif") / f"{program.name}.sarif"
     if not (reuse and sarif.exists()):
-        run_cudalint(folder, sarif)
+        run_cudalint(folder, sarif, time_limit)
     findings = read_findings(sarif, folder) if sarif.exists() else []
     branches = branch_statements(program, work)
     figures: dict[tuple[str, int], LineFigures] = {}
@@ -177,7 +184,7 @@ def score_program(
     tallies = {
         label: source_lines.tally(verdicts, findings, levels) for label, levels in source_lines.LEVEL_SETS.items()
     }
-    return ProgramScore(program.name, tallies, figures, branches)
+    return ProgramScore(program.name, program.suite.part, folder, tallies, figures, branches)
 
 
 def _ratio(value: float | None) -> str:
@@ -231,14 +238,13 @@ def body_figures(score: ProgramScore, file: str, line: int) -> str:
     return f"; body lines {min(body, default=0)}-{max(body, default=0)}: pred-on {on:g} / active {active:g}"
 
 
-def listing_lines(scores: list[ProgramScore], work: Path, label: str) -> list[str]:
-    programs = {p.name: p for p in listing.load()}
+def listing_lines(scores: list[ProgramScore], label: str) -> list[str]:
     out = []
     for name in source_lines.CLASSES:
         for kind in ("false_positive", "false_negative", "unmeasured"):
             rows = []
             for score in scores:
-                folder = programs[score.name].folder(work)
+                folder = score.folder
                 for entry in getattr(score.tallies[label][name], kind):
                     file, line = entry[0], entry[1]
                     finding = entry[2] if len(entry) > 2 else None
@@ -264,7 +270,14 @@ def _source_line(path: Path, line: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*")
-    parser.add_argument("--work", type=Path, default=listing.DEFAULT_WORK)
+    parser.add_argument("--part", choices=listing.PARTS, help="only the programs of this part of the yardstick")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        action="append",
+        help="a work folder holding built programs; give it twice when the classic and modern parts "
+        f"were built in different folders (default: {listing.DEFAULT_WORK})",
+    )
     parser.add_argument("--truth", type=Path, default=TRUTH)
     parser.add_argument("--reuse", action="store_true", help="read SARIF logs of an earlier run")
     parser.add_argument(
@@ -280,6 +293,11 @@ def main(argv: list[str] | None = None) -> int:
         const="all levels",
         help="print every false positive, miss and unmeasured finding (with source text)",
     )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        help="cudalint's CPU-time limit per file, in seconds (default: cudalint's own default)",
+    )
     parser.add_argument("--markdown", type=Path, help="write the score tables (no source text) to this file")
     parser.add_argument(
         "--cheap-share",
@@ -289,33 +307,47 @@ def main(argv: list[str] | None = None) -> int:
         "(0: every measured divergence is)",
     )
     options = parser.parse_args(argv)
+    options.work = options.work or [listing.DEFAULT_WORK]
     scores = []
-    for program in listing.select(listing.load(), options.names):
+    for program in listing.select(listing.load(), options.names, options.part):
         truth_path = options.truth / f"{program.name}.json"
-        if not truth_path.exists() or not program.folder(options.work).exists():
+        work = next((w for w in options.work if program.folder(w).exists()), None)
+        if not truth_path.exists() or work is None:
             continue
         scores.append(
             score_program(
                 program,
                 json.loads(truth_path.read_text()),
-                options.work,
+                work,
                 options.reuse,
                 options.cheap_share,
                 options.sarif_dir,
+                options.time_limit,
             )
         )
+    parts = [part for part in listing.PARTS if any(score.part == part for score in scores)]
+    lines = [f"{len(scores)} programs scored"]
+    if len(parts) > 1:
+        for part in parts:
+            chosen = [score for score in scores if score.part == part]
+            lines += ["", f"{part}: {len(chosen)} programs", "", *table(totals_of(chosen))]
+        lines += ["", f"all: {len(scores)} programs", ""]
+    lines += table(totals_of(scores))
+    print("\n".join(lines))
+    if options.list:
+        print("\n".join(listing_lines(scores, options.list)))
+    if options.markdown:
+        options.markdown.write_text("\n".join(lines[1:]).strip() + "\n")
+    return 0
+
+
+def totals_of(scores: list[ProgramScore]) -> dict[str, dict[str, Tally]]:
     totals = {label: {name: Tally() for name in source_lines.CLASSES} for label in source_lines.LEVEL_SETS}
     for score in scores:
         for label, classes in score.tallies.items():
             for name, counts in classes.items():
                 totals[label][name].add(counts)
-    lines = table(totals)
-    print(f"{len(scores)} programs scored\n" + "\n".join(lines))
-    if options.list:
-        print("\n".join(listing_lines(scores, options.work, options.list)))
-    if options.markdown:
-        options.markdown.write_text("\n".join(lines) + "\n")
-    return 0
+    return totals
 
 
 if __name__ == "__main__":

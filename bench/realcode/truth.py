@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn the GPU machine's exports into one truth file per program: figures per source line.
 
-    python bench/realcode/truth.py --exports DIR [--work /tmp/realcode] [NAME ...]
+    python bench/realcode/truth.py --exports DIR [--work /tmp/realcode] [--part classic|modern] [NAME ...]
 
 For each built program, ``nvdisasm -gi`` of its binary (here, no GPU) maps every SASS
 instruction to its innermost source line; the per-instruction counters of
@@ -113,6 +113,7 @@ def program_truth(program: listing.Program, work: Path, exports: Path, tools: di
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*")
+    parser.add_argument("--part", choices=listing.PARTS, help="only the programs of this part of the yardstick")
     parser.add_argument("--work", type=Path, default=listing.DEFAULT_WORK)
     parser.add_argument("--exports", type=Path, required=True, help="bench/realcode/measure.py's --out folder")
     parser.add_argument("--truth", type=Path, default=TRUTH)
@@ -121,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     tools = json.loads(tools_path.read_text()) if tools_path.exists() else {}
     options.truth.mkdir(parents=True, exist_ok=True)
     failed = 0
-    for program in listing.select(listing.load(), options.names):
+    for program in listing.select(listing.load(), options.names, options.part):
         if not program.binary(options.work).exists():
             print(f"{program.name}: not built (bench/realcode/build.py)", file=sys.stderr)
             failed += 1
