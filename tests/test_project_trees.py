@@ -265,3 +265,21 @@ def test_bytes_that_are_not_utf8_are_read_as_the_compiler_reads_them(tmp_path):
     assert finding.span.line == 2 and finding.span.column == line.index("a[threadIdx.x * 2]") + 1
     assert finding.span.end_column == finding.span.column + len("a[threadIdx.x * 2]")
     assert "`a[threadIdx.x * 2]`" in finding.message
+
+
+# ---------------------------------------------------------------------------- where the project is
+
+
+KERNELS_TREE = {
+    "include/kernels.cuh": (
+        "__global__ void strided(float* a) {\n    a[threadIdx.x * 2] = 0.0f;  // expect: CL101 warning\n}\n"
+    ),
+    "src/main.cu": ('#include "kernels.cuh"\nint main() { strided<<<1, 256>>>(nullptr); }\n'),
+}
+
+
+def test_a_header_found_by_the_project_search_is_analyzed_as_project_code(tmp_path):
+    root = _write(tmp_path, {".git/HEAD": "", **KERNELS_TREE})
+    searched = _run([root])
+    named = _run([root], Config(include=[str(root / "include")]))
+    assert _found(searched, root) == _found(named, root) == _expected(root, "include/kernels.cuh")

@@ -659,7 +659,7 @@ def _cache_arguments(unit: Unit, environment: frontend.ParseEnvironment) -> tupl
     """What, besides its text, decides how a unit is parsed."""
     return (
         *environment.args_for(unit.main),
-        *(f"-idirafter{d}" for d in unit.include_dirs),
+        *(f"-I{d}" for d in unit.include_dirs),
         f"--legacy-api={unit.legacy_api}",
     )
 

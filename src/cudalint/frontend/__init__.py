@@ -192,7 +192,7 @@ def parse_unit(
     project files it includes.
 
     What recovery needs is prepared before the parse: ``include_dirs`` (where the project
-    keeps headers the search path misses, searched after every other directory) and the
+    keeps headers the search path misses, searched after the directories the arguments name) and the
     declarations of the removed runtime API when ``legacy_api``. A second parse happens only
     when the first shows a need nobody foresaw (a header ``project`` holds, the legacy
     API, names declared nowhere). ``focus``: the file the result is about when it is not
@@ -283,7 +283,7 @@ class _Parser:
         self.index_without_header = cindex.Index.create(excludeDecls=True)
 
     def parse(self, directories: Sequence[str] = (), headers: Sequence[tuple[str, str | None]] = ()):
-        """``directories``: searched after all others; ``headers``: (path, contents)
+        """``directories``: searched after those of the arguments, as project code; ``headers``: (path, contents)
         force-included after the CUDA headers, contents None reading the file."""
         from clang import cindex
 
@@ -295,8 +295,9 @@ class _Parser:
                 if _force_included(args) == _force_included(self.environment.base_args):
                     index = self.index_without_header
                 args = (*args, "-include-pch", header)
-        for directory in directories:
-            args = (*args, "-idirafter", directory)
+        # As the user's own `-I` would (after the build's and the command line's, before the
+        # system's): an `-idirafter` directory is a system one, whose code the lowering skips.
+        args = (*args, *(f"-I{directory}" for directory in directories))
         unsaved = list(self.unsaved.items())
         for header, contents in headers:
             args = (*args, "-include", header)
