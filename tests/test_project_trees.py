@@ -283,3 +283,35 @@ def test_a_header_found_by_the_project_search_is_analyzed_as_project_code(tmp_pa
     searched = _run([root])
     named = _run([root], Config(include=[str(root / "include")]))
     assert _found(searched, root) == _found(named, root) == _expected(root, "include/kernels.cuh")
+
+
+ARCHIVE_TREE = {
+    "CMakeLists.txt": "add_subdirectory(src)\n",
+    "include/lib.h": "#define STRIDE 2\n",
+    "src/CMakeLists.txt": "add_subdirectory(cuda)\n",
+    "src/cuda/CMakeLists.txt": "add_library(k k.cu)\n",
+    "src/cuda/k.cu": (
+        '#include "lib.h"\n'
+        "__global__ void k(float* x) {\n"
+        "    x[threadIdx.x * STRIDE] = 0;  // expect: CL101 warning\n"
+        "}\n"
+    ),
+}
+
+
+def test_without_a_repository_the_outermost_build_file_marks_the_project(tmp_path):
+    root = _write(tmp_path / "unpacked", ARCHIVE_TREE)
+    result = _run([root / "src" / "cuda"])
+    assert _found(result, root) == _expected(root, "src/cuda/k.cu")
+    (note,) = result.notices
+    assert note.message.startswith(f"'lib.h' found in include{os.sep}: ")
+
+
+def test_the_project_root(tmp_path):
+    tree = _write(tmp_path / "tree", {"a/b/CMakeLists.txt": "", "a/b/c/d/k.cu": "", "a/Makefile": "", "x/y/k.cu": ""})
+    assert frontend.project_root(str(tree / "a" / "b" / "c" / "d" / "k.cu")) == str(tree / "a")
+    # Nothing marks a project: the directory itself.
+    assert frontend.project_root(str(tree / "x" / "y")) == str(tree / "x" / "y")
+    # A repository is the project, whatever build files lie above it.
+    _write(tree, {"a/b/.git/HEAD": ""})
+    assert frontend.project_root(str(tree / "a" / "b" / "c" / "d")) == str(tree / "a" / "b")

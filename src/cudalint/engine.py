@@ -498,15 +498,11 @@ def _cached_or_analyzed(
 
 
 def _project_root(config: Config, files: list[str]) -> str:
-    """Where the project's headers may be: the configuration's directory, else the
-    repository's, else the files' common directory."""
+    """Where the project's headers may be: the configuration's directory, else the top of
+    the project the files' common directory belongs to (``frontend.project_root``)."""
     if config.path is not None:
         return str(config.root)
-    common = _common_root(files)
-    for directory in (Path(common), *Path(common).parents):
-        if (directory / ".git").exists():
-            return str(directory)
-    return common if os.path.isdir(common) else os.path.dirname(common)
+    return frontend.project_root(_common_root(files))
 
 
 def _toolkit_dirs(environment: frontend.ParseEnvironment) -> list[str]:

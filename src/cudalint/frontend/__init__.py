@@ -25,7 +25,7 @@ from cudalint.frontend.flags import (
     build_environment,
     parse_arch,
 )
-from cudalint.frontend.includes import CUDA_SUFFIXES, HEADER_SUFFIXES, IncludeGraph, ProjectFiles
+from cudalint.frontend.includes import CUDA_SUFFIXES, HEADER_SUFFIXES, IncludeGraph, ProjectFiles, project_root
 
 __all__ = [
     "CUDA_SUFFIXES",
@@ -45,6 +45,7 @@ __all__ = [
     "parse_unit",
     "ParsedUnit",
     "precompiled_header",
+    "project_root",
     "checked_source",
     "read_source",
     "sources_beside",
