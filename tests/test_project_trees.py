@@ -315,3 +315,28 @@ def test_the_project_root(tmp_path):
     # A repository is the project, whatever build files lie above it.
     _write(tree, {"a/b/.git/HEAD": ""})
     assert frontend.project_root(str(tree / "a" / "b" / "c" / "d")) == str(tree / "a" / "b")
+
+
+def test_a_header_in_another_vendors_branch_is_not_announced(tmp_path):
+    root = _write(
+        tmp_path,
+        {
+            ".git/HEAD": "",
+            "vendors/hip/hip_compat.h": "#error not this build\n",
+            "vendors/cuda/cuda_compat.h": "#define STRIDE 2\n",
+            "src/k.cu": (
+                "#if defined(USE_HIP)\n"
+                '#include "hip_compat.h"\n'
+                "#else\n"
+                '#include "cuda_compat.h"\n'
+                "#endif\n"
+                "__global__ void k(float* x) {\n"
+                "    x[threadIdx.x * STRIDE] = 0;  // expect: CL101 warning\n"
+                "}\n"
+            ),
+        },
+    )
+    result = _run([root / "src"])
+    assert _found(result, root) == _expected(root, "src/k.cu")
+    (note,) = result.notices
+    assert note.message.startswith(f"'cuda_compat.h' found in vendors{os.sep}cuda{os.sep}: ")

@@ -551,31 +551,26 @@ def _merge(context: _Run, unit_results: list[UnitResult]) -> list[FileResult]:
 
 def _added_directories(context: _Run, unit_results: list[UnitResult]) -> list[Notice]:
     """Each directory added to the search path, said once per run: at the first file that
-    needed it, with the header it holds and how many other files needed it."""
+    needed it, with the header it holds and how many other files needed it. A header the
+    parse did not read (its directive in a disabled ``#if``: another vendor's build) was
+    not needed."""
     if context.project is None:
         return []
     first: dict[str, tuple[str, str]] = {}
     users: Counter = Counter()
+    needing: dict[str, list[str]] = {}
     for result in unit_results:
         if not result.analyzed:
             continue
         for directory, name, includer in context.graph.project_directories(result.main):
+            if os.path.normpath(os.path.join(directory, name)) not in result.covered:
+                continue
             users[directory] += 1
             first.setdefault(directory, (name, includer))
+            needing.setdefault(directory, []).append(result.main)
     notices = []
     for directory, (name, includer) in first.items():
-        path = (
-            includer
-            if includer in context.scope
-            else next(
-                (
-                    r.main
-                    for r in unit_results
-                    if directory in (d for d, _, _ in context.graph.project_directories(r.main))
-                ),
-                includer,
-            )
-        )
+        path = includer if includer in context.scope else needing[directory][0]
         if path not in context.scope:
             continue
         others = users[directory] - 1
