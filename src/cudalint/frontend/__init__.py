@@ -221,6 +221,11 @@ def parse_unit(
         if directory not in directories:
             directories.append(directory)
             again = True
+    for file, lines in recovery.asm_lines(errors).items():
+        source = parser.unsaved.get(file) or _read_or_none(file)
+        if source is not None:
+            parser.rewritten[file] = recovery.asm_escapes_kept(parser.rewritten.get(file, source), lines)
+            again = True
     if again:
         tu = parser.parse(directories, headers)
         errors = _errors(tu)
@@ -253,6 +258,13 @@ def parse_file(path: str, environment: ParseEnvironment, text: str | bytes | Non
     return parse_unit(path, environment, data).lower()
 
 
+def _read_or_none(path: str) -> bytes | None:
+    try:
+        return read_source(path)
+    except SourceError:
+        return None
+
+
 def _project_directories(errors: Sequence[ir.ParseError], project: ProjectFiles | None) -> list[str]:
     """Directories of the project that hold headers the parse did not find."""
     if project is None:
@@ -277,6 +289,8 @@ class _Parser:
 
         clang_ext.decode_strings_leniently()
         self.main, self.unsaved, self.environment = main, unsaved, environment
+        self.rewritten: dict[str, bytes] = {}
+        """Files parsed with their inline assembly's ``%`` escapes made acceptable to clang."""
         self.index = cindex.Index.create()
         # The lowering visits the top level of the unit, where a precompiled header's
         # declarations are most of what there is to visit: an index that leaves them out
@@ -299,7 +313,7 @@ class _Parser:
         # As the user's own `-I` would (after the build's and the command line's, before the
         # system's): an `-idirafter` directory is a system one, whose code the lowering skips.
         args = (*args, *(f"-I{directory}" for directory in directories))
-        unsaved = list(self.unsaved.items())
+        unsaved = list({**self.unsaved, **self.rewritten}.items())
         for header, contents in headers:
             args = (*args, "-include", header)
             if contents is not None:
@@ -330,7 +344,9 @@ def _errors(tu) -> tuple[ir.ParseError, ...]:
         if location.file is not None:
             name = clang_ext.normalized_path(location.file.name)
             span = ir.Span(name, location.line, location.column, location.line, location.column)
-        errors.append(ir.ParseError(diagnostic.spelling, span))
+        error = ir.ParseError(diagnostic.spelling, span)
+        if not recovery.accepted_by_nvcc(error):
+            errors.append(error)
     return tuple(errors)
 
 
