@@ -1260,6 +1260,7 @@ enum cudaSurfaceBoundaryMode {
 };
 #include "../compat/surface_functions.h"
 #include "../compat/device_runtime.h"
+#include "../compat/nv_atomics.h"
 
 /* A slice of the driver API, which the toolkit also makes visible. */
 typedef enum cudaError_enum {
