@@ -440,3 +440,17 @@ def test_errors_nvcc_does_not_make_are_not_errors():
     ]
     assert all(recovery.accepted_by_nvcc(ir.ParseError(m, None)) for m in accepted)
     assert not recovery.accepted_by_nvcc(ir.ParseError("use of undeclared identifier 'child'", None))
+
+
+def test_alignas_after_a_gnu_attribute_moves_to_the_front_of_its_declaration():
+    source = (
+        b"    __shared__ alignas(16) float tile[256]; __shared__ __align__(8) static alignas(alignof(double)) int x;\n"
+    )
+    moved = recovery.alignas_moved(source, [(1, 16), (1, 76)])
+    assert len(moved) == len(source)
+    assert moved == (
+        b"    alignas(16) __shared__ float tile[256]; alignas(alignof(double)) __shared__ __align__(8) static int x;\n"
+    )
+    # A name keeps its offset; a spot that is not an alignas is left alone.
+    assert moved.index(b"tile") == source.index(b"tile")
+    assert recovery.alignas_moved(source, [(1, 5)]) == source

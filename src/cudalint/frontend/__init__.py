@@ -11,7 +11,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -221,11 +221,8 @@ def parse_unit(
         if directory not in directories:
             directories.append(directory)
             again = True
-    for file, lines in recovery.asm_lines(errors).items():
-        source = parser.unsaved.get(file) or _read_or_none(file)
-        if source is not None:
-            parser.rewritten[file] = recovery.asm_escapes_kept(parser.rewritten.get(file, source), lines)
-            again = True
+    again |= _rewrite(parser, recovery.asm_lines(errors), recovery.asm_escapes_kept)
+    again |= _rewrite(parser, recovery.misplaced_alignas(errors), recovery.alignas_moved)
     if again:
         tu = parser.parse(directories, headers)
         errors = _errors(tu)
@@ -258,11 +255,18 @@ def parse_file(path: str, environment: ParseEnvironment, text: str | bytes | Non
     return parse_unit(path, environment, data).lower()
 
 
-def _read_or_none(path: str) -> bytes | None:
-    try:
-        return read_source(path)
-    except SourceError:
-        return None
+def _rewrite(parser: _Parser, places: Mapping[str, set], rewrite: Callable[[bytes, set], bytes]) -> bool:
+    """Rewrite, in the text the parser reads, the syntax clang rejects at ``places`` (by
+    file) that nvcc accepts; whether anything is to be parsed again."""
+    changed = False
+    for file, where in places.items():
+        try:
+            source = parser.rewritten.get(file) or parser.unsaved.get(file) or read_source(file)
+        except SourceError:
+            continue
+        parser.rewritten[file] = rewrite(source, where)
+        changed = True
+    return changed
 
 
 def _project_directories(errors: Sequence[ir.ParseError], project: ProjectFiles | None) -> list[str]:

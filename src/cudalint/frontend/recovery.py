@@ -131,6 +131,60 @@ def _escapes_kept(line: bytes) -> bytes:
     return bytes(text)
 
 
+MISPLACED_ATTRIBUTES = "an attribute list cannot appear here"
+"""clang's error for ``alignas`` after a GNU attribute (``__shared__ alignas(16) float
+tile[256];`` in a function), which nvcc accepts."""
+
+
+def misplaced_alignas(errors: Iterable[ir.ParseError]) -> dict[str, set[tuple[int, int]]]:
+    """For each file, the (line, column) of each attribute list clang rejected there."""
+    spots: dict[str, set[tuple[int, int]]] = {}
+    for error in errors:
+        if error.message == MISPLACED_ATTRIBUTES and error.span is not None:
+            spots.setdefault(error.span.file, set()).add((error.span.line, error.span.column))
+    return spots
+
+
+def alignas_moved(data: bytes, spots: Iterable[tuple[int, int]]) -> bytes:
+    """``data`` with each ``alignas(...)`` at ``spots`` moved to the front of its
+    declaration (``alignas(16) __shared__ float tile[256];``), where clang accepts it: the
+    declaration keeps its extent and the declared name its offset."""
+    rows = data.split(b"\n")
+    for line, column in sorted(set(spots), reverse=True):
+        if not 0 < line <= len(rows):
+            continue
+        text = rows[line - 1]
+        at = column - 1
+        if not text.startswith(b"alignas", at):
+            continue
+        end = _balanced_end(text, text.find(b"(", at))
+        if end is None:
+            continue
+        start = max(text.rfind(b";", 0, at), text.rfind(b"{", 0, at), text.rfind(b"}", 0, at)) + 1
+        start += len(text[start:at]) - len(text[start:at].lstrip())
+        prefix = text[start:at].rstrip()
+        if not prefix:
+            continue
+        gap = text[start + len(prefix) : at]
+        rows[line - 1] = text[:start] + text[at:end] + gap + prefix + text[end:]
+    return b"\n".join(rows)
+
+
+def _balanced_end(text: bytes, opening: int) -> int | None:
+    """The offset just past the parenthesis that closes the one at ``opening``."""
+    if opening < 0:
+        return None
+    depth = 0
+    for index in range(opening, len(text)):
+        if text[index] == ord("("):
+            depth += 1
+        elif text[index] == ord(")"):
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return None
+
+
 def needs_legacy_api(errors: Iterable[ir.ParseError]) -> bool:
     return any(LEGACY_NAMES.intersection(_QUOTED_NAME.findall(error.message)) for error in errors)
 
