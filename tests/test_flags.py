@@ -420,6 +420,16 @@ def test_locate_by_parent_search(tmp_path):
     assert CompileDatabase.locate(None, str(deep / "k.cu")).path == str(own)
 
 
+def test_locate_in_a_build_directory_of_a_parent(tmp_path):
+    (tmp_path / "src").mkdir()
+    in_build = write_db(tmp_path / "build" / "compile_commands.json", [])
+    assert CompileDatabase.locate(None, str(tmp_path / "src")).path == str(in_build)
+    assert CompileDatabase.locate(None, str(tmp_path)).path == str(in_build)
+    # One beside the files is nearer.
+    beside = write_db(tmp_path / "src" / "compile_commands.json", [])
+    assert CompileDatabase.locate(None, str(tmp_path / "src")).path == str(beside)
+
+
 def test_locate_nothing(tmp_path):
     assert CompileDatabase.locate(None, None) is None
     lonely = tmp_path / "lonely"

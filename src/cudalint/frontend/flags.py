@@ -40,7 +40,8 @@ class FrontendOptions:
     extra_args: tuple[str, ...] = ()
     """Further clang arguments from the command line: ``-U``, ``-include``, ``-std``."""
     compile_commands: str | None = None
-    """A compile_commands.json file or the directory holding it; None searches parent dirs."""
+    """A compile_commands.json file or the directory holding it; None searches parent dirs
+    and their ``build/`` subdirectories."""
 
 
 @dataclass(frozen=True)
@@ -376,9 +377,11 @@ class CompileDatabase:
         if search_from:
             start = Path(search_from).resolve()
             for directory in [start, *start.parents] if start.is_dir() else start.parents:
-                candidate = directory / "compile_commands.json"
-                if candidate.is_file():
-                    return cls.load(str(candidate))
+                # Where CMake writes it when configured in the customary `build/` (as
+                # clangd looks too).
+                for candidate in (directory / "compile_commands.json", directory / "build" / "compile_commands.json"):
+                    if candidate.is_file():
+                        return cls.load(str(candidate))
         return None
 
     @classmethod
