@@ -340,3 +340,10 @@ def test_a_header_in_another_vendors_branch_is_not_announced(tmp_path):
     assert _found(result, root) == _expected(root, "src/k.cu")
     (note,) = result.notices
     assert note.message.startswith(f"'cuda_compat.h' found in vendors{os.sep}cuda{os.sep}: ")
+
+
+def test_the_project_root_stays_below_the_home_directory(tmp_path, monkeypatch):
+    tree = _write(tmp_path / "home", {"Makefile": "", "work/k.cu": ""})
+    monkeypatch.setenv("HOME", str(tree))
+    # A build file in the home directory says nothing about a project.
+    assert frontend.project_root(str(tree / "work")) == str(tree / "work")

@@ -69,8 +69,9 @@ def project_root(start: str) -> str:
     """The top of the project ``start`` (a directory or a file) belongs to: the nearest
     directory at or above it holding a repository; without one (a source archive), the
     outermost one holding a build file (a `CMakeLists.txt` in each of `proj/`, `proj/src/`
-    and `proj/src/cuda/`: `proj/`), never the home directory or one above it; else
-    ``start`` itself. Headers the search path misses are looked for below it."""
+    and `proj/src/cuda/`: `proj/`), never the home directory or one above it, nor the
+    filesystem's root or a directory right below it (`/tmp`); else ``start`` itself.
+    Headers the search path misses are looked for below it."""
     first = Path(start) if os.path.isdir(start) else Path(start).parent
     first = Path(_normalized(str(first)))
     chain = [first, *first.parents]
@@ -80,7 +81,7 @@ def project_root(start: str) -> str:
     home = Path(_normalized(os.path.expanduser("~")))
     outermost = first
     for directory in chain:
-        if directory == home or directory in home.parents or directory == Path(directory.anchor):
+        if directory == home or directory in home.parents or len(directory.parts) <= 2:
             break
         if any((directory / name).is_file() for name in BUILD_FILES):
             outermost = directory
