@@ -24,6 +24,7 @@ from cudalint.frontend.flags import (
     ParseEnvironment,
     build_environment,
     parse_arch,
+    system_include_dirs,
 )
 from cudalint.frontend.includes import CUDA_SUFFIXES, HEADER_SUFFIXES, IncludeGraph, ProjectFiles, project_root
 
@@ -193,11 +194,12 @@ def parse_unit(
     project files it includes.
 
     What recovery needs is prepared before the parse: ``include_dirs`` (where the project
-    keeps headers the search path misses, searched after the directories the arguments name) and the
-    declarations of the removed runtime API when ``legacy_api``. A second parse happens only
-    when the first shows a need nobody foresaw (a header ``project`` holds, the legacy
-    API, names declared nowhere). ``focus``: the file the result is about when it is not
-    ``main`` (it sets ``path`` and ``in_main_file``), with ``focus_data`` its contents.
+    keeps headers the search path misses, searched after the directories the arguments
+    name) and the declarations of the removed runtime API when ``legacy_api``. A second
+    parse happens only when the first shows a need nobody foresaw (a header ``project``
+    holds, the legacy API, syntax nvcc accepts and clang rejects, names declared
+    nowhere). ``focus``: the file the result is about when it is not ``main`` (it sets
+    ``path`` and ``in_main_file``), with ``focus_data`` its contents.
     ``buffers``: contents to use instead of what is on disk, by absolute path (an editor's
     unsaved files; checked as ``read_source`` checks a file)."""
     main = os.path.abspath(main)
@@ -259,7 +261,12 @@ def _rewrite(parser: _Parser, places: Mapping[str, set], rewrite: Callable[[byte
     """Rewrite, in the text the parser reads, the syntax clang rejects at ``places`` (by
     file) that nvcc accepts; whether anything is to be parsed again."""
     changed = False
+    system = None
     for file, where in places.items():
+        # Never a toolkit or system header: a precompiled one must stay as it was read.
+        system = system or tuple(os.path.join(d, "") for d in system_include_dirs(parser.environment))
+        if file.startswith(system):
+            continue
         try:
             source = parser.rewritten.get(file) or parser.unsaved.get(file) or read_source(file)
         except SourceError:
@@ -294,7 +301,8 @@ class _Parser:
         clang_ext.decode_strings_leniently()
         self.main, self.unsaved, self.environment = main, unsaved, environment
         self.rewritten: dict[str, bytes] = {}
-        """Files parsed with their inline assembly's ``%`` escapes made acceptable to clang."""
+        """Project files parsed rewritten in place where clang rejects what nvcc accepts
+        (``recovery.asm_escapes_kept``, ``recovery.alignas_moved``)."""
         self.index = cindex.Index.create()
         # The lowering visits the top level of the unit, where a precompiled header's
         # declarations are most of what there is to visit: an index that leaves them out
