@@ -7,6 +7,8 @@ notice into one of three causes:
 
 * ``missing header``: an ``#include`` of a header that neither the tree nor the CUDA
   toolkit holds (a library that is not installed): nothing a front end can do;
+* ``toolkit header``: one the toolkit holds and the parse did not find (Thrust or CUB
+  with ``--headers embedded``, whose set does not include them): counted apart;
 * ``header in tree``: an ``#include`` of a header the tree does hold, which the include
   search did not find: the front end's fault;
 * ``front end``: any other parse error (a construct the parser rejects): the front end's
@@ -98,12 +100,11 @@ def notices(log: dict) -> list[tuple[str, str]]:
     return found
 
 
-def tree_names(directory: Path, toolkit: Path | None) -> set[str]:
-    """Every file's path relative to each of its ancestors inside the tree and the
-    toolkit's include folder: the names an ``#include`` could reach them by."""
+def tree_names(root: Path) -> set[str]:
+    """Every file's path relative to each of its ancestors inside ``root``: the names an
+    ``#include`` could reach it by."""
     names: set[str] = set()
-    roots = [directory] + ([toolkit / "include"] if toolkit and (toolkit / "include").is_dir() else [])
-    for root in roots:
+    if root.is_dir():
         for folder, _, files in os.walk(root):
             parts = Path(folder).relative_to(root).parts
             for file in files:
@@ -112,13 +113,15 @@ def tree_names(directory: Path, toolkit: Path | None) -> set[str]:
     return names
 
 
-def cause(message: str, names: set[str]) -> str:
+def cause(message: str, names: set[str], toolkit_names: set[str] = frozenset()) -> str:
     if message.startswith("time limit of "):
         return "time limit"
     header = MISSING.match(message)
     if header:
         relative = "/".join(p for p in header.group(1).split("/") if p not in ("", ".", ".."))
-        return "header in tree" if relative in names else "missing header"
+        if relative in names:
+            return "header in tree"
+        return "toolkit header" if relative in toolkit_names else "missing header"
     return "front end"
 
 
@@ -187,13 +190,13 @@ def main(argv: list[str] | None = None) -> int:
     directories = [d.resolve() for d in options.directories]
     tree = (options.tree or Path(os.path.commonpath(directories))).resolve()
     by_file: dict[str, list[tuple[str, str]]] = {}
-    names = tree_names(tree, options.toolkit)
+    names, toolkit_names = tree_names(tree), tree_names(options.toolkit / "include")
     sources: list[str] = []
     for directory in directories:
         log = run_cudalint(directory, options.headers, options.cudalint_args.split(), options.jobs, options.sarif_dir)
         sources += sorted(str(p) for p in directory.rglob("*.cu") if p.is_file())
         for path, message in notices(log):
-            by_file.setdefault(path, []).append((cause(message, names), message))
+            by_file.setdefault(path, []).append((cause(message, names, toolkit_names), message))
     sources = sorted(set(sources))
     reached = headers_reached(sources, tree)
 

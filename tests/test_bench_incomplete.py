@@ -41,6 +41,7 @@ def test_causes_and_the_files_they_reach(incomplete, tmp_path, capsys):
     )
     assert incomplete.cause("'mpi.h' file not found", set()) == "missing header"
     assert incomplete.cause("'lib/mpi_wrap.h' file not found", {"lib/mpi_wrap.h"}) == "header in tree"
+    assert incomplete.cause("'thrust/sort.h' file not found", set(), {"thrust/sort.h"}) == "toolkit header"
     assert incomplete.cause("time limit of 10 s reached after 10.1 s", set()) == "time limit"
     reached = incomplete.headers_reached([str(root / "a" / "uses_library.cu")], root)
     assert reached[str(root / "a" / "uses_library.cu")] == {str(root / "lib" / "mpi_wrap.h")}
