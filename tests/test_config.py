@@ -254,3 +254,48 @@ def test_a_run_applies_select_define_and_per_file_ignores(tmp_path, monkeypatch)
     assert [(f["file"], f["line"], f["code"]) for f in findings] == [("k.cu", 3, "CL401")]
     without_findings = _invoke(["--headers", HEADERS, "--select", "CL001", "."], tmp_path, monkeypatch)
     assert without_findings.exit_code == EXIT_CLEAN, without_findings.output
+
+
+# --- what an error tells to change ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["cudalint.toml", ".cudalint.toml"])
+@pytest.mark.parametrize("header", ["[tool.cudalint]", "[cudalint]"])
+def test_a_table_header_copied_from_pyproject_is_named_for_deletion(tmp_path, name, header):
+    path = _write(tmp_path, name, f"{header}\nselect = ['CL4']\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert f"delete the line `{header}`" in str(error.value) and str(path) in str(error.value)
+    # Without the header the same settings are read.
+    assert load_config(_write(tmp_path, name, "select = ['CL4']\n")).select == ["CL4"]
+
+
+@pytest.mark.parametrize(
+    "key, meant",
+    [("selct", "select"), ("compile_commands", "compile-commands"), ("include-dir", "include"), ("--arch", "arch")],
+)
+def test_an_unknown_key_names_the_key_meant(tmp_path, key, meant):
+    with pytest.raises(ConfigError, match=f"unknown configuration key `{key}` \\(did you mean `{meant}`\\?\\)"):
+        load_config(_write(tmp_path, "cudalint.toml", f'"{key}" = "x"\n'))
+
+
+def test_an_unrelated_key_guesses_nothing(tmp_path):
+    with pytest.raises(ConfigError) as error:
+        load_config(_write(tmp_path, "cudalint.toml", "line-length = 3\n"))
+    assert "did you mean" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "text, correction",
+    [
+        ("arch = 80\n", 'write arch = "80"'),
+        ("ignore = [401, 'CL1']\n", 'write ignore = ["401", "CL1"]'),
+        ("define = 3\n", 'write define = ["3"]'),
+        ("ptxas = 'yes'\n", 'unquoted (found "yes")'),
+        ("max-registers = 300\n", "(found 300)"),
+    ],
+)
+def test_a_wrong_type_says_how_to_write_it(tmp_path, text, correction):
+    with pytest.raises(ConfigError) as error:
+        load_config(_write(tmp_path, "cudalint.toml", text))
+    assert correction in str(error.value)

@@ -235,6 +235,37 @@ def test_relative_paths_resolve_against_directory_not_cwd(tmp_path, monkeypatch)
     assert list(result.args) == ["-I/build/dir/inc", "-isystem", "/build/dir/sys", "-include", "/build/pre.h"]
 
 
+def test_options_files_are_read_in_place(tmp_path):
+    # What CMake writes for a CUDA target: every -I in a file handed to nvcc.
+    build = tmp_path / "build"
+    (build / "CMakeFiles" / "k.dir").mkdir(parents=True)
+    (build / "CMakeFiles" / "k.dir" / "includes_CUDA.rsp").write_text('-I../include -I"/opt/with space"\n-DFROM_FILE\n')
+    (build / "more.rsp").write_text("-DNESTED @inner.rsp # a comment -DNOT\n")
+    (build / "inner.rsp").write_text("-DINNER\n")
+    (build / "extra.rsp").write_text("-DEXTRA\n")
+    result = translate(
+        "--options-file CMakeFiles/k.dir/includes_CUDA.rsp -DAFTER @more.rsp -optf=extra.rsp @missing.rsp -DLAST",
+        str(build),
+    )
+    assert list(result.args) == [
+        f"-I{tmp_path / 'include'}",
+        "-I/opt/with space",
+        "-DFROM_FILE",
+        "-DAFTER",
+        "-DNESTED",
+        "-DINNER",
+        "-DEXTRA",
+        "-DLAST",
+    ]
+
+
+def test_options_files_in_a_list_and_in_a_loop(tmp_path):
+    (tmp_path / "a.rsp").write_text("-DA @a.rsp\n")
+    (tmp_path / "b.rsp").write_text("-DB\n")
+    result = translate("--options-file=a.rsp,b.rsp", str(tmp_path))
+    assert result.args.count("-DA") > 1 and result.args[-1] == "-DB"
+
+
 # ---------------------------------------------------------------------------- compile databases
 
 
@@ -387,6 +418,16 @@ def test_locate_by_parent_search(tmp_path):
     own = write_db(deep / "compile_commands.json", [])
     assert CompileDatabase.locate(None, str(deep)).path == str(own)
     assert CompileDatabase.locate(None, str(deep / "k.cu")).path == str(own)
+
+
+def test_locate_in_a_build_directory_of_a_parent(tmp_path):
+    (tmp_path / "src").mkdir()
+    in_build = write_db(tmp_path / "build" / "compile_commands.json", [])
+    assert CompileDatabase.locate(None, str(tmp_path / "src")).path == str(in_build)
+    assert CompileDatabase.locate(None, str(tmp_path)).path == str(in_build)
+    # One beside the files is nearer.
+    beside = write_db(tmp_path / "src" / "compile_commands.json", [])
+    assert CompileDatabase.locate(None, str(tmp_path / "src")).path == str(beside)
 
 
 def test_locate_nothing(tmp_path):

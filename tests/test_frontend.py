@@ -126,6 +126,7 @@ CLEAN_FIXTURES = [
     "expressions.cu",
     "literals.cu",
     "records.cu",
+    "nvcc_constructs.cu",
 ]
 
 
@@ -1367,3 +1368,18 @@ def test_embedded_and_toolkit_launches_agree(name):
     a, b = normalized_launches(parse(name, "toolkit")), normalized_launches(parse(name, "embedded"))
     assert a, "the fixture has launches"
     assert a == b, _first_difference(a, b)
+
+
+# ---------------------------------------------------------------------------- what nvcc accepts
+
+
+def test_nvcc_constructs_keep_their_statements(header_mode):
+    tu = parse("nvcc_constructs.cu", header_mode)
+    check_clean(tu)
+    # The assembly statements survive, their text as written but for the rejected escapes.
+    assert any("bar.sync" in (s.label or "") for s in statements(function(tu, "ptx")) if s.kind is S.ASM)
+    for name in ("lane", "nonzero"):
+        assert [s for s in statements(function(tu, name)) if s.kind is S.ASM], name
+    # A launch from a kernel drops no other statement of it.
+    assert any(is_literal(node, 1.0) for node in all_exprs(function(tu, "parent")))
+    assert function(tu, "shared_object").body is not None

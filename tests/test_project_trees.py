@@ -265,3 +265,85 @@ def test_bytes_that_are_not_utf8_are_read_as_the_compiler_reads_them(tmp_path):
     assert finding.span.line == 2 and finding.span.column == line.index("a[threadIdx.x * 2]") + 1
     assert finding.span.end_column == finding.span.column + len("a[threadIdx.x * 2]")
     assert "`a[threadIdx.x * 2]`" in finding.message
+
+
+# ---------------------------------------------------------------------------- where the project is
+
+
+KERNELS_TREE = {
+    "include/kernels.cuh": (
+        "__global__ void strided(float* a) {\n    a[threadIdx.x * 2] = 0.0f;  // expect: CL101 warning\n}\n"
+    ),
+    "src/main.cu": ('#include "kernels.cuh"\nint main() { strided<<<1, 256>>>(nullptr); }\n'),
+}
+
+
+def test_a_header_found_by_the_project_search_is_analyzed_as_project_code(tmp_path):
+    root = _write(tmp_path, {".git/HEAD": "", **KERNELS_TREE})
+    searched = _run([root])
+    named = _run([root], Config(include=[str(root / "include")]))
+    assert _found(searched, root) == _found(named, root) == _expected(root, "include/kernels.cuh")
+
+
+ARCHIVE_TREE = {
+    "CMakeLists.txt": "add_subdirectory(src)\n",
+    "include/lib.h": "#define STRIDE 2\n",
+    "src/CMakeLists.txt": "add_subdirectory(cuda)\n",
+    "src/cuda/CMakeLists.txt": "add_library(k k.cu)\n",
+    "src/cuda/k.cu": (
+        '#include "lib.h"\n'
+        "__global__ void k(float* x) {\n"
+        "    x[threadIdx.x * STRIDE] = 0;  // expect: CL101 warning\n"
+        "}\n"
+    ),
+}
+
+
+def test_without_a_repository_the_outermost_build_file_marks_the_project(tmp_path):
+    root = _write(tmp_path / "unpacked", ARCHIVE_TREE)
+    result = _run([root / "src" / "cuda"])
+    assert _found(result, root) == _expected(root, "src/cuda/k.cu")
+    (note,) = result.notices
+    assert note.message.startswith(f"'lib.h' found in include{os.sep}: ")
+
+
+def test_the_project_root(tmp_path):
+    tree = _write(tmp_path / "tree", {"a/b/CMakeLists.txt": "", "a/b/c/d/k.cu": "", "a/Makefile": "", "x/y/k.cu": ""})
+    assert frontend.project_root(str(tree / "a" / "b" / "c" / "d" / "k.cu")) == str(tree / "a")
+    # Nothing marks a project: the directory itself.
+    assert frontend.project_root(str(tree / "x" / "y")) == str(tree / "x" / "y")
+    # A repository is the project, whatever build files lie above it.
+    _write(tree, {"a/b/.git/HEAD": ""})
+    assert frontend.project_root(str(tree / "a" / "b" / "c" / "d")) == str(tree / "a" / "b")
+
+
+def test_a_header_in_another_vendors_branch_is_not_announced(tmp_path):
+    root = _write(
+        tmp_path,
+        {
+            ".git/HEAD": "",
+            "vendors/hip/hip_compat.h": "#error not this build\n",
+            "vendors/cuda/cuda_compat.h": "#define STRIDE 2\n",
+            "src/k.cu": (
+                "#if defined(USE_HIP)\n"
+                '#include "hip_compat.h"\n'
+                "#else\n"
+                '#include "cuda_compat.h"\n'
+                "#endif\n"
+                "__global__ void k(float* x) {\n"
+                "    x[threadIdx.x * STRIDE] = 0;  // expect: CL101 warning\n"
+                "}\n"
+            ),
+        },
+    )
+    result = _run([root / "src"])
+    assert _found(result, root) == _expected(root, "src/k.cu")
+    (note,) = result.notices
+    assert note.message.startswith(f"'cuda_compat.h' found in vendors{os.sep}cuda{os.sep}: ")
+
+
+def test_the_project_root_stays_below_the_home_directory(tmp_path, monkeypatch):
+    tree = _write(tmp_path / "home", {"Makefile": "", "work/k.cu": ""})
+    monkeypatch.setenv("HOME", str(tree))
+    # A build file in the home directory says nothing about a project.
+    assert frontend.project_root(str(tree / "work")) == str(tree / "work")

@@ -415,3 +415,42 @@ def test_names_declared_nowhere_are_the_one_reason_to_parse_again(tmp_path, monk
     # Which names a missing header or macro would have declared shows only in the parse.
     root = _write(tmp_path, {"unknown.cu": UNKNOWN, "missing.cu": MISSING.format(n=0), "legacy.cu": LEGACY})
     assert _parses_per_unit(root, monkeypatch) == {"unknown.cu": 2, "missing.cu": 1, "legacy.cu": 1}
+
+
+def test_rejected_assembly_escapes_are_kept_in_place():
+    source = (
+        b'asm("mov.u32 %0, %laneid; %% %%smid %l0 %{ \\" %p" : "=r"(x)); int y = 1;\n'
+        b'  "setp.ne.u32 %p, %1, 0;"\n'
+        b"int z = 100 % 7;\n"
+    )
+    kept = recovery.asm_escapes_kept(source, [1])
+    assert len(kept) == len(source)
+    lines = kept.split(b"\n")
+    # Only the unknown escapes change, in the reported line and the string continuing it.
+    assert lines[0] == b'asm("mov.u32 %0, $laneid; %% %%smid %l0 %{ \\" $p" : "=r"(x)); int y = 1;'
+    assert lines[1] == b'  "setp.ne.u32 $p, %1, 0;"'
+    assert lines[2] == b"int z = 100 % 7;"
+
+
+def test_errors_nvcc_does_not_make_are_not_errors():
+    accepted = [
+        "reference to __global__ function 'child' in __global__ function",
+        "reference to __global__ function 'child' in __device__ function",
+        "initialization is not supported for __shared__ variables.",
+    ]
+    assert all(recovery.accepted_by_nvcc(ir.ParseError(m, None)) for m in accepted)
+    assert not recovery.accepted_by_nvcc(ir.ParseError("use of undeclared identifier 'child'", None))
+
+
+def test_alignas_after_a_gnu_attribute_moves_to_the_front_of_its_declaration():
+    source = (
+        b"    __shared__ alignas(16) float tile[256]; __shared__ __align__(8) static alignas(alignof(double)) int x;\n"
+    )
+    moved = recovery.alignas_moved(source, [(1, 16), (1, 76)])
+    assert len(moved) == len(source)
+    assert moved == (
+        b"    alignas(16) __shared__ float tile[256]; alignas(alignof(double)) __shared__ __align__(8) static int x;\n"
+    )
+    # A name keeps its offset; a spot that is not an alignas is left alone.
+    assert moved.index(b"tile") == source.index(b"tile")
+    assert recovery.alignas_moved(source, [(1, 5)]) == source

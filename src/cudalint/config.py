@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,24 +103,80 @@ def load_config(path: Path) -> Config:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    table = document.get("tool", {}).get("cudalint", {}) if path.name == "pyproject.toml" else document
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.cudalint] must be a table")
-    return parse_config(table, path)
+    if path.name == "pyproject.toml":
+        table = document.get("tool", {}).get("cudalint", {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.cudalint] must be a table")
+        return parse_config(table, path)
+    header = _table_header(document)
+    if header is not None:
+        raise ConfigError(
+            f"{path}: the settings are under `{header}`, which only pyproject.toml uses: in {path.name} they "
+            f"stand at the top of the file, so delete the line `{header}`"
+        )
+    return parse_config(document, path)
+
+
+def _table_header(document: dict) -> str | None:
+    """The table header a dedicated file was given by mistake (copied from a
+    pyproject.toml): ``[tool.cudalint]`` or ``[cudalint]`` holding the settings."""
+    tool = document.get("tool")
+    if isinstance(tool, dict) and isinstance(tool.get("cudalint"), dict):
+        return "[tool.cudalint]"
+    if isinstance(document.get("cudalint"), dict):
+        return "[cudalint]"
+    return None
+
+
+_COMMAND_LINE_NAMES = {"include-dir": "include", "compile-commands-dir": "compile-commands", "headers-dir": "include"}
+
+
+def _meant(key: str) -> str:
+    """`` (did you mean `select`?)`` for a key that is a known one misspelt, written with
+    underscores, or named as its command-line option is; empty otherwise."""
+    spelled = key.strip().lower().replace("_", "-").lstrip("-")
+    guess = _COMMAND_LINE_NAMES.get(spelled) or (spelled if spelled in KNOWN_KEYS else None)
+    if guess is None:
+        close = difflib.get_close_matches(spelled, KNOWN_KEYS, n=1, cutoff=0.75)
+        guess = close[0] if close else None
+    return f" (did you mean `{guess}`?)" if guess else ""
+
+
+def _toml(value) -> str:
+    """``value`` as TOML writes it, to show what was read."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _quoted(value) -> str:
+    """``value`` with every scalar written as a string: what a key expecting strings needs."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_quoted(v) for v in value) + "]"
+    if isinstance(value, (dict, bool)):
+        return _toml(value)
+    return json.dumps(str(value))
 
 
 def _string_list(path: Path, key: str, value) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{path}: `{key}` must be a list of strings")
+        wanted = _quoted(value if isinstance(value, list) else [value])
+        raise ConfigError(f"{path}: `{key}` must be a list of strings: write {key} = {wanted}")
     return list(value)
 
 
 def parse_config(table: dict, path: Path) -> Config:
     unknown = sorted(set(table) - set(KNOWN_KEYS))
     if unknown:
-        names = ", ".join(f"`{key}`" for key in unknown)
+        names = ", ".join(f"`{key}`{_meant(key)}" for key in unknown)
         plural = "s" if len(unknown) > 1 else ""
         raise ConfigError(f"{path}: unknown configuration key{plural} {names} (known: {', '.join(KNOWN_KEYS)})")
     config = Config(path=path)
@@ -129,12 +187,12 @@ def parse_config(table: dict, path: Path) -> Config:
     if "max-registers" in table:
         value = table["max-registers"]
         if not isinstance(value, int) or isinstance(value, bool) or not 16 <= value <= 255:
-            raise ConfigError(f"{path}: `max-registers` must be an integer between 16 and 255")
+            raise ConfigError(f"{path}: `max-registers` must be an integer between 16 and 255 (found {_toml(value)})")
         config.max_registers = value
     for key in ("ptxas", "project-includes", "fix", "unsafe-fixes"):
         if key in table:
             if not isinstance(table[key], bool):
-                raise ConfigError(f"{path}: `{key}` must be true or false")
+                raise ConfigError(f"{path}: `{key}` must be true or false, unquoted (found {_toml(table[key])})")
             setattr(config, key.replace("-", "_"), table[key])
     if "time-limit" in table:
         config.time_limit = parse_time_limit(table["time-limit"], f"{path}: `time-limit`")
@@ -156,7 +214,7 @@ def _read_strings(config: Config, table: dict, path: Path) -> None:
     for key in _STRING_KEYS:
         if key in table:
             if not isinstance(table[key], str):
-                raise ConfigError(f"{path}: `{key}` must be a string")
+                raise ConfigError(f"{path}: `{key}` must be a string: write {key} = {_quoted(table[key])}")
             setattr(config, key.replace("-", "_"), table[key])
     if config.arch is not None:
         try:

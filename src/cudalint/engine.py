@@ -523,15 +523,11 @@ def _cached_or_analyzed(
 
 
 def _project_root(config: Config, files: list[str]) -> str:
-    """Where the project's headers may be: the configuration's directory, else the
-    repository's, else the files' common directory."""
+    """Where the project's headers may be: the configuration's directory, else the top of
+    the project the files' common directory belongs to (``frontend.project_root``)."""
     if config.path is not None:
         return str(config.root)
-    common = _common_root(files)
-    for directory in (Path(common), *Path(common).parents):
-        if (directory / ".git").exists():
-            return str(directory)
-    return common if os.path.isdir(common) else os.path.dirname(common)
+    return frontend.project_root(_common_root(files))
 
 
 def _toolkit_dirs(environment: frontend.ParseEnvironment) -> list[str]:
@@ -580,31 +576,26 @@ def _merge(context: _Run, unit_results: list[UnitResult]) -> list[FileResult]:
 
 def _added_directories(context: _Run, unit_results: list[UnitResult]) -> list[Notice]:
     """Each directory added to the search path, said once per run: at the first file that
-    needed it, with the header it holds and how many other files needed it."""
+    needed it, with the header it holds and how many other files needed it. A header the
+    parse did not read (its directive in a disabled ``#if``: another vendor's build) was
+    not needed."""
     if context.project is None:
         return []
     first: dict[str, tuple[str, str]] = {}
     users: Counter = Counter()
+    needing: dict[str, list[str]] = {}
     for result in unit_results:
         if not result.analyzed:
             continue
         for directory, name, includer in context.graph.project_directories(result.main):
+            if os.path.normpath(os.path.join(directory, name)) not in result.covered:
+                continue
             users[directory] += 1
             first.setdefault(directory, (name, includer))
+            needing.setdefault(directory, []).append(result.main)
     notices = []
     for directory, (name, includer) in first.items():
-        path = (
-            includer
-            if includer in context.scope
-            else next(
-                (
-                    r.main
-                    for r in unit_results
-                    if directory in (d for d, _, _ in context.graph.project_directories(r.main))
-                ),
-                includer,
-            )
-        )
+        path = includer if includer in context.scope else needing[directory][0]
         if path not in context.scope:
             continue
         others = users[directory] - 1
@@ -770,7 +761,7 @@ def _cache_arguments(
     launches were read."""
     return (
         *environment.args_for(unit.main),
-        *(f"-idirafter{d}" for d in unit.include_dirs),
+        *(f"-I{d}" for d in unit.include_dirs),
         f"--legacy-api={unit.legacy_api}",
         *((f"--launches-elsewhere={digest(external)}",) if external else ()),
         *(("--launches-only",) if launches_only else ()),

@@ -11,7 +11,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,8 +24,9 @@ from cudalint.frontend.flags import (
     ParseEnvironment,
     build_environment,
     parse_arch,
+    system_include_dirs,
 )
-from cudalint.frontend.includes import CUDA_SUFFIXES, HEADER_SUFFIXES, IncludeGraph, ProjectFiles
+from cudalint.frontend.includes import CUDA_SUFFIXES, HEADER_SUFFIXES, IncludeGraph, ProjectFiles, project_root
 
 __all__ = [
     "CUDA_SUFFIXES",
@@ -45,6 +46,7 @@ __all__ = [
     "parse_unit",
     "ParsedUnit",
     "precompiled_header",
+    "project_root",
     "checked_source",
     "read_source",
     "sources_beside",
@@ -192,11 +194,12 @@ def parse_unit(
     project files it includes.
 
     What recovery needs is prepared before the parse: ``include_dirs`` (where the project
-    keeps headers the search path misses, searched after every other directory) and the
-    declarations of the removed runtime API when ``legacy_api``. A second parse happens only
-    when the first shows a need nobody foresaw (a header ``project`` holds, the legacy
-    API, names declared nowhere). ``focus``: the file the result is about when it is not
-    ``main`` (it sets ``path`` and ``in_main_file``), with ``focus_data`` its contents.
+    keeps headers the search path misses, searched after the directories the arguments
+    name) and the declarations of the removed runtime API when ``legacy_api``. A second
+    parse happens only when the first shows a need nobody foresaw (a header ``project``
+    holds, the legacy API, syntax nvcc accepts and clang rejects, names declared
+    nowhere). ``focus``: the file the result is about when it is not ``main`` (it sets
+    ``path`` and ``in_main_file``), with ``focus_data`` its contents.
     ``buffers``: contents to use instead of what is on disk, by absolute path (an editor's
     unsaved files; checked as ``read_source`` checks a file)."""
     main = os.path.abspath(main)
@@ -220,6 +223,8 @@ def parse_unit(
         if directory not in directories:
             directories.append(directory)
             again = True
+    again |= _rewrite(parser, recovery.asm_lines(errors), recovery.asm_escapes_kept)
+    again |= _rewrite(parser, recovery.misplaced_alignas(errors), recovery.alignas_moved)
     if again:
         tu = parser.parse(directories, headers)
         errors = _errors(tu)
@@ -252,6 +257,25 @@ def parse_file(path: str, environment: ParseEnvironment, text: str | bytes | Non
     return parse_unit(path, environment, data).lower()
 
 
+def _rewrite(parser: _Parser, places: Mapping[str, set], rewrite: Callable[[bytes, set], bytes]) -> bool:
+    """Rewrite, in the text the parser reads, the syntax clang rejects at ``places`` (by
+    file) that nvcc accepts; whether anything is to be parsed again."""
+    changed = False
+    system = None
+    for file, where in places.items():
+        # Never a toolkit or system header: a precompiled one must stay as it was read.
+        system = system or tuple(os.path.join(d, "") for d in system_include_dirs(parser.environment))
+        if file.startswith(system):
+            continue
+        try:
+            source = parser.rewritten.get(file) or parser.unsaved.get(file) or read_source(file)
+        except SourceError:
+            continue
+        parser.rewritten[file] = rewrite(source, where)
+        changed = True
+    return changed
+
+
 def _project_directories(errors: Sequence[ir.ParseError], project: ProjectFiles | None) -> list[str]:
     """Directories of the project that hold headers the parse did not find."""
     if project is None:
@@ -276,6 +300,9 @@ class _Parser:
 
         clang_ext.decode_strings_leniently()
         self.main, self.unsaved, self.environment = main, unsaved, environment
+        self.rewritten: dict[str, bytes] = {}
+        """Project files parsed rewritten in place where clang rejects what nvcc accepts
+        (``recovery.asm_escapes_kept``, ``recovery.alignas_moved``)."""
         self.index = cindex.Index.create()
         # The lowering visits the top level of the unit, where a precompiled header's
         # declarations are most of what there is to visit: an index that leaves them out
@@ -283,7 +310,7 @@ class _Parser:
         self.index_without_header = cindex.Index.create(excludeDecls=True)
 
     def parse(self, directories: Sequence[str] = (), headers: Sequence[tuple[str, str | None]] = ()):
-        """``directories``: searched after all others; ``headers``: (path, contents)
+        """``directories``: searched after those of the arguments, as project code; ``headers``: (path, contents)
         force-included after the CUDA headers, contents None reading the file."""
         from clang import cindex
 
@@ -295,9 +322,10 @@ class _Parser:
                 if _force_included(args) == _force_included(self.environment.base_args):
                     index = self.index_without_header
                 args = (*args, "-include-pch", header)
-        for directory in directories:
-            args = (*args, "-idirafter", directory)
-        unsaved = list(self.unsaved.items())
+        # As the user's own `-I` would (after the build's and the command line's, before the
+        # system's): an `-idirafter` directory is a system one, whose code the lowering skips.
+        args = (*args, *(f"-I{directory}" for directory in directories))
+        unsaved = list({**self.unsaved, **self.rewritten}.items())
         for header, contents in headers:
             args = (*args, "-include", header)
             if contents is not None:
@@ -328,7 +356,9 @@ def _errors(tu) -> tuple[ir.ParseError, ...]:
         if location.file is not None:
             name = clang_ext.normalized_path(location.file.name)
             span = ir.Span(name, location.line, location.column, location.line, location.column)
-        errors.append(ir.ParseError(diagnostic.spelling, span))
+        error = ir.ParseError(diagnostic.spelling, span)
+        if not recovery.accepted_by_nvcc(error):
+            errors.append(error)
     return tuple(errors)
 
 

@@ -40,7 +40,8 @@ class FrontendOptions:
     extra_args: tuple[str, ...] = ()
     """Further clang arguments from the command line: ``-U``, ``-include``, ``-std``."""
     compile_commands: str | None = None
-    """A compile_commands.json file or the directory holding it; None searches parent dirs."""
+    """A compile_commands.json file or the directory holding it; None searches parent dirs
+    and their ``build/`` subdirectories."""
 
 
 @dataclass(frozen=True)
@@ -282,8 +283,48 @@ def _values_after(args: tuple[str, ...], flag: str) -> list[str]:
     return [args[i + 1] for i, arg in enumerate(args[:-1]) if arg == flag]
 
 
+_OPTION_FILE_FLAGS = ("--options-file", "-optf")
+"""nvcc's: arguments read from files (CMake puts every ``-I`` of a CUDA target in one)."""
+_OPTION_FILE_DEPTH = 8
+
+
+def expand_option_files(arguments: list[str], directory: str, depth: int = 0) -> list[str]:
+    """``arguments`` with each options file in place of its name: nvcc's ``--options-file
+    a.rsp[,b.rsp]`` (``-optf``) and the response files of gcc and clang (``@a.rsp``), read
+    relative to ``directory`` as the compiler would, nested ones too. A file that cannot be
+    read is left out: the build would have failed on it, and the other flags still hold."""
+    expanded: list[str] = []
+    index = 0
+    while index < len(arguments):
+        arg = arguments[index]
+        index += 1
+        names: list[str] = []
+        if arg.startswith("@") and len(arg) > 1:
+            names = [arg[1:]]
+        elif (hit := split_flag(arg, _OPTION_FILE_FLAGS)) is not None:
+            value = hit[1]
+            if value is None and index < len(arguments):
+                value = arguments[index]
+                index += 1
+            names = [name for name in (value or "").split(",") if name]
+        else:
+            expanded.append(arg)
+            continue
+        for name in names:
+            path = name if os.path.isabs(name) else os.path.join(directory, name)
+            try:
+                words = shlex.split(Path(path).read_text(encoding="utf-8", errors="replace"), comments=True)
+            except (OSError, ValueError):
+                continue
+            if depth < _OPTION_FILE_DEPTH:
+                expanded.extend(expand_option_files(words, directory, depth + 1))
+    return expanded
+
+
 def translate_build_flags(arguments: list[str], directory: str) -> FileFlags:
-    """Keep include paths, macros, language standard, GPU architecture and register cap."""
+    """Keep include paths, macros, language standard, GPU architecture and register cap,
+    those in options files included."""
+    arguments = expand_option_files(arguments, directory)
     kept: list[str] = []
     arch = None
     max_registers = None
@@ -336,9 +377,11 @@ class CompileDatabase:
         if search_from:
             start = Path(search_from).resolve()
             for directory in [start, *start.parents] if start.is_dir() else start.parents:
-                candidate = directory / "compile_commands.json"
-                if candidate.is_file():
-                    return cls.load(str(candidate))
+                # Where CMake writes it when configured in the customary `build/` (as
+                # clangd looks too).
+                for candidate in (directory / "compile_commands.json", directory / "build" / "compile_commands.json"):
+                    if candidate.is_file():
+                        return cls.load(str(candidate))
         return None
 
     @classmethod

@@ -20,6 +20,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from cudalint.frontend import recovery
 from cudalint.frontend.flags import USER_SEARCH_FLAGS, ParseEnvironment, include_search_path
@@ -45,6 +46,46 @@ _OWN_TEXTURE = re.compile(rb"\b(?:struct|class)\s+(?:" + "|".join(recovery.LEGAC
 _LIBRARY_FLAGS = ("-isystem", "-idirafter")
 # Directories no header of the sources lives in: build trees and their outputs.
 _BUILD_DIRECTORIES = ("build", "builds", "_build", "build-*", "build_*", "cmake-build-*", "__pycache__", "node_modules")
+
+
+REPOSITORY_MARKERS = (".git", ".hg", ".svn")
+"""What the top of a checked-out repository holds."""
+BUILD_FILES = (
+    "CMakeLists.txt",
+    "Makefile",
+    "makefile",
+    "GNUmakefile",
+    "meson.build",
+    "configure.ac",
+    "pyproject.toml",
+    "setup.py",
+    "WORKSPACE",
+    "MODULE.bazel",
+)
+"""Files that say a directory holds (part of) a project's sources: a build's description."""
+
+
+def project_root(start: str) -> str:
+    """The top of the project ``start`` (a directory or a file) belongs to: the nearest
+    directory at or above it holding a repository; without one (a source archive), the
+    outermost one holding a build file (a `CMakeLists.txt` in each of `proj/`, `proj/src/`
+    and `proj/src/cuda/`: `proj/`), never the home directory or one above it, nor the
+    filesystem's root or a directory right below it (`/tmp`); else ``start`` itself.
+    Headers the search path misses are looked for below it."""
+    first = Path(start) if os.path.isdir(start) else Path(start).parent
+    first = Path(_normalized(str(first)))
+    chain = [first, *first.parents]
+    for directory in chain:
+        if any((directory / marker).exists() for marker in REPOSITORY_MARKERS):
+            return str(directory)
+    home = Path(_normalized(os.path.expanduser("~")))
+    outermost = first
+    for directory in chain:
+        if directory == home or directory in home.parents or len(directory.parts) <= 2:
+            break
+        if any((directory / name).is_file() for name in BUILD_FILES):
+            outermost = directory
+    return str(outermost)
 
 
 def _normalized(path: str) -> str:

@@ -60,6 +60,131 @@ _UNDECLARED = re.compile(r"use of undeclared identifier '([A-Za-z_]\w*)'")
 _CALL_FOLLOWS = re.compile(rb"\s*\(")
 
 
+ACCEPTED_BY_NVCC = re.compile(
+    r"reference to __global__ function '[^']*' in __(?:global|device)__ function"
+    r"|initialization is not supported for __shared__ variables\.?"
+)
+"""Errors clang 18 raises for code nvcc compiles, whose parse is otherwise complete: a
+kernel launched from device code (dynamic parallelism, built with ``-rdc=true``; clang
+18 has no device-side launch, and drops the launch statement alone), and a ``__shared__``
+object of a class with a constructor (``cuda::barrier``: nvcc runs no constructor for
+shared memory, the program initializes the object itself; clang keeps the declaration
+and its uses)."""
+
+
+def accepted_by_nvcc(error: ir.ParseError) -> bool:
+    return ACCEPTED_BY_NVCC.fullmatch(error.message) is not None
+
+
+INVALID_ASM_ESCAPE = "invalid % escape in inline assembly string"
+"""clang's error for a ``%`` that GCC's operand syntax does not know; PTX names its special
+registers and often its own registers with one (``%laneid``, ``%p``), and nvcc passes them
+through when the statement has operands."""
+_ASM_ESCAPES = frozenset(b"%0123456789={|}[")
+
+
+def asm_lines(errors: Iterable[ir.ParseError]) -> dict[str, set[int]]:
+    """For each file, the lines where clang rejected a ``%`` in an inline-assembly string."""
+    lines: dict[str, set[int]] = {}
+    for error in errors:
+        if error.message == INVALID_ASM_ESCAPE and error.span is not None:
+            lines.setdefault(error.span.file, set()).add(error.span.line)
+    return lines
+
+
+def asm_escapes_kept(data: bytes, lines: Iterable[int]) -> bytes:
+    """``data`` with each ``%`` that clang would reject in the string literals of ``lines``
+    (and of the lines after each that continue its string) written ``$``: the statement
+    then parses, every offset stays where it was, and the analysis, which reads no
+    register of the assembly, sees the same statement."""
+    rows = data.split(b"\n")
+    for number in sorted(set(lines)):
+        index = number - 1
+        while 0 <= index < len(rows):
+            rows[index] = _escapes_kept(rows[index])
+            index += 1
+            if index >= len(rows) or not rows[index].lstrip().startswith(b'"'):
+                break
+    return b"\n".join(rows)
+
+
+def _escapes_kept(line: bytes) -> bytes:
+    text = bytearray(line)
+    inside = False
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == ord("\\") and inside:
+            index += 2
+            continue
+        if char == ord('"'):
+            inside = not inside
+        elif char == ord("%") and inside:
+            following = text[index + 1 : index + 3]
+            if following[:1] == b"%":
+                index += 2
+                continue
+            modifier = len(following) == 2 and chr(following[0]).isalpha() and chr(following[1]) in "0123456789["
+            if not (following[:1] and following[0] in _ASM_ESCAPES) and not modifier:
+                text[index] = ord("$")
+        index += 1
+    return bytes(text)
+
+
+MISPLACED_ATTRIBUTES = "an attribute list cannot appear here"
+"""clang's error for ``alignas`` after a GNU attribute (``__shared__ alignas(16) float
+tile[256];`` in a function), which nvcc accepts."""
+
+
+def misplaced_alignas(errors: Iterable[ir.ParseError]) -> dict[str, set[tuple[int, int]]]:
+    """For each file, the (line, column) of each attribute list clang rejected there."""
+    spots: dict[str, set[tuple[int, int]]] = {}
+    for error in errors:
+        if error.message == MISPLACED_ATTRIBUTES and error.span is not None:
+            spots.setdefault(error.span.file, set()).add((error.span.line, error.span.column))
+    return spots
+
+
+def alignas_moved(data: bytes, spots: Iterable[tuple[int, int]]) -> bytes:
+    """``data`` with each ``alignas(...)`` at ``spots`` moved to the front of its
+    declaration (``alignas(16) __shared__ float tile[256];``), where clang accepts it: the
+    declaration keeps its extent and the declared name its offset."""
+    rows = data.split(b"\n")
+    for line, column in sorted(set(spots), reverse=True):
+        if not 0 < line <= len(rows):
+            continue
+        text = rows[line - 1]
+        at = column - 1
+        if not text.startswith(b"alignas", at):
+            continue
+        end = _balanced_end(text, text.find(b"(", at))
+        if end is None:
+            continue
+        start = max(text.rfind(b";", 0, at), text.rfind(b"{", 0, at), text.rfind(b"}", 0, at)) + 1
+        start += len(text[start:at]) - len(text[start:at].lstrip())
+        prefix = text[start:at].rstrip()
+        if not prefix:
+            continue
+        gap = text[start + len(prefix) : at]
+        rows[line - 1] = text[:start] + text[at:end] + gap + prefix + text[end:]
+    return b"\n".join(rows)
+
+
+def _balanced_end(text: bytes, opening: int) -> int | None:
+    """The offset just past the parenthesis that closes the one at ``opening``."""
+    if opening < 0:
+        return None
+    depth = 0
+    for index in range(opening, len(text)):
+        if text[index] == ord("("):
+            depth += 1
+        elif text[index] == ord(")"):
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return None
+
+
 def needs_legacy_api(errors: Iterable[ir.ParseError]) -> bool:
     return any(LEGACY_NAMES.intersection(_QUOTED_NAME.findall(error.message)) for error in errors)
 

@@ -15,3 +15,10 @@
 #define __CUDALINT_MIN_MAX_SPACE __attribute__((host))
 #include "min_max_overloads.h"
 #undef __CUDALINT_MIN_MAX_SPACE
+
+/* What nvcc declares and clang's CUDA headers do not: the surface-object functions, the
+ * device runtime's cudaDeviceSynchronize for kernels written for CDP1, and the atomic
+ * builtins with memory order and scope. */
+#include "surface_functions.h"
+#include "device_runtime.h"
+#include "nv_atomics.h"

@@ -1258,13 +1258,9 @@ __CUDALINT_TEX(tex2Dgather, float, float, int)
 enum cudaSurfaceBoundaryMode {
   cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2
 };
-/* nvcc-only: clang's toolkit mode does not pull in the surface functions. */
-template <class T> __CUDALINT_D T surf1Dread(cudaSurfaceObject_t, int, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
-template <class T> __CUDALINT_D T surf2Dread(cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
-template <class T> __CUDALINT_D T surf3Dread(cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
-template <class T> __CUDALINT_D void surf1Dwrite(T, cudaSurfaceObject_t, int, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
-template <class T> __CUDALINT_D void surf2Dwrite(T, cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
-template <class T> __CUDALINT_D void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+#include "../compat/surface_functions.h"
+#include "../compat/device_runtime.h"
+#include "../compat/nv_atomics.h"
 
 /* A slice of the driver API, which the toolkit also makes visible. */
 typedef enum cudaError_enum {
