@@ -125,7 +125,7 @@ class DivergentBranch(FactRule):
             "guardedStatements": work,
             "idleShare": round(share, 4),
             "cost": pattern.cost.value,
-            **kernel.launch_properties(branch.condition),
+            **kernel.launch_properties(branch.condition, *kernel.launch_trip_conditions),
         }
         common = {"function": kernel.function.display_name, "properties": properties}
         if is_loop:
@@ -140,7 +140,7 @@ class DivergentBranch(FactRule):
             serial = "the other lanes idle while the warp runs " + (
                 f"its {wording.count(work, 'guarded statement')}" if work else "the guarded code"
             )
-        launch = kernel.launch_note(branch.condition)
+        launch = kernel.launch_note(branch.condition, *kernel.launch_trip_conditions)
         if pattern.cost is Cost.POSSIBLE:
             cause = (
                 "data each thread loaded"
