@@ -355,3 +355,24 @@ __global__ void window(float* out, const float* in, int K) {
     assert constant == []  # The same loops with the bound written in: unrolled, in registers.
     assert alone and {f.code for f in alone} == {"CL502"}
     assert [(f.code, f.span.line, f.message) for f in launched] == [(f.code, f.span.line, f.message) for f in alone]
+
+
+def test_divergence_is_weighted_by_the_trips_the_launch_gives(snippets):
+    source = """\
+__global__ void smooth(float* out, const float* in, int K) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    if (threadIdx.x % 2) {
+        for (int j = 0; j < 16; ++j) v = sqrtf(v * v + 1.0f) * 0.5f;
+    }
+    for (int k = 0; k < K; ++k) v = v * 0.5f + in[i + k];
+    out[i] = v;
+}
+void run(float* out, const float* in) { smooth<<<8, 128>>>(out, in, 1); smooth<<<8, 128>>>(out, in, 4); }
+"""
+    one, four = snippets.facts(source).kernels
+    shares = [next(p.idle_share for b, p in kernel.branches if b.stmt.kind.value == "if") for kernel in (one, four)]
+    # The odd lanes' work is a larger share of a kernel whose uniform loop runs once.
+    assert shares[0] > shares[1] > 0
+    (branch,) = [f for f in snippets.findings(source, select=["CL301"]) if "threadIdx.x % 2" in f.message]
+    assert "with K = 1" in branch.message and branch.properties["launchValues"] == {"K": 1}

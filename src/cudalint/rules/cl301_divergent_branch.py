@@ -16,8 +16,9 @@ class DivergentBranch(FactRule):
     sampled loop trips and parameter values, and estimates what the split costs as
     Nsight Compute counts it: idle lane slots, that is the lanes that do not take a path
     times the instructions of that path (estimated from the source: operations, memory
-    accesses, math calls, helpers, loops at their trip counts), times the trips of the
-    loops around the branch, as a share of the lane slots its function issues. nvcc
+    accesses, math calls, helpers, loops at their trip counts, a bound the launch sets
+    included), times the trips of the loops around the branch, as a share of the lane
+    slots its function issues; a share that used a launch's loop bound names it. nvcc
     predicates a short body instead of branching around it: then every warp that reaches
     it issues the body with the other lanes switched off, and that counts too. An early
     `return`, `continue` or `break` idles the lanes that leave for the rest of the
