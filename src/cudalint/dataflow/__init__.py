@@ -179,10 +179,11 @@ class KernelFacts:
 
     @cached_property
     def launch_trips(self) -> dict[Atom, int]:
-        """Trip counts that only the launch's values decide, by trip counter."""
+        """Trip counts that only the launch's values decide, by trip counter (the trace
+        already counts those the block shape and grid decide)."""
         found = {}
         for atom, run in self.trace.loops.items():
-            if run.trips is None and self.launch_values_of(run.condition):
+            if run.trips is None and self.bindings:
                 trips = static_trips(run.stmt, run.condition, atom, run.geometric, self.shape, self.bindings)
                 if trips is not None:
                     found[atom] = trips
@@ -193,14 +194,6 @@ class KernelFacts:
         """The conditions of the loops whose trip counts the launch decides: what a verdict
         weighted by the kernel's work (``workload``) took from the launch."""
         return tuple(self.loops[atom].condition for atom in self.launch_trips)
-
-    def launch_values_of(self, condition: Sym) -> bool:
-        """Whether ``condition`` names a parameter or grid dimension the launch gives."""
-        return any(
-            (atom.kind is AtomKind.PARAMETER and atom.name in self.bindings)
-            or (atom.kind is AtomKind.GRID_DIM and self.shape.grid is not None)
-            for atom in condition.atoms()
-        )
 
     @property
     def launch_place(self) -> str | None:
