@@ -263,3 +263,116 @@ def test_a_header_kernel_is_analyzed_again_once_and_only_when_no_unit_saw_all_it
     (tmp_path / "second.cu").write_text(launcher.replace("run(", "run_twice(").replace(", 8)", ", 2)"))
     engine.run([str(tmp_path)], _settings(), [])
     assert again == [["launch.cu"]]  # One unit completes the kernel with the other file's launch.
+
+
+GRID_KERNEL = """\
+__global__ void columns(float* out, const float* in) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[threadIdx.x * gridDim.x + blockIdx.x] = in[i];
+}
+"""
+
+
+def test_the_launch_grid_binds_grid_dim(snippets):
+    facts = snippets.facts(
+        GRID_KERNEL
+        + """
+        void run(float* out, const float* in) {
+            columns<<<1, 128>>>(out, in);
+            columns<<<64, 128>>>(out, in);
+        }
+        """
+    )
+    single, many = facts.kernels
+    assert (single.shape.grid, many.shape.grid) == ((1, 1, 1), (64, 1, 1))
+    sectors = []
+    for kernel in (single, many):
+        store = next(a for a, _ in kernel.accesses if a.kind.value == "store")
+        sectors.append(kernel.pattern_with(store, {}).sectors)
+    # One block: lanes write consecutive words. 64 blocks: each lane its own sector.
+    assert sectors == [4, 32]
+    store = next(a for a, _ in single.accesses if a.kind.value == "store")
+    assert single.launch_note(store.location.offset).endswith("with gridDim.x = 1")
+
+
+def test_an_unknown_grid_stays_sampled(snippets):
+    host = "void run(float* out, const float* in, int g) { columns<<<g, 128>>>(out, in); }"
+    facts = snippets.facts(GRID_KERNEL + host)
+    (kernel,) = facts.kernels
+    store = next(a for a, _ in kernel.accesses if a.kind.value == "store")
+    assert kernel.shape.grid is None
+    assert kernel.pattern_with(store, {}).sectors == 32
+    assert kernel.launch_note(store.location.offset) == ""
+
+
+TRIP_KERNEL = """\
+__global__ void tiles(float* out, int K) {
+    __shared__ float s[4096];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k) acc += s[threadIdx.x * (k + 1)];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+"""
+
+
+def test_a_loop_bound_the_launch_gives_sets_the_trip_count(snippets):
+    facts = snippets.facts(TRIP_KERNEL + "void run(float* out) { tiles<<<8, 32>>>(out, 1); tiles<<<8, 32>>>(out, 4); }")
+    one, four = facts.kernels
+    for kernel, trips in ((one, 1), (four, 4)):
+        (run,) = kernel.loops.values()
+        assert run.trips == trips
+        assert kernel.trace.loops[run.iteration].trips is None  # The trace itself does not know K.
+    loads = []
+    for kernel in (one, four):
+        load = next(a for a, _ in kernel.accesses if a.kind.value == "load" and a.loops)
+        loads.append((kernel.pattern_with(load, {}).conflict_degree, kernel.launch_note(load.location.offset)))
+    # Only the trips that run are summed: one trip reads with stride 1 (no conflict); four
+    # trips read with strides 1, 2, 3 and 4.
+    assert loads[0] == (1.0, f"at the launch in {one.launch.where} with K = 1")
+    assert loads[1][0] > 1.0 and loads[1][1].endswith("with K = 4")
+
+
+def test_local_memory_is_judged_without_launch_values(snippets):
+    """nvcc compiles the kernel before any launch: a loop bound only the launch gives is
+    unknown to it, so the array it indexes stays in local memory whatever the launch says."""
+    source = """\
+__global__ void window(float* out, const float* in, int K) {
+    float taps[8];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int k = 0; k < K; ++k) taps[k] = in[i + k];
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k) acc += taps[k] * taps[K - 1 - k];
+    out[i] = acc;
+}
+"""
+    alone = snippets.findings(source, select=["CL502"])
+    launched = snippets.findings(
+        source + "void run(float* out, const float* in) { window<<<8, 128>>>(out, in, 8); }", select=["CL502"]
+    )
+    constant = snippets.findings(source.replace("int K)", "int)").replace("K", "8"), select=["CL502"])
+    assert constant == []  # The same loops with the bound written in: unrolled, in registers.
+    assert alone and {f.code for f in alone} == {"CL502"}
+    assert [(f.code, f.span.line, f.message) for f in launched] == [(f.code, f.span.line, f.message) for f in alone]
+
+
+def test_divergence_is_weighted_by_the_trips_the_launch_gives(snippets):
+    source = """\
+__global__ void smooth(float* out, const float* in, int K) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    if (threadIdx.x % 2) {
+        for (int j = 0; j < 16; ++j) v = sqrtf(v * v + 1.0f) * 0.5f;
+    }
+    for (int k = 0; k < K; ++k) v = v * 0.5f + in[i + k];
+    out[i] = v;
+}
+void run(float* out, const float* in) { smooth<<<8, 128>>>(out, in, 1); smooth<<<8, 128>>>(out, in, 4); }
+"""
+    one, four = snippets.facts(source).kernels
+    shares = [next(p.idle_share for b, p in kernel.branches if b.stmt.kind.value == "if") for kernel in (one, four)]
+    # The odd lanes' work is a larger share of a kernel whose uniform loop runs once.
+    assert shares[0] > shares[1] > 0
+    (branch,) = [f for f in snippets.findings(source, select=["CL301"]) if "threadIdx.x % 2" in f.message]
+    assert "with K = 1" in branch.message and branch.properties["launchValues"] == {"K": 1}

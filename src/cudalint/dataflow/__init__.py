@@ -9,7 +9,7 @@ a rule needs is a fact computed here, never a helper of a submodule imported by 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from cudalint import ir
@@ -35,6 +35,7 @@ from cudalint.dataflow.interpret import (
     KernelTrace,
     LoopRun,
     MemorySpace,
+    static_trips,
     trace_kernel,
 )
 from cudalint.dataflow.launches import launch_records
@@ -132,16 +133,24 @@ class KernelFacts:
     launch of the run speaks for the kernel."""
 
     def launch_values(self, *values: Sym | None) -> dict[str, int]:
-        """The parameters among ``values``' atoms that the launch decides, with their values:
-        what a verdict on those values took from the host code."""
-        used = {
-            atom.name
-            for value in values
-            if value is not None
-            for atom in value.atoms()
-            if atom.kind is AtomKind.PARAMETER and atom.name in self.bindings
-        }
-        return {name: self.bindings[name] for name in sorted(used)}
+        """The parameters and grid dimensions among ``values``' atoms that the launch
+        decides, with their values, and those that decide the trip counts of the loops whose
+        counters they name: what a verdict on those values took from the host code."""
+        used: dict[str, int] = {}
+        pending = [value for value in values if value is not None]
+        seen: set[Atom] = set()
+        while pending:
+            for atom in pending.pop().atoms():
+                if atom in seen:
+                    continue
+                seen.add(atom)
+                if atom.kind is AtomKind.PARAMETER and atom.name in self.bindings:
+                    used[atom.name] = self.bindings[atom.name]
+                elif atom.kind is AtomKind.GRID_DIM and self.shape.grid is not None:
+                    used[f"gridDim.{atom.name}"] = self.shape.grid["xyz".index(atom.name)]
+                elif atom.kind is AtomKind.ITERATION and atom in self.launch_trips:
+                    pending.append(self.loops[atom].condition)
+        return {name: used[name] for name in sorted(used)}
 
     def launch_note(self, *values: Sym | None) -> str:
         """``at the launch in main.cu:40 with n = 3072`` when a verdict on ``values`` used the
@@ -158,6 +167,34 @@ class KernelFacts:
         if self.launch is None or not used:
             return {}
         return {"launch": self.launch.where, "launchValues": used}
+
+    @cached_property
+    def loops(self) -> dict[Atom, LoopRun]:
+        """The kernel's loops as this launch runs them: a loop whose bound is a parameter
+        the launch gives (``k < K``) makes the trips that value makes. The compiler does not
+        know the launch: what it unrolls is judged on ``trace.loops`` (``unroll_model``)."""
+        return {
+            atom: run if atom not in self.launch_trips else replace(run, trips=self.launch_trips[atom])
+            for atom, run in self.trace.loops.items()
+        }
+
+    @cached_property
+    def launch_trips(self) -> dict[Atom, int]:
+        """Trip counts that only the launch's values decide, by trip counter (the trace
+        already counts those the block shape and grid decide)."""
+        found = {}
+        for atom, run in self.trace.loops.items():
+            if run.trips is None and self.bindings:
+                trips = static_trips(run.stmt, run.condition, atom, run.geometric, self.shape, self.bindings)
+                if trips is not None:
+                    found[atom] = trips
+        return found
+
+    @property
+    def launch_trip_conditions(self) -> tuple[Sym, ...]:
+        """The conditions of the loops whose trip counts the launch decides: what a verdict
+        weighted by the kernel's work (``workload``) took from the launch."""
+        return tuple(self.loops[atom].condition for atom in self.launch_trips)
 
     @property
     def launch_place(self) -> str | None:
@@ -213,12 +250,12 @@ class KernelFacts:
     @cached_property
     def workload(self) -> Workload:
         """Instructions per thread of the kernel and its helpers, estimated from the IR."""
-        return Workload(self.function, self.helpers, self.trace.loops)
+        return Workload(self.function, self.helpers, self.loops)
 
     @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:
         return [
-            (branch, branch_pattern(branch, self.shape, self.bindings, self.trace.loops, self.workload))
+            (branch, branch_pattern(branch, self.shape, self.bindings, self.loops, self.workload))
             for branch in self.trace.branches
         ]
 
@@ -286,16 +323,16 @@ class KernelFacts:
                 access,
                 self.shape,
                 {**self.bindings, **bindings},
-                self.trace.loops,
+                self.loops,
                 self._merged_shared.get(id(access)),
                 self._unrolled_trips,
             )
-        return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.trace.loops)
+        return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.loops)
 
     def shared_instruction(self, access: Access) -> SharedInstruction:
         """The instruction that serves a shared access: its own, or a wider one nvcc merged it into."""
         return shared_instruction(
-            access, self.shape, self.trace.loops, self._merged_shared.get(id(access)), self._unrolled_trips
+            access, self.shape, self.loops, self._merged_shared.get(id(access)), self._unrolled_trips
         )
 
     def _unrolled_trips(self, run: LoopRun) -> int | None:
@@ -309,7 +346,7 @@ class KernelFacts:
 
     @cached_property
     def _tile_requests(self) -> TileRequests:
-        return TileRequests(self.shape, self.bindings, self.trace.loops)
+        return TileRequests(self.shape, self.bindings, self.loops)
 
     def conflict_free_padding(self, access: Access, row_bytes: int, element_bytes: int) -> int | None:
         """Elements to add to each row (``row_bytes`` long, of ``element_bytes`` elements)
@@ -446,7 +483,7 @@ class Facts:
         if context is not None:
             return [self._analysis(function, context.shape, context.bindings, None, {})]
         records = [*self.launch_records, *self.external]
-        traces: dict[tuple[int, int, int, str], KernelTrace] = {}
+        traces: dict[BlockShape, KernelTrace] = {}
         return [
             self._analysis(function, c.shape, dict(c.bindings), c.launch, traces)
             for c in configurations(function, records)
@@ -458,11 +495,11 @@ class Facts:
         shape: BlockShape,
         bindings: Mapping[str, int],
         launch: LaunchRecord | None,
-        traces: dict[tuple[int, int, int, str], KernelTrace],
+        traces: dict[BlockShape, KernelTrace],
     ) -> KernelFacts:
-        # The trace depends on the block shape only: configurations that differ in their
-        # parameter values share it.
-        key = (shape.x, shape.y, shape.z, shape.source)
+        # The trace depends on the block shape (and grid) only: configurations that differ
+        # in their parameter values share it.
+        key = shape
         if key not in traces:
             traces[key] = trace_kernel(self.tu, function, shape)
         return KernelFacts(

@@ -799,7 +799,7 @@ class Interpreter:
         condition = self._trip(stmt, recorded=self.recording)
         geometric = any(induction.operator != "+" for induction in inductions.values())
         # Inside a summary run the values after the loop need not be exact.
-        trips = self._static_trips(stmt, condition, counter, geometric) if self.recording else None
+        trips = static_trips(stmt, condition, counter, geometric, self.shape) if self.recording else None
         if self.recording:
             self.trace.loops[counter] = LoopRun(
                 stmt,
@@ -937,21 +937,6 @@ class Interpreter:
                     ),
                     value.pointee,
                 )
-
-    def _static_trips(self, stmt: ir.Stmt, condition: Sym, counter: Atom, geometric: bool) -> int | None:
-        """The trip count of a ``for`` or ``while`` whose condition involves only constants,
-        the block's dimensions and the trip counter: looked for up to ``MAX_STATIC_TRIPS``
-        trips when a variable doubles or halves (each trip counts), else up to the trips the
-        evaluators sample anyway."""
-        if stmt.kind is ir.StmtKind.DO or stmt.cond is None:
-            return None
-        for trip in range(MAX_STATIC_TRIPS + 1 if geometric else SAMPLE_ROUNDS + 1):
-            value = uniform_value(condition, self.shape, {counter: trip})
-            if value is None:
-                return None
-            if value == 0:
-                return trip
-        return None
 
     def _inductions(self, stmt: ir.Stmt, assigned: dict[str, str]) -> dict[str, Induction]:
         """Variables the loop updates once per trip, the same way each time: by the header's
@@ -2476,6 +2461,29 @@ def _budget(function: ir.Function, functions: dict[str, ir.Function]) -> int:
         return memo[key]
 
     return max(MIN_BUDGET, min(MAX_BUDGET, STEPS_PER_NODE * inlined_size(function, 0, (function.decl,))))
+
+
+def static_trips(
+    stmt: ir.Stmt,
+    condition: Sym,
+    counter: Atom,
+    geometric: bool,
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+) -> int | None:
+    """The trip count of a ``for`` or ``while`` whose condition involves only constants,
+    the block's (and a known grid's) dimensions, the trip counter and the parameters in
+    ``bindings``: looked for up to ``MAX_STATIC_TRIPS`` trips when a variable doubles or
+    halves (each trip counts), else up to the trips the evaluators sample anyway."""
+    if stmt.kind is ir.StmtKind.DO or stmt.cond is None:
+        return None
+    for trip in range(MAX_STATIC_TRIPS + 1 if geometric else SAMPLE_ROUNDS + 1):
+        value = uniform_value(condition, shape, {counter: trip}, bindings)
+        if value is None:
+            return None
+        if value == 0:
+            return trip
+    return None
 
 
 def trace_kernel(tu: ir.TranslationUnit, function: ir.Function, shape: BlockShape = ASSUMED_SHAPE) -> KernelTrace:

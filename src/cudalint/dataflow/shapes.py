@@ -5,7 +5,7 @@ else an assumption."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cudalint import ir
 from cudalint.dataflow.threads import ASSUMED_SHAPE, BlockShape
@@ -18,8 +18,9 @@ order of their files and lines) are left out."""
 
 @dataclass(frozen=True)
 class Configuration:
-    """One way a kernel is launched: its block shape, the integer parameters the launch
-    decides, and the launch it comes from (None: no launch says)."""
+    """One way a kernel is launched: its block shape (with the grid, when the launch gives
+    it), the integer parameters the launch decides, and the launch it comes from (None: no
+    launch says)."""
 
     shape: BlockShape
     bindings: tuple[tuple[str, int], ...]
@@ -55,16 +56,17 @@ def configurations(kernel: ir.Function, records: Iterable[LaunchRecord]) -> list
     for record in records:
         if record.kernel != kernel.decl:
             continue
+        grid = record.grid if record.grid is not None and min(record.grid) > 0 else None
         if record.block is not None and min(record.block) > 0:
-            shape = BlockShape(*record.block, f"launch at {launch_place(record, kernel)}")
+            shape = BlockShape(*record.block, f"launch at {launch_place(record, kernel)}", grid)
         else:
-            shape = ASSUMED_SHAPE
+            shape = replace(ASSUMED_SHAPE, grid=grid)
         bindings = tuple(
             (param.name, value)
             for param, value in zip(kernel.params, record.arguments, strict=False)
             if value is not None and param.name and param.type.kind is ir.TypeKind.INTEGER
         )
-        key = (shape.x, shape.y, shape.z, shape.assumed, bindings)
+        key = (shape, bindings)
         if key not in found and len(found) < MAX_CONTEXTS:
             found[key] = Configuration(shape, bindings, record)
     if not found:

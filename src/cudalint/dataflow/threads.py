@@ -26,6 +26,8 @@ class BlockShape:
     z: int = 1
     source: str = "assumed"
     """Where the shape comes from: a launch, ``__launch_bounds__``, or an assumption."""
+    grid: tuple[int, int, int] | None = None
+    """gridDim, when the launch the shape comes from gives it; None: sampled."""
 
     @property
     def assumed(self) -> bool:
@@ -104,10 +106,12 @@ class LaneEvaluator:
 
     def _uniform(self, atom: Atom) -> int | None:
         component = "xyz".index(atom.name) if atom.name in ("x", "y", "z") else 0
+        grid = self.shape.grid
         if atom.kind is AtomKind.BLOCK_INDEX:
-            return self.block[component]
+            # A known grid bounds the block indices: one block has only blockIdx 0.
+            return self.block[component] if grid is None else min(self.block[component], grid[component] - 1)
         if atom.kind is AtomKind.GRID_DIM:
-            return self.grid[component]
+            return self.grid[component] if grid is None else grid[component]
         if atom.kind is AtomKind.BLOCK_DIM:
             return (self.shape.x, self.shape.y, self.shape.z)[component]
         if atom.kind is AtomKind.ITERATION:
@@ -199,16 +203,29 @@ def evaluators(
     return rounds
 
 
-def uniform_value(value: Sym, shape: BlockShape, iterations: Mapping[Atom, int] | None = None) -> int | None:
+def uniform_value(
+    value: Sym,
+    shape: BlockShape,
+    iterations: Mapping[Atom, int] | None = None,
+    bindings: Mapping[str, int] | None = None,
+) -> int | None:
     """The value when it is the same in every thread and known without sampling anything:
-    constants, the block's dimensions (from ``shape``) and loop trips given in ``iterations``."""
-    known = (AtomKind.BLOCK_DIM, AtomKind.ITERATION, AtomKind.OPERATION)
-    if any(
-        atom.kind not in known or (atom.kind is AtomKind.ITERATION and atom not in (iterations or {}))
-        for atom in value.atoms()
-    ):
+    constants, the block's dimensions (and the grid's, when ``shape`` has them), loop trips
+    given in ``iterations`` and parameters given in ``bindings``."""
+    bound = bindings or {}
+
+    def known(atom: Atom) -> bool:
+        if atom.kind is AtomKind.ITERATION:
+            return atom in (iterations or {})
+        if atom.kind is AtomKind.PARAMETER:
+            return atom.name in bound
+        if atom.kind is AtomKind.GRID_DIM:
+            return shape.grid is not None
+        return atom.kind in (AtomKind.BLOCK_DIM, AtomKind.OPERATION)
+
+    if not all(known(atom) for atom in value.atoms()):
         return None
-    return LaneEvaluator(shape, iterations=iterations).lanes(value)[0]
+    return LaneEvaluator(shape, bindings=bound, iterations=iterations).lanes(value)[0]
 
 
 def _differs_between_lanes(value: Sym, shape: BlockShape, trips: LoopTrips = NO_TRIPS) -> bool:

@@ -74,7 +74,9 @@ class SharedBankConflict(FactRule):
     not left open: the kernel is judged once per launch configuration with those values,
     as the hardware runs that launch, and the message names the launch and the values
     (`at the launch in attention.cu:612 with d = 64`); where launches disagree, the
-    finding is the most severe one, for the first launch that gives it.
+    finding is the most severe one, for the first launch that gives it. The launch's grid
+    gives `gridDim` its value, and a loop bounded by a value the launch sets
+    (`for (p = 0; p < passes; ++p)`) is summed over the trips it runs at that launch only.
 
     ## Why is this bad?
     An n-way conflict serializes the request into n wavefronts: shared-memory

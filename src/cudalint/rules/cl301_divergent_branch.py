@@ -16,8 +16,9 @@ class DivergentBranch(FactRule):
     sampled loop trips and parameter values, and estimates what the split costs as
     Nsight Compute counts it: idle lane slots, that is the lanes that do not take a path
     times the instructions of that path (estimated from the source: operations, memory
-    accesses, math calls, helpers, loops at their trip counts), times the trips of the
-    loops around the branch, as a share of the lane slots its function issues. nvcc
+    accesses, math calls, helpers, loops at their trip counts, a bound the launch sets
+    included), times the trips of the loops around the branch, as a share of the lane
+    slots its function issues; a share that used a launch's loop bound names it. nvcc
     predicates a short body instead of branching around it: then every warp that reaches
     it issues the body with the other lanes switched off, and that counts too. An early
     `return`, `continue` or `break` idles the lanes that leave for the rest of the
@@ -125,7 +126,7 @@ class DivergentBranch(FactRule):
             "guardedStatements": work,
             "idleShare": round(share, 4),
             "cost": pattern.cost.value,
-            **kernel.launch_properties(branch.condition),
+            **kernel.launch_properties(branch.condition, *kernel.launch_trip_conditions),
         }
         common = {"function": kernel.function.display_name, "properties": properties}
         if is_loop:
@@ -140,7 +141,7 @@ class DivergentBranch(FactRule):
             serial = "the other lanes idle while the warp runs " + (
                 f"its {wording.count(work, 'guarded statement')}" if work else "the guarded code"
             )
-        launch = kernel.launch_note(branch.condition)
+        launch = kernel.launch_note(branch.condition, *kernel.launch_trip_conditions)
         if pattern.cost is Cost.POSSIBLE:
             cause = (
                 "data each thread loaded"

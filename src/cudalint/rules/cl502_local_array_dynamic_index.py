@@ -20,7 +20,8 @@ class LocalArrayDynamicIndex(FactRule):
     - An index is a run-time value when it depends on `threadIdx`, `blockIdx`, data, a
       parameter, or the counter of a loop nvcc keeps rolled: `#pragma unroll 1`, a trip
       count known only at run time (even under `#pragma unroll`, whose copies still index at
-      run time), or a body too large to repeat that many times. Loops with a constant trip
+      run time; a bound every launch passes the same value is still one: nvcc compiles
+      the kernel before it is launched), or a body too large to repeat that many times. Loops with a constant trip
       count and a small body are unrolled unasked. Constants count whatever their
       spelling: literals, `constexpr` variables and functions, static members
       (`Traits<T>::kItems`), enumerators, `sizeof`, template arguments (`if constexpr` on

@@ -94,3 +94,27 @@ __global__ void lk_argv_stride(float* out, const float* in, int stride) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = in[i * stride];  // expect: CL101 note
 }
+
+// Each block writes one column of a column-major table: lane t of block b writes row t,
+// out[t * gridDim.x + b]. The host launches it with one block (the last stage of a
+// two-stage reduction): gridDim.x = 1, so the lanes write consecutive words and a warp's
+// store is 4 sectors. With many blocks each lane would write its own sector.
+// Expected: gst 4.00.
+// launch: grid=1 block=128
+__global__ void lk_block_columns(float* out, const float* in) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[threadIdx.x * gridDim.x + blockIdx.x] = in[i];
+}
+
+// Pass p reads every 2^p-th word of the shared row; the host asks for one pass, so only
+// p = 0 runs: consecutive words, one wavefront a request. The passes a longer launch
+// would run (strides 2, 4, ...) never execute here. Expected: shld 1.00.
+// launch: grid=32 block=32 args: passes=1
+__global__ void lk_decimate(float* out, const float* in, int passes) {
+    __shared__ float s[32 * 128];
+    for (int j = threadIdx.x; j < 32 * 128; j += 32) s[j] = in[blockIdx.x * 32 + j % 32];
+    __syncthreads();
+    float acc = 0.0f;
+    for (int p = 0; p < passes; ++p) acc += s[threadIdx.x << p];
+    out[blockIdx.x * 32 + threadIdx.x] = acc;
+}

@@ -10,3 +10,5 @@ __global__ void lk_scaled(float* out, const float* in, int scale);
 __global__ void lk_half_warp(float* out, const float* in, int half);
 __global__ void lk_row_sums(float* out, const float* in, int pitch);
 __global__ void lk_argv_stride(float* out, const float* in, int stride);
+__global__ void lk_block_columns(float* out, const float* in);
+__global__ void lk_decimate(float* out, const float* in, int passes);

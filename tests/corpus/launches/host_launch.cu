@@ -39,6 +39,11 @@ int main(int argc, char** argv) {
 
     lk_argv_stride<<<kTokens / 128, 128>>>(out, in, argc > 1 ? atoi(argv[1]) : 2);
 
+    lk_block_columns<<<1, 128>>>(out, in);
+
+    constexpr int kPasses = 1;
+    lk_decimate<<<kTokens / 128, 32>>>(out, in, kPasses);
+
     cudaDeviceSynchronize();
     cudaFree(in);
     cudaFree(out);
