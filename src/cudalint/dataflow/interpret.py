@@ -446,7 +446,7 @@ class Interpreter:
         self.shape = shape
         """The block shape: it decides whether a load's address is the same across a warp."""
         self.trace = KernelTrace(function)
-        self.functions = {f.decl: f for f in tu.functions if f.body is not None}
+        self.functions = _UnitIndex.of(tu).functions
         self.globals = {g.decl: g for g in tu.globals}
         self.env: dict[str, Value] = {}
         self.guards: list[Guard] = []
@@ -1855,27 +1855,11 @@ def _argument_spaces(
     if not pointers:
         return {}
     spaces: dict[int, set[MemorySpace | None]] = {index: set() for index in pointers}
-    for caller in tu.functions:
-        if caller.body is None or caller.decl == function.decl:
-            continue
-        declared = {var.decl: var for var in _declared_variables(caller)}
-        assigned = _assigned_in(caller)
-        # A local pointer set once where it is declared (`float* row = tile + 32 * warp;`)
-        # points where its initializer does.
-        aliases = {
-            decl: var.init
-            for decl, var in declared.items()
-            if var.init is not None and var.type.kind is ir.TypeKind.POINTER and decl not in assigned
-        }
-        shared = {decl for decl, var in declared.items() if var.storage is ir.StorageClass.SHARED}
-        for stmt in caller.body.walk():
-            for expr in stmt.expressions():
-                for call in expr.walk():
-                    if call.kind is not ir.ExprKind.CALL or not _calls_function(call, function):
-                        continue
-                    for index in pointers:
-                        argument = call.children[index] if index < len(call.children) else None
-                        spaces[index].add(_argument_space(argument, shared, aliases, globals_))
+    for site in _UnitIndex.of(tu).calling(function):
+        aliases, shared = site.caller.locals()
+        for index in pointers:
+            argument = site.call.children[index] if index < len(site.call.children) else None
+            spaces[index].add(_argument_space(argument, shared, aliases, globals_))
     return {
         function.params[index].decl: MemorySpace.SHARED
         for index, found in spaces.items()
@@ -1883,10 +1867,75 @@ def _argument_spaces(
     }
 
 
-def _calls_function(call: ir.Expr, function: ir.Function) -> bool:
-    if call.decl is not None:
-        return call.decl == function.decl
-    return call.name is not None and call.name.split("::")[-1] == function.name.split("::")[-1]
+class _Caller:
+    """A function with a body that calls others: its locals, read once the first call of
+    interest in it asks for them."""
+
+    def __init__(self, function: ir.Function):
+        self.function = function
+        self._locals: tuple[dict[str, ir.Expr], set[str]] | None = None
+
+    def locals(self) -> tuple[dict[str, ir.Expr], set[str]]:
+        """The local pointers set once where they are declared (`float* row = tile + 32 *
+        warp;`: they point where their initializer does), by declaration, and the
+        ``__shared__`` variables declared inside."""
+        if self._locals is None:
+            declared = {var.decl: var for var in _declared_variables(self.function)}
+            assigned = _assigned_in(self.function)
+            aliases = {
+                decl: var.init
+                for decl, var in declared.items()
+                if var.init is not None and var.type.kind is ir.TypeKind.POINTER and decl not in assigned
+            }
+            shared = {decl for decl, var in declared.items() if var.storage is ir.StorageClass.SHARED}
+            self._locals = aliases, shared
+        return self._locals
+
+
+@dataclass(frozen=True, slots=True)
+class _CallSite:
+    caller: _Caller
+    call: ir.Expr
+
+
+class _UnitIndex:
+    """What every function analyzed in a translation unit looks up in it, built once: the
+    functions with a body by declaration, and every call in those bodies, by the declaration
+    it resolves to and, for those clang left unresolved, by the last part of the name (each
+    device function analyzed on its own finds its callers without walking every body again)."""
+
+    _last: tuple[ir.TranslationUnit, _UnitIndex] | None = None
+
+    def __init__(self, tu: ir.TranslationUnit):
+        self.functions = {f.decl: f for f in tu.functions if f.body is not None}
+        self.by_decl: dict[str, list[_CallSite]] = {}
+        self.by_name: dict[str, list[_CallSite]] = {}
+        for function in tu.functions:
+            if function.body is None:
+                continue
+            caller = _Caller(function)
+            for stmt in function.body.walk():
+                for expr in stmt.expressions():
+                    for call in expr.walk():
+                        if call.kind is not ir.ExprKind.CALL:
+                            continue
+                        if call.decl is not None:
+                            self.by_decl.setdefault(call.decl, []).append(_CallSite(caller, call))
+                        elif call.name is not None:
+                            self.by_name.setdefault(call.name.split("::")[-1], []).append(_CallSite(caller, call))
+
+    @classmethod
+    def of(cls, tu: ir.TranslationUnit) -> _UnitIndex:
+        """The index of ``tu``, built once for the functions of one unit analyzed in turn."""
+        if cls._last is None or cls._last[0] is not tu:
+            cls._last = (tu, cls(tu))
+        return cls._last[1]
+
+    def calling(self, function: ir.Function) -> list[_CallSite]:
+        """The calls of ``function`` in the other functions: those clang resolved to it, and
+        the unresolved ones that name it."""
+        sites = self.by_decl.get(function.decl, []) + self.by_name.get(function.name.split("::")[-1], [])
+        return [site for site in sites if site.caller.function.decl != function.decl]
 
 
 def _declared_variables(function: ir.Function):

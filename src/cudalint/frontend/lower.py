@@ -524,6 +524,8 @@ class Lowering:
 
     def _attribute_calls(self, cursor: cindex.Cursor) -> dict[str, list[str]]:
         """``__launch_bounds__(...)``/``__maxnreg__(...)`` arguments, read from the tokens."""
+        if not self._may_name_attribute_calls(cursor):
+            return {}
         tokens = self._declaration_tokens(cursor)
         found: dict[str, list[str]] = {}
         for index, token in enumerate(tokens):
@@ -546,6 +548,20 @@ class Lowering:
                     current.append(inner)
                 found[token] = args
         return found
+
+    def _may_name_attribute_calls(self, cursor: cindex.Cursor) -> bool:
+        """False when the bytes from the declaration's line to its end spell neither attribute:
+        most functions, whose declarations then need no tokens (a backslash-newline may split
+        a name, so text that has one is tokenized)."""
+        extent = cursor.extent
+        file = clang_ext.file_name(extent.start.file)
+        view = self._view(file)
+        if view is None or clang_ext.file_name(extent.end.file) != file:
+            return True
+        start = max(view.data.rfind(b"\n", 0, extent.start.offset), 0)
+        end = extent.end.offset
+        data = view.data
+        return any(data.find(text, start, end) >= 0 for text in (b"__launch_bounds__", b"__maxnreg__", b"\\"))
 
     def _function(self, cursor: cindex.Cursor, instantiation: bool) -> None:
         function_id = self._function_id(cursor)
