@@ -300,7 +300,21 @@ __global__ void tiny(float* a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) a[i] = a[i] * 2.0f;
 }
-void go(float* a) { tiny<<<1, 256>>>(a, 2); }
+void go(float* a, int blocks) { tiny<<<blocks, 256>>>(a, 2); }
 """
     assert "0/32 lanes taken in block (3, 2, 1)" in _said(tmp_path, "facts", source)
     assert "no warp of block (3, 2, 1) looked at splits" in _said(tmp_path, "explain", source, "4")
+
+
+def test_a_one_block_launch_is_judged_in_block_0(tmp_path):
+    """The lanes 0 and 1 of block 0's first warp are inside the guard for n = 2."""
+    source = """
+__global__ void tiny(float* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] = a[i] * 2.0f;
+}
+void go(float* a) { tiny<<<1, 256>>>(a, 2); }
+"""
+    said = _said(tmp_path, "facts", source)
+    assert "2/32 lanes taken in block (0, 0, 0)" in said
+    assert "(3, 2, 1)" not in said

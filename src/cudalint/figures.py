@@ -484,7 +484,7 @@ def branch_figure(book: FigureBook, kernel: KernelFacts, branch: Branch, pattern
         panels.append(Panel(title, lanes, taken, reaching))
     split = [p for p in panels if 0 < p.cost < p.ideal]
     # Lanes decided by blockIdx are those of the block evaluated; another block may split.
-    within = f" of block ({', '.join(map(str, evaluator.block))})" if depends_on_block_index(branch) else ""
+    within = f" of block ({', '.join(map(str, evaluator.block_evaluated))})" if depends_on_block_index(branch) else ""
     summary = (
         f"{' and '.join(p.title for p in split)} split: the warp runs both sides, each with the other's lanes idle"
         if split

@@ -44,6 +44,18 @@ class BlockShape:
     def warps(self) -> int:
         return max(1, -(-self.threads // WARP_SIZE))
 
+    def within_grid(self, block: tuple[int, int, int]) -> tuple[int, int, int]:
+        """``block``'s indices, within the launch's grid when it is known (a one-block launch
+        has only block 0)."""
+        if self.grid is None:
+            return block
+        return tuple(min(index, size - 1) for index, size in zip(block, self.grid, strict=True))
+
+    @property
+    def sampled_block(self) -> tuple[int, int, int]:
+        """The block whose warps are evaluated."""
+        return self.within_grid(SAMPLE_BLOCK)
+
     def describe(self) -> str:
         dims = f"({self.x}, {self.y}, {self.z})" if (self.y, self.z) != (1, 1) else f"{self.x}"
         return f"blockDim {dims} ({self.source})"
@@ -103,13 +115,14 @@ class LaneEvaluator:
         doubles or halves is taken through every trip)."""
         self.key = (shape, round_, frozenset(self.bindings.items()), block, grid, frozenset(self.iterations.items()))
         """Equal for evaluators that give every value the same lanes."""
+        self.block_evaluated = shape.within_grid(block)
+        """The block whose lanes are evaluated: ``block``, within a known grid."""
 
     def _uniform(self, atom: Atom) -> int | None:
         component = "xyz".index(atom.name) if atom.name in ("x", "y", "z") else 0
         grid = self.shape.grid
         if atom.kind is AtomKind.BLOCK_INDEX:
-            # A known grid bounds the block indices: one block has only blockIdx 0.
-            return self.block[component] if grid is None else min(self.block[component], grid[component] - 1)
+            return self.block_evaluated[component]
         if atom.kind is AtomKind.GRID_DIM:
             return self.grid[component] if grid is None else grid[component]
         if atom.kind is AtomKind.BLOCK_DIM:

@@ -80,7 +80,7 @@ def branch_record(branch: Branch, pattern: BranchPattern, root: str, kernel: Ker
     if used:
         record["launch_values"] = used
     if pattern.taken_lanes is not None and depends_on_block_index(branch):
-        record["sampled_block"] = list(SAMPLE_BLOCK)
+        record["sampled_block"] = list(kernel.shape.sampled_block if kernel is not None else SAMPLE_BLOCK)
     why = kernel.why(branch.condition, pattern.variance) if kernel is not None else []
     if why:
         record["why"] = why
