@@ -52,6 +52,27 @@ def test_a_parser_crash_costs_only_that_file(tmp_path, monkeypatch):
     assert sum(1 for r in result.files if r.analyzed) == 3
 
 
+def test_a_worker_dying_while_units_are_handed_out_costs_no_unit(tmp_path, monkeypatch):
+    """A pool a crashed worker broke refuses the units not yet submitted; they run alone."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    _tree(tmp_path, count=4)
+    original = ProcessPoolExecutor.submit
+    submitted = []
+
+    def breaking(pool, *args, **kwargs):
+        if pool._max_workers > 1 and len(submitted) == 2:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        submitted.append(args)
+        return original(pool, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", breaking)
+    result = _run([tmp_path], jobs=2)
+    assert len(result.files) == 4
+    assert all(r.analyzed and not r.internal_error for r in result.files)
+
+
 def test_discovery_recurses_excludes_and_reports_missing_paths(tmp_path):
     (tmp_path / "src" / "deep").mkdir(parents=True)
     (tmp_path / "src" / "deep" / "a.cuh").write_text("__device__ float f(float x) { return x; }\n")

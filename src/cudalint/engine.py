@@ -869,9 +869,14 @@ def _analyze_all(
         crashed: list[Unit] = []
         jobs = max(1, min(context.settings.jobs, len(pending)))
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(context,)) as pool:
-            futures = [
-                (unit, pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only)) for unit in pending
-            ]
+            futures = []
+            for unit in pending:
+                try:
+                    futures.append((unit, pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only)))
+                except BrokenProcessPool:
+                    # A worker died before every unit was handed out: the others run alone below.
+                    crashed.extend(pending[len(futures) :])
+                    break
             for unit, future in futures:
                 try:
                     done[unit] = future.result()
