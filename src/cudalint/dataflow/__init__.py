@@ -48,6 +48,7 @@ from cudalint.dataflow.registers import (
     RegisterEstimate,
     UnrollModel,
     UnrollReason,
+    counter_indices,
     estimate_registers,
     local_arrays,
     math_library_stack,
@@ -214,7 +215,7 @@ class KernelFacts:
     @cached_property
     def unroll_model(self) -> UnrollModel:
         """Which loops the compiler unrolls: shared by the local-array and register analyses."""
-        return UnrollModel(self.trace.loops, frozenset(self.trace.template_constants))
+        return UnrollModel(self.trace.loops, frozenset(self.trace.template_constants), counter_indices(self.trace))
 
     @cached_property
     def local_arrays(self) -> list[LocalArray]:

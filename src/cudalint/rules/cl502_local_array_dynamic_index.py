@@ -22,7 +22,14 @@ class LocalArrayDynamicIndex(FactRule):
       count known only at run time (even under `#pragma unroll`, whose copies still index at
       run time; a bound every launch passes the same value is still one: nvcc compiles
       the kernel before it is launched), or a body too large to repeat that many times. Loops with a constant trip
-      count and a small body are unrolled unasked. Constants count whatever their
+      count and a small body are unrolled unasked. What counts is the size of the whole
+      nest once unrolled, whatever its depth: ptxas stops unrolling a 128-trip loop and a
+      4 x 8 x 4 nest around the same body of chained multiply-adds at the same body size
+      (seven per element unroll, eight do not, inside a rolled loop). An index made of
+      loop counters and constants costs nothing there, since each unrolled copy indexes at
+      a constant (`acc[(i * TM + m) * TN + n]`), while one that goes through `%` or `/`
+      counts its arithmetic: the accumulators of a warp-tiled GEMM, updated by a 4-deep
+      nest of one multiply-add each, stay in registers. Constants count whatever their
       spelling: literals, `constexpr` variables and functions, static members
       (`Traits<T>::kItems`), enumerators, `sizeof`, template arguments (`if constexpr` on
       them included), a lambda's `std::integral_constant` argument, a wmma fragment's
