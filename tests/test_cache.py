@@ -10,7 +10,7 @@ import pytest
 
 from conftest import CORPUS, run_cli, toolkit_available
 from cudalint import engine, frontend
-from cudalint.cache import ResultCache
+from cudalint.cache import ResultCache, analyzer_digest
 from cudalint.config import Config
 from cudalint.rules import implemented
 
@@ -219,3 +219,15 @@ def test_a_result_is_not_stored_when_a_file_it_read_changed_during_its_analysis(
     assert cache.lookup(str(main), b"main", ()) is None
     cache.store(str(main), b"main", (), (str(header),), "result", since_ns=analysis_began + 1)
     assert cache.lookup(str(main), b"main", ()) == "result"
+
+
+def test_the_analyzer_s_own_code_is_part_of_the_key(tmp_path):
+    """An install edited in place keeps its version: its files' content tells its results apart."""
+    package = tmp_path / "package"
+    (package / "rules").mkdir(parents=True)
+    (package / "rules" / "rule.py").write_text("LIMIT = 1\n")
+    (package / "shim.h").write_text("#define X 1\n")
+    before = analyzer_digest(package)
+    (package / "rules" / "rule.py").write_text("LIMIT = 2\n")
+    assert analyzer_digest.__wrapped__(package) != before
+    assert analyzer_digest() == analyzer_digest.__wrapped__()

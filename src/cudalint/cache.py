@@ -2,7 +2,7 @@
 
 An entry is keyed by the file's path and contents, the exact compiler arguments it is
 parsed with, and a fingerprint of everything else that decides the result (cudalint's
-version, the enabled rules, the configuration). It records the content hash of every
+version and the content of its own files, the enabled rules, the configuration). It records the content hash of every
 header the file included, and every path where a header it included but that was not
 found was looked for: a changed header, or one that appears, invalidates it. A header is
 hashed again whenever its size, modification time or inode changed, and a
@@ -14,6 +14,7 @@ place, so concurrent runs (pre-commit starts several) never read a partial entry
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -28,6 +29,15 @@ _FORMAT = 3
 def default_cache_dir(config_root: Path) -> Path:
     """Where results are kept unless told otherwise: ``CUDALINT_CACHE_DIR``, else beside the configuration."""
     return Path(os.environ.get("CUDALINT_CACHE_DIR") or (config_root / CACHE_DIRECTORY_NAME)).resolve()
+
+
+@functools.cache
+def analyzer_digest(package: Path = Path(__file__).parent) -> str:
+    """The content of cudalint's own files (its code and bundled headers): a result is the
+    analyzer's as much as the file's, and an install edited in place (a development
+    checkout) keeps its version number."""
+    files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".h") and "__pycache__" not in p.parts)
+    return _digest(*(part for path in files for part in (str(path.relative_to(package)).encode(), path.read_bytes())))
 
 
 def _digest(*parts: bytes) -> str:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from cudalint import __version__, frontend, interruptions, ir
 from cudalint import units as planning
-from cudalint.cache import ResultCache
+from cudalint.cache import ResultCache, analyzer_digest
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.diagnostics import Finding, Level, Notice, NoticeKind
 from cudalint.launches import LaunchIndex, LaunchRecord, digest
@@ -57,7 +57,8 @@ class RunSettings:
 
     def fingerprint(self) -> str:
         """Everything besides a file's text and compiler arguments that decides its result."""
-        return repr((__version__, sorted(self.enabled), self.config, self.frontend, self.nvcc, self.time_limit))
+        code = (__version__, analyzer_digest())
+        return repr((code, sorted(self.enabled), self.config, self.frontend, self.nvcc, self.time_limit))
 
 
 @dataclass
