@@ -251,7 +251,11 @@ def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: 
     if rows > 1:
         contiguous = distance is not None and distance.constant in (0, access.size)
         within = "" if contiguous or stride is None else f"; within a row, lanes are {apart}"
-        return f"a warp spans {rows} rows of {kernel.shape.x} threads, each row its own addresses{within}"
+        shape = kernel.shape
+        width = f"{shape.x} thread{'s' if shape.x != 1 else ''}"
+        # A row count that rests on an axis the launch leaves open says so.
+        taken = f"; {shape.taken.replace(' = ', ', open at the launch, taken as ')}" if shape.taken else ""
+        return f"a warp spans {rows} rows of {width}, each row its own addresses{within}{taken}"
     return f"lanes are {apart}" if stride is not None else "lanes' addresses are spread apart"
 
 
