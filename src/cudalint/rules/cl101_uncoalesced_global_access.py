@@ -80,7 +80,13 @@ class UncoalescedGlobalAccess(FactRule):
     message names the launch and the values it used (`at the launch in main.cu:40 with
     hs = 64`); where launches disagree, the finding is the most severe one, for the first
     launch (by file, line and value) that gives it. A value read from `argv`, a file or
-    the device stays unknown.
+    the device stays unknown. A block the launch gives in part is used in part: the
+    hardware forms warps from consecutive thread ids along x first, so a known
+    `blockDim.x` below 32 decides how many rows a warp spans whatever the other axes
+    hold (`dim3 b; b.x = 1; b.y = rows;` with `rows` from the command line: each warp is
+    32 rows of one thread, 32 sectors for a byte-wide row-major access, as the hardware
+    measures). The open axis is taken so that the block keeps 128 threads, and the
+    message says so; with `blockDim.x` itself open, the whole shape stays assumed.
 
     **What it stays quiet on.**
     Contiguous and misaligned-but-contiguous accesses (at most one extra sector),
