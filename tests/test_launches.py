@@ -10,6 +10,8 @@ from conftest import run_cli
 from cudalint import engine
 from cudalint.config import Config
 from cudalint.dataflow.launches import launch_records
+from cudalint.dataflow.shapes import configurations
+from cudalint.ir import FunctionKind
 from cudalint.launches import LaunchIndex, LaunchRecord, digest
 from cudalint.rules import implemented
 
@@ -58,6 +60,60 @@ def test_dim3_variables_with_members_assigned(snippets):
         """,
     )
     assert found == [("k", (64, 32, 1), (16, 8, 1), 0, (None, None, 1, 64))]
+
+
+def test_a_block_axis_read_at_run_time_leaves_the_others_known(snippets):
+    found = _records(
+        snippets,
+        """
+        #include <cstdlib>
+        int main(int argc, char** argv) {
+            float *out, *in;
+            int rows = atoi(argv[1]);
+            dim3 column;
+            column.x = 1;
+            column.y = rows;
+            k<<<64, column>>>(out, in, 1, 64);
+            k<<<64, dim3(32, rows)>>>(out, in, 1, 64);
+            k<<<64, rows>>>(out, in, 1, 64);
+            return 0;
+        }
+        """,
+    )
+    assert [f[2] for f in found] == [(1, None, 1), (32, None, 1), (None, 1, 1)]
+
+
+def test_a_block_one_thread_wide_makes_warps_walk_rows_whatever_its_height(snippets):
+    """blockDim.x = 1 with blockDim.y from the command line: a warp's 32 lanes are 32 rows
+    (the open axis is taken so that the block keeps the assumed 128 threads), and a width
+    left open leaves the whole shape assumed."""
+    source = """
+        #include <cstdlib>
+        __global__ void column(unsigned char* out, const unsigned char* in, int width) {
+            int x = blockIdx.x * blockDim.x + threadIdx.x;
+            int y = blockIdx.y * blockDim.y + threadIdx.y;
+            out[y * width + x] = in[y * width + x];
+        }
+        int main(int argc, char** argv) {
+            unsigned char *out, *in;
+            int rows = atoi(argv[1]);
+            column<<<dim3(1024, 1024 / rows), dim3(1, rows)>>>(out, in, 1024);
+            column<<<64, dim3(atoi(argv[2]), 4)>>>(out, in, 1024);
+            return 0;
+        }
+    """
+    tu = snippets.unit(source)
+    kernel = next(f for f in tu.functions if f.name == "column" and f.kind is FunctionKind.KERNEL)
+    shapes = [
+        (c.shape.x, c.shape.y, c.shape.z, c.shape.taken, c.shape.assumed)
+        for c in configurations(kernel, launch_records(tu))
+    ]
+    assert shapes == [(1, 128, 1, "blockDim.y = 128", False), (128, 1, 1, "", True)]
+    messages = [f.message for f in snippets.findings(source, select=["CL101"]) if f.level.value == "warning"]
+    assert len(messages) == 2, messages
+    for message in messages:
+        assert "a warp spans 32 rows of 1 thread" in message
+        assert "blockDim.y, open at the launch, taken as 128" in message
 
 
 def test_a_loop_over_constant_values_gives_one_launch_each(snippets):
@@ -167,9 +223,10 @@ def test_a_kernel_is_judged_once_per_configuration_naming_the_launch(snippets):
 
 
 def _tree(tmp_path: Path) -> Path:
+    """The corpus's host_kernels files: kernels, their header and their launcher."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     for path in CORPUS.iterdir():
-        if not path.name.endswith(".json"):
+        if path.name.startswith("host_") and not path.name.endswith(".json"):
             (tmp_path / path.name).write_bytes(path.read_bytes())
     return tmp_path
 

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 Dims = tuple[int, int, int]
+Axes = tuple[int | None, int | None, int | None]
+"""A block's three axes, None for one its host code does not decide."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,9 @@ class LaunchRecord:
     file: str
     line: int
     grid: Dims | None
-    block: Dims | None
+    block: Axes | None
+    """Each axis the host code decides (``dim3 b(1, atoi(argv[1]))`` is ``(1, None, 1)``);
+    None when it decides none."""
     shared_bytes: int | None
     arguments: tuple[int | None, ...]
     """The value of each argument, in the kernel's parameter order (None: not an integer
@@ -61,10 +65,11 @@ class LaunchRecord:
         return f"{text}; {', '.join(values)}" if values else text
 
 
-def _dims(dims: Dims | None) -> str:
+def _dims(dims: Axes | None) -> str:
     if dims is None:
         return "?"
-    return str(dims[0]) if dims[1:] == (1, 1) else f"({dims[0]}, {dims[1]}, {dims[2]})"
+    shown = ["?" if d is None else str(d) for d in dims]
+    return shown[0] if dims[1:] == (1, 1) else f"({', '.join(shown)})"
 
 
 class LaunchIndex:

@@ -448,7 +448,13 @@ class HostValues:
 
     def dims(self, frame: _Frame, expr: ir.Expr | None, choice: Choice, seen: frozenset[str] = frozenset()):
         """``256``, ``dim3(16, 16)``, a ``dim3`` variable (with ``block.x = ...`` assigned)
-        or a wrapper's ``dim3`` parameter."""
+        or a wrapper's ``dim3`` parameter: each axis's value, None for an axis the host code
+        does not decide (``dim3 b(1, atoi(argv[1]))`` is ``(1, None, 1)``); None when no axis
+        is known."""
+        axes = self._axes(frame, expr, choice, seen)
+        return axes if axes is not None and any(a is not None for a in axes) else None
+
+    def _axes(self, frame: _Frame, expr: ir.Expr | None, choice: Choice, seen: frozenset[str]):
         expr = _bare(expr)
         if expr is None:
             return None
@@ -456,47 +462,49 @@ class HostValues:
             return self._dim3_variable(frame, expr.decl, choice, seen)
         if expr.kind is ir.ExprKind.CALL and expr.op == "construct":
             if len(expr.children) == 1 and expr.children[0].type.record == expr.type.record:
-                return self.dims(frame, expr.children[0], choice, seen)
-            values = [self.integer(frame, c, choice, seen) for c in expr.children[:3]]
-            values += [1] * (3 - len(values))
-            return tuple(values) if all(v is not None for v in values) else None
+                return self._axes(frame, expr.children[0], choice, seen)
+            return self._listed_axes(frame, expr.children, choice, seen)
         if expr.kind is ir.ExprKind.INIT_LIST:
-            values = [self.integer(frame, c, choice, seen) for c in expr.children[:3]]
-            values += [1] * (3 - len(values))
-            return tuple(values) if all(v is not None for v in values) else None
-        value = self.integer(frame, expr, choice, seen)
-        return (value, 1, 1) if value is not None else None
+            return self._listed_axes(frame, expr.children, choice, seen)
+        return (self.integer(frame, expr, choice, seen), 1, 1)
+
+    def _listed_axes(self, frame: _Frame, children, choice: Choice, seen: frozenset[str]):
+        """``dim3(x, y)``, ``{x, y}``: the axes not written are 1."""
+        values = [self.integer(frame, c, choice, seen) for c in children[:3]]
+        return tuple(values + [1] * (3 - len(values)))
 
     def _dim3_variable(self, frame: _Frame, decl: str, choice: Choice, seen: frozenset[str]):
         """A ``dim3`` variable: its initializer, with the members assigned after it."""
         host = frame.host
         if decl in host.parameters:
             passed = self.parameter(frame, decl)
-            return self.dims(passed[1], passed[0], choice) if passed is not None else None
+            return self._axes(passed[1], passed[0], choice, frozenset()) if passed is not None else None
         if decl in seen or decl in host.opaque:
             return None
         definitions = host.definitions.get(decl, [])
         if len(definitions) > 1:
             return None
         if definitions:
-            base = self.dims(frame, definitions[0], choice, seen | {decl})
+            base = self._axes(frame, definitions[0], choice, seen | {decl})
         elif decl in host.declared_bare:
             base = (1, 1, 1)
         else:
-            base = self.dims(frame, self.constants.get(decl), choice, seen | {decl})
+            base = self._axes(frame, self.constants.get(decl), choice, seen | {decl})
         if base is None:
             return None
         result = list(base)
         for position, axis in enumerate("xyz"):
             assigned = host.members.get((decl, axis), [])
             if len(assigned) > 1:
-                return None
-            if assigned:
-                value = self.integer(frame, assigned[0], choice, seen)
-                if value is None:
-                    return None
-                result[position] = value
+                result[position] = None
+            elif assigned:
+                result[position] = self.integer(frame, assigned[0], choice, seen)
         return tuple(result)
+
+
+def _whole(axes):
+    """All three axes, or None: a grid is used only whole (``gridDim`` is sampled otherwise)."""
+    return axes if axes is not None and all(a is not None for a in axes) else None
 
 
 def _product(numbers) -> int:
@@ -532,7 +540,7 @@ def launch_records(tu: ir.TranslationUnit) -> tuple[LaunchRecord, ...]:
                     kernel_name=kernel[1],
                     file=launch.span.file,
                     line=launch.span.line,
-                    grid=values.dims(grid[1], grid[0], choice),
+                    grid=_whole(values.dims(grid[1], grid[0], choice)),
                     block=values.dims(block[1], block[0], choice),
                     shared_bytes=values.integer(shared[1], shared[0], choice) if shared[0] is not None else 0,
                     arguments=tuple(values.integer(where, expr, choice) for expr, where in arguments),

@@ -4,11 +4,12 @@ else an assumption."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from cudalint import ir
-from cudalint.dataflow.threads import ASSUMED_SHAPE, BlockShape
+from cudalint.dataflow.threads import ASSUMED_BLOCK_X, ASSUMED_SHAPE, BlockShape
 from cudalint.launches import LaunchRecord
 
 MAX_CONTEXTS = 8
@@ -57,10 +58,7 @@ def configurations(kernel: ir.Function, records: Iterable[LaunchRecord]) -> list
         if record.kernel != kernel.decl:
             continue
         grid = record.grid if record.grid is not None and min(record.grid) > 0 else None
-        if record.block is not None and min(record.block) > 0:
-            shape = BlockShape(*record.block, f"launch at {launch_place(record, kernel)}", grid)
-        else:
-            shape = replace(ASSUMED_SHAPE, grid=grid)
+        shape = launched_shape(record, kernel, grid)
         bindings = tuple(
             (param.name, value)
             for param, value in zip(kernel.params, record.arguments, strict=False)
@@ -72,6 +70,27 @@ def configurations(kernel: ir.Function, records: Iterable[LaunchRecord]) -> list
     if not found:
         return [Configuration(unlaunched_shape(kernel), (), None)]
     return list(found.values())
+
+
+def launched_shape(record: LaunchRecord, kernel: ir.Function, grid) -> BlockShape:
+    """The block a launch gives. An axis its host code leaves open is taken so that the
+    block keeps the assumed thread count (``ASSUMED_BLOCK_X``): a warp's lanes are laid
+    along x first, so a known ``blockDim.x`` below 32 decides which axes a warp spans
+    (``dim3(1, n)``: 32 consecutive ``threadIdx.y``) whatever the open axes hold. With
+    ``blockDim.x`` open, nothing is known of a warp's shape: the assumption entire."""
+    block = record.block
+    if block is None or block[0] is None or any(axis is not None and axis <= 0 for axis in block):
+        return replace(ASSUMED_SHAPE, grid=grid)
+    place = f"launch at {launch_place(record, kernel)}"
+    if None not in block:
+        return BlockShape(*block, place, grid)
+    axes = list(block)
+    open_axes = []
+    for position, axis in enumerate(axes):
+        if axis is None:
+            axes[position] = max(1, ASSUMED_BLOCK_X // math.prod(a for a in axes[:position] if a is not None))
+            open_axes.append(f"blockDim.{'xyz'[position]} = {axes[position]}")
+    return BlockShape(*axes, place, grid, taken=", ".join(open_axes))
 
 
 def launch_place(record: LaunchRecord, kernel: ir.Function) -> str:

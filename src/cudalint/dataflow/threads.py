@@ -28,6 +28,9 @@ class BlockShape:
     """Where the shape comes from: a launch, ``__launch_bounds__``, or an assumption."""
     grid: tuple[int, int, int] | None = None
     """gridDim, when the launch the shape comes from gives it; None: sampled."""
+    taken: str = ""
+    """The axes the launch leaves open and the values taken for them (``blockDim.y = 128``);
+    empty when the shape is given whole or assumed whole."""
 
     @property
     def assumed(self) -> bool:
@@ -58,7 +61,8 @@ class BlockShape:
 
     def describe(self) -> str:
         dims = f"({self.x}, {self.y}, {self.z})" if (self.y, self.z) != (1, 1) else f"{self.x}"
-        return f"blockDim {dims} ({self.source})"
+        taken = f"; not given there, taken as {self.taken}" if self.taken else ""
+        return f"blockDim {dims} ({self.source}{taken})"
 
 
 ASSUMED_SHAPE = BlockShape(ASSUMED_BLOCK_X, 1, 1, "assumed")

@@ -80,7 +80,13 @@ class UncoalescedGlobalAccess(FactRule):
     message names the launch and the values it used (`at the launch in main.cu:40 with
     hs = 64`); where launches disagree, the finding is the most severe one, for the first
     launch (by file, line and value) that gives it. A value read from `argv`, a file or
-    the device stays unknown.
+    the device stays unknown. A block the launch gives in part is used in part: the
+    hardware forms warps from consecutive thread ids along x first, so a known
+    `blockDim.x` below 32 decides how many rows a warp spans whatever the other axes
+    hold (`dim3 b; b.x = 1; b.y = rows;` with `rows` from the command line: each warp is
+    32 rows of one thread, 32 sectors for a byte-wide row-major access, as the hardware
+    measures). The open axis is taken so that the block keeps 128 threads, and the
+    message says so; with `blockDim.x` itself open, the whole shape stays assumed.
 
     **What it stays quiet on.**
     Contiguous and misaligned-but-contiguous accesses (at most one extra sector),
@@ -251,7 +257,11 @@ def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: 
     if rows > 1:
         contiguous = distance is not None and distance.constant in (0, access.size)
         within = "" if contiguous or stride is None else f"; within a row, lanes are {apart}"
-        return f"a warp spans {rows} rows of {kernel.shape.x} threads, each row its own addresses{within}"
+        shape = kernel.shape
+        width = f"{shape.x} thread{'s' if shape.x != 1 else ''}"
+        # A row count that rests on an axis the launch leaves open says so.
+        taken = f"; {shape.taken.replace(' = ', ', open at the launch, taken as ')}" if shape.taken else ""
+        return f"a warp spans {rows} rows of {width}, each row its own addresses{within}{taken}"
     return f"lanes are {apart}" if stride is not None else "lanes' addresses are spread apart"
 
 
