@@ -8,7 +8,7 @@ For each program with a truth file (bench/realcode/truth/<name>.json): run
 ``cudalint . --format sarif`` in its program folder (it finds the compile_commands.json
 that build.py wrote, as a user's build would provide it; ``--reuse`` reads the SARIF
 log of an earlier run from ``<work>/sarif/`` or ``--sarif-dir``), and judge every finding of CL101/CL102,
-CL201, CL301, CL302, CL401 and CL502 on its line (scripts/source_lines.py has the hazard
+CL201, CL301, CL302, CL401 and CL502 on its line (cudalint.profile.source_lines has the hazard
 definitions; the README explains them):
 
 * a finding on a line where the hardware showed its class's hazard: true positive;
@@ -41,11 +41,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
 
-import source_lines  # noqa: E402
-from source_lines import Branch, Finding, LineFigures, Tally  # noqa: E402
+from cudalint.profile import source_lines  # noqa: E402
+from cudalint.profile.source_lines import Branch, Finding, LineFigures, Tally  # noqa: E402
 
 TRUTH = HERE / "truth"
 

@@ -6,7 +6,7 @@
 For each built program, ``nvdisasm -gi`` of its binary (here, no GPU) maps every SASS
 instruction to its innermost source line; the per-instruction counters of
 ``<exports>/<name>.source.csv`` (bench/realcode/measure.py) are summed per line
-(scripts/source_lines.py); ``<name>.synccheck.log`` gives the barrier errors per line.
+(cudalint.profile.source_lines); ``<name>.synccheck.log`` gives the barrier errors per line.
 The result, ``bench/realcode/truth/<name>.json``, holds figures only, no source text:
 
     {"program": ..., "suite": ..., "commit": ..., "path": ..., "args": [...],
@@ -33,10 +33,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
 
-import source_lines  # noqa: E402
+from cudalint.profile import source_lines  # noqa: E402
 
 TRUTH = HERE / "truth"
 
