@@ -353,7 +353,7 @@ def test_real_code_findings_and_kernels():
         '"ID","Kernel Name","Block Size","Grid Size","Metric Name"\n'
         '"0","k(float *)","(256, 1, 1)","(48, 1, 1)","a"\n"0","k(float *)","(256, 1, 1)","(48, 1, 1)","b"\n'
     )
-    assert truth.kernels_from_details(details) == [{"name": "k", "block": [256, 1, 1], "grid": [48, 1, 1]}]
+    assert lines.launches_from_details(details) == [{"name": "k", "block": [256, 1, 1], "grid": [48, 1, 1]}]
 
 
 def test_program_list_is_well_formed():

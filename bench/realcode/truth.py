@@ -24,8 +24,6 @@ not; lines of files outside the program (toolkit headers) are left out.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import os
 import sys
@@ -38,26 +36,6 @@ import programs as listing  # noqa: E402
 from cudalint.profile import source_lines  # noqa: E402
 
 TRUTH = HERE / "truth"
-
-
-def kernels_from_details(text: str) -> list[dict]:
-    """Name, block and grid of each profiled launch (ncu's details page)."""
-    rows = [line for line in text.splitlines() if line.startswith('"')]
-    seen: dict[str, dict] = {}
-    for row in csv.DictReader(io.StringIO("\n".join(rows))):
-        launch = row.get("ID")
-        if launch is None or launch in seen:
-            continue
-        seen[launch] = {
-            "name": source_lines.kernel_identifier(row.get("Kernel Name", "")),
-            "block": _dims(row.get("Block Size", "")),
-            "grid": _dims(row.get("Grid Size", "")),
-        }
-    return list(seen.values())
-
-
-def _dims(text: str) -> list[int]:
-    return [int(part) for part in text.strip("() ").split(",") if part.strip().isdigit()]
 
 
 def relative_file(path: str, program: listing.Program, work: Path) -> str | None:
@@ -84,7 +62,7 @@ def program_truth(program: listing.Program, work: Path, exports: Path, tools: di
         "args": list(program.args),
         "measured": f"ncu {tools.get('ncu', '?')}, compute-sanitizer {tools.get('compute-sanitizer', '?')}, "
         f"{tools.get('gpu', '?')}",
-        "kernels": kernels_from_details(details.read_text()) if details.exists() else [],
+        "kernels": source_lines.launches_from_details(details.read_text()) if details.exists() else [],
         "columns": list(source_lines.COLUMNS),
         "lines": {},
         "barrier_errors": {},

@@ -1,5 +1,5 @@
 """Command line: ``cudalint [check] PATH...``, ``cudalint facts FILE``, ``cudalint explain FILE:LINE[:COL]``
-and ``cudalint rule CODE``.
+``cudalint rule CODE`` and ``cudalint profile -- ./app``.
 
 Built on argparse: a run whose results are all cached takes a fraction of a second, and
 the command line should not cost more than that to start.
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cudalint.fixes import FixOutcome, FixSettings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-COMMANDS = ("check", "facts", "explain", "rule", "server")
+COMMANDS = ("check", "facts", "explain", "rule", "server", "profile")
 FORMATS = ("full", "concise", "json", "sarif", "github", "html")
 COLORS = ("auto", "always", "never")
 HEADER_CHOICES = ("auto", "toolkit", "embedded")
@@ -38,6 +38,13 @@ def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of launches")
     return value
 
 
@@ -183,6 +190,50 @@ def _parser() -> argparse.ArgumentParser:
     )
     rule.add_argument("code", nargs="?", help="Rule code, e.g. CL401.")
     rule.add_argument("--all", dest="all_rules", action="store_true", help="Print every rule's documentation.")
+
+    profile = commands.add_parser(
+        "profile",
+        help="Measure a program's kernels per source line with Nsight Compute (for check --profile).",
+        description="Run a program under Nsight Compute (SourceCounters, the first launch of each kernel), map its "
+        "SASS to source lines with nvdisasm and write the measured figures per line: `cudalint profile -- ./app "
+        "args`. Or read a report profiled elsewhere: `cudalint profile --import report.ncu-rep --binary ./app`.",
+    )
+    profile.add_argument("program", nargs=argparse.REMAINDER, help="The program and its arguments, after `--`.")
+    profile.add_argument("--output", "-o", type=Path, help="Measured-lines file (default: <program>.measured.json).")
+    profile.add_argument("--kernel", help="Only kernels whose name matches this regular expression.")
+    profile.add_argument(
+        "--launch-count",
+        type=_positive_int,
+        default=64,
+        help="Profile at most this many launches (default 64; each is replayed once per counter pass).",
+    )
+    profile.add_argument(
+        "--launch-skip",
+        type=_non_negative_int,
+        help="Profile every launch after the first N instead of the first launch of each kernel (a warm-up "
+        "round before the measured one).",
+    )
+    profile.add_argument("--timeout", type=_seconds, default=0, help="Stop the program after this many seconds.")
+    profile.add_argument(
+        "--import",
+        dest="import_path",
+        type=Path,
+        metavar="REPORT",
+        help="Read an existing report (.ncu-rep, or its source page exported with `ncu --import R --page source "
+        "--csv --print-source sass`) instead of running a program.",
+    )
+    profile.add_argument(
+        "--binary", type=Path, help="The profiled program's binary, for its line table (default: the program run)."
+    )
+    profile.add_argument(
+        "--disassembly", type=Path, help="`nvdisasm -gi` output of the profiled binary's cubins, instead of --binary."
+    )
+    profile.add_argument(
+        "--keep-exports", type=Path, metavar="DIR", help="Keep ncu's exports and the disassembly here."
+    )
+    profile.add_argument("--ncu", help="Nsight Compute's command line tool (default: ncu on PATH or in the toolkit).")
+    profile.add_argument("--nvdisasm", help="nvdisasm (default: on PATH or in the toolkit).")
+    profile.add_argument("--cuobjdump", help="cuobjdump (default: on PATH or in the toolkit).")
 
     server = commands.add_parser(
         "server",
@@ -538,12 +589,20 @@ def server_command(options: argparse.Namespace) -> int:
     return serve(options.config_file, lambda configured: _frontend_options(configured, options))
 
 
+def profile_command(options: argparse.Namespace) -> int:
+    """Measure a program per source line (imports nothing of the analyzer: it runs on GPU machines)."""
+    from cudalint.profile.command import profile_command as measure
+
+    return measure(options)
+
+
 _HANDLERS = {
     "check": check_command,
     "facts": facts_command,
     "explain": explain_command,
     "rule": rule_command,
     "server": server_command,
+    "profile": profile_command,
 }
 
 
