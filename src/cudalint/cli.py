@@ -125,6 +125,13 @@ def _parser() -> argparse.ArgumentParser:
         "`note` adds the plausible but unproven findings).",
     )
     check.add_argument("--exit-zero", action="store_true", help="Exit with 0 even when there are findings.")
+    check.add_argument(
+        "--profile",
+        type=Path,
+        metavar="FILE",
+        help="Join the figures of a measured-lines file (`cudalint profile`) with the findings, line by line "
+        "(configuration `profile`).",
+    )
     _fix_arguments(check)
     check.add_argument("--jobs", "-j", type=_positive_int, help="Worker processes (default: all cores).")
     check.add_argument(
@@ -401,8 +408,9 @@ def check_command(options: argparse.Namespace) -> int:
         min_level = parse_level(options.min_level, "--min-level") if options.min_level else config.min_level
         excludes = config.exclude + list(options.exclude or [])
         fixing = _fix_settings(options, config)
+        profile = _measured_lines(options.profile or config.resolve(config.profile))
         if fixing is None:
-            result = engine.run(paths, settings, excludes).at_least(min_level)
+            result = engine.run(paths, settings, excludes)
         else:
             from cudalint.fixes import run_with_fixes
 
@@ -411,7 +419,10 @@ def check_command(options: argparse.Namespace) -> int:
             outcome = run_with_fixes(files, lambda: engine.run(paths, settings, excludes), fixing)
             if options.diff:
                 return _diff_command(outcome, os.getcwd(), options.exit_zero)
-            result = outcome.result.at_least(min_level)
+            result = outcome.result
+        if profile is not None:
+            result = _with_profile(result, profile, settings, config)
+        result = result.at_least(min_level)
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise CommandFailed(str(exc)) from None
 
@@ -455,6 +466,43 @@ def check_command(options: argparse.Namespace) -> int:
     if result.fixed and options.exit_non_zero_on_fix and not options.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _measured_lines(path):
+    """The measured-lines file at ``path`` (None: no profile given)."""
+    if path is None:
+        return None
+    from cudalint.profile.measured import MeasuredFileError, read
+
+    try:
+        lines = read(Path(path))
+    except MeasuredFileError as exc:
+        raise CommandFailed(str(exc)) from None
+    for problem in lines.problems:
+        print(f"cudalint: note: {path}: {problem}", file=sys.stderr)
+    return lines
+
+
+def _with_profile(result, profile, settings: RunSettings, config: Config):
+    """The run's findings (every level) joined with the measured figures, file by file."""
+    from cudalint import frontend
+    from cudalint.config import ignored_for_file, selector_matches
+    from cudalint.profile.analysis import apply_profile
+
+    environment = frontend.build_environment(settings.frontend, search_from=os.getcwd())
+
+    def enabled_for(path: str) -> set[str]:
+        ignores = ignored_for_file(config, path)
+        return {code for code in settings.enabled if not any(selector_matches(s, code) for s in ignores)}
+
+    joined = apply_profile(result, profile, lambda path: frontend.parse_file(path, environment), enabled_for)
+    if not any(profile.figures_for(r.path) is not None for r in result.files if r.analyzed):
+        print(
+            f"cudalint: warning: the profile ({profile.binary.get('path', 'unknown binary')}) measured none of "
+            "the files analyzed: was it built from these sources?",
+            file=sys.stderr,
+        )
+    return joined
 
 
 def _parse_one(file: Path, options: argparse.Namespace):

@@ -575,6 +575,16 @@ CLASSES: dict[str, tuple[str, ...]] = {
     "fp64": ("CL401",),
     "local": ("CL502",),
 }
+"""The static rules each class's verdicts judge."""
+MEASURED_CODES: dict[str, str] = {
+    "global": "CL091",
+    "shared": "CL092",
+    "divergence": "CL093",
+    "fp64": "CL094",
+    "local": "CL095",
+}
+"""The rule reporting a class's measured hazard where no static finding explains it
+(``cudalint check --profile``); judged with the class's static rules."""
 EXCESS_RATIO = 1.95
 """Global: sectors at least twice the ideal (efficiency <= 50%); shared: wavefronts at
 least twice the ideal (a 2-way or worse bank conflict), for one significant access
@@ -744,7 +754,8 @@ def tally(
     ``levels`` on it), a miss, or a true negative; findings off the measured lines are
     unmeasured. Lines are (file, line) keys."""
     result = {name: Tally() for name in CLASSES}
-    for name, codes in CLASSES.items():
+    for name, static in CLASSES.items():
+        codes = (*static, MEASURED_CODES[name]) if name in MEASURED_CODES else static
         flagged: dict[tuple[str, int], Finding] = {}
         for finding in findings:
             if finding.rule in codes and finding.level in levels:
