@@ -30,22 +30,34 @@ class MeasuredExcessSectors(MeasuredRule):
     for: a 4x line moves four times the traffic its data needs.
 
     ## Example
+    A 2-D block whose shape only the run knows: with `width` 4, a warp spans eight rows of
+    4 lanes, eight sectors where four would do (measured 2x); the analysis assumes
+    `blockDim.x` a multiple of 32 and sees a coalesced access.
     ```cuda
-    __global__ void gather(float* out, const float* in, const int* col, int n) {
-        int i = blockIdx.x * blockDim.x + threadIdx.x;
-        if (i < n) out[i] = in[col[i]];
+    __global__ void rows(float* out, const float* a, int n) {
+        int row = blockIdx.y * blockDim.y + threadIdx.y;
+        int col = blockIdx.x * blockDim.x + threadIdx.x;
+        out[row * n + col] = 2.0f * a[row * n + col];
+    }
+
+    void scale_rows(float* out, const float* a, int n, int width) {
+        rows<<<dim3(n / width, n / 64), dim3(width, 64)>>>(out, a, n);
     }
     ```
 
     ## Use instead
+    Rows of 32 lanes: a warp reads 128 contiguous bytes.
     ```cuda
-    __global__ void gather(float* out, const float* in, const int* col, int n) {
-        int i = blockIdx.x * blockDim.x + threadIdx.x;
-        if (i < n) out[i] = in[i];
+    __global__ void rows(float* out, const float* a, int n) {
+        int row = blockIdx.y * blockDim.y + threadIdx.y;
+        int col = blockIdx.x * blockDim.x + threadIdx.x;
+        out[row * n + col] = 2.0f * a[row * n + col];
+    }
+
+    void scale_rows(float* out, const float* a, int n) {
+        rows<<<dim3(n / 32, n / 8), dim3(32, 8)>>>(out, a, n);
     }
     ```
-    (When the gather is the algorithm, sort or bucket the indices on the host so that a
-    warp's lanes read neighbouring elements.)
     """
 
     code = "CL091"

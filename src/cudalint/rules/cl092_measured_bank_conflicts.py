@@ -26,26 +26,30 @@ class MeasuredBankConflicts(MeasuredRule):
     wavefront after another: an n-way conflict runs the access n times slower.
 
     ## Example
+    A transpose through dynamic shared memory sized by the launch: with a 32x32 block the
+    column read is a 32-way conflict; the analysis does not know `blockDim` here.
     ```cuda
-    __global__ void strided(float* out, int stride) {
-        __shared__ float tile[32 * 32];
-        tile[threadIdx.x * stride] = threadIdx.x;
+    __global__ void transpose(float* out, const float* in, int n) {
+        extern __shared__ float tile[];
+        int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+        tile[threadIdx.y * blockDim.x + threadIdx.x] = in[y * n + x];
         __syncthreads();
-        out[threadIdx.x] = tile[threadIdx.x];
+        out[y * n + x] = tile[threadIdx.x * blockDim.y + threadIdx.y];
     }
     ```
 
     ## Use instead
+    Rows padded by one word (launch with `blockDim.y * (blockDim.x + 1)` floats): a column
+    falls in 32 different banks.
     ```cuda
-    __global__ void strided(float* out, int stride) {
-        __shared__ float tile[32 * 32];
-        tile[threadIdx.x] = threadIdx.x;
+    __global__ void transpose(float* out, const float* in, int n) {
+        extern __shared__ float tile[];
+        int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+        tile[threadIdx.y * (blockDim.x + 1) + threadIdx.x] = in[y * n + x];
         __syncthreads();
-        out[threadIdx.x] = tile[threadIdx.x];
+        out[y * n + x] = tile[threadIdx.x * (blockDim.x + 1) + threadIdx.y];
     }
     ```
-    (A stride that must stay: pad the row by one word, `tile[threadIdx.x * (stride + 1)]`,
-    when the stride is even.)
     """
 
     code = "CL092"

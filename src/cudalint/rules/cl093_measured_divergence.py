@@ -28,6 +28,9 @@ class MeasuredDivergence(MeasuredRule):
     idle, so a split warp pays for both sides.
 
     ## Example
+    Whether the lanes disagree depends on the data: the analysis reports a CL301 note at
+    most, which the measurement raises to a warning or drops; CL093 reports such a line
+    when the analysis has nothing on it (a condition it cannot follow).
     ```cuda
     __global__ void threshold(float* a, const float* x, float t) {
         int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -24,18 +24,24 @@ class MeasuredFp64(MeasuredRule):
     center parts halve it, and every promotion costs a conversion.
 
     ## Example
+    A helper returning double promotes the float product: `F2F.F64.F32`, then `DMUL` and the
+    fp64 reciprocal on the kernel's line (the helper is inlined there).
     ```cuda
-    __global__ void scale(float* a, float s) {
+    __device__ double weight(int k) { return 1.0 / (k + 1); }
+
+    __global__ void smooth(float* a, int n) {
         int i = blockIdx.x * blockDim.x + threadIdx.x;
-        a[i] = a[i] * s * 0.5;
+        if (i < n) a[i] = a[i] * weight(i % 8);
     }
     ```
 
     ## Use instead
     ```cuda
-    __global__ void scale(float* a, float s) {
+    __device__ float weight(int k) { return 1.0f / (k + 1); }
+
+    __global__ void smooth(float* a, int n) {
         int i = blockIdx.x * blockDim.x + threadIdx.x;
-        a[i] = a[i] * s * 0.5f;
+        if (i < n) a[i] = a[i] * weight(i % 8);
     }
     ```
     """

@@ -24,19 +24,34 @@ class MeasuredLocalMemory(MeasuredRule):
     latency, and spills and local arrays compete with the kernel's real traffic.
 
     ## Example
+    `__launch_bounds__(1024, 2)` leaves 32 registers a thread on sm_90; the 32 taps need
+    more, and ptxas spills them (CL501 warns on the kernel; the spill code's `STL` and
+    `LDL` land on the lines that load and use the taps, where CL095 reports them).
     ```cuda
-    __global__ void pick(float* out, const int* which) {
-        float v[8];
-        for (int k = 0; k < 8; ++k) v[k] = k * threadIdx.x;
-        out[threadIdx.x] = v[which[threadIdx.x] & 7];
+    __global__ void __launch_bounds__(1024, 2) taps(float* out, const float* in, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        float w[32];
+    #pragma unroll
+        for (int k = 0; k < 32; ++k) w[k] = in[i + k * n];
+        float s = 0.0f;
+    #pragma unroll
+        for (int k = 0; k < 32; ++k) s += w[k] * w[31 - k] * w[(k + 5) % 32];
+        out[i] = s;
     }
     ```
 
     ## Use instead
+    One block of 1024 threads per SM leaves 64 registers a thread: no spills.
     ```cuda
-    __global__ void pick(float* out, const int* which) {
-        int k = which[threadIdx.x] & 7;
-        out[threadIdx.x] = k * threadIdx.x;
+    __global__ void __launch_bounds__(1024, 1) taps(float* out, const float* in, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        float w[32];
+    #pragma unroll
+        for (int k = 0; k < 32; ++k) w[k] = in[i + k * n];
+        float s = 0.0f;
+    #pragma unroll
+        for (int k = 0; k < 32; ++k) s += w[k] * w[31 - k] * w[(k + 5) % 32];
+        out[i] = s;
     }
     ```
     """
