@@ -312,7 +312,6 @@ def test_corpus_sidecars_from_exports(tmp_path):
 
 def test_real_code_findings_and_kernels():
     score = _bench("score")
-    truth = _bench("truth")
     sarif = {
         "runs": [
             {
