@@ -247,3 +247,15 @@ def test_profile_without_a_program_or_tools_is_one_line(tmp_path):
     )
     result = run_cli("profile", "--import", tmp_path / "missing.ncu-rep", "--binary", tmp_path / "app")
     assert result.exit_code == 2 and result.stderr.strip().endswith("missing.ncu-rep: no such file")
+
+
+def test_the_html_report_shows_a_finding_s_measured_figures():
+    from cudalint.report import html
+
+    (finding,) = [f for f in _join([_finding("CL201", Level.NOTE, 12)], enabled=set())]
+    shown = html._measured(finding.properties["measured"])
+    assert shown == (
+        '<p class="measured">Measured (ncu 2025.3.1.0, NVIDIA H200): shared hazard; 100 warp instructions '
+        "executed, 350 shared wavefronts, 100 ideal, worst access 3.5x its ideal wavefronts, 3200 active thread "
+        "instructions, 3200 predicated on</p>"
+    )
