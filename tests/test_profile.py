@@ -259,3 +259,122 @@ def test_the_html_report_shows_a_finding_s_measured_figures():
         "executed, 350 shared wavefronts, 100 ideal, worst access 3.5x its ideal wavefronts, 3200 active thread "
         "instructions, 3200 predicated on</p>"
     )
+
+
+# ---------------------------------------------------------------------------- recorded exports (H200)
+
+RECORDED = sorted(path for path in FIXTURES.glob("*") if path.is_dir())
+FAKE_NCU = """\
+#!{python}
+# Nsight Compute's stand-in: records its command line, writes a report, exports the recorded pages.
+import shutil, sys
+from pathlib import Path
+recorded = Path({recorded!r})
+args = sys.argv[1:]
+if args == ["--version"]:
+    print("NVIDIA (R) Nsight Compute Command Line Profiler\\nVersion 2025.3.1.0 (build 1)")
+elif "--import" in args:
+    page = args[args.index("--page") + 1]
+    suffix = {{"source": ".source.csv", "details": ".details.csv", "raw": ".device.csv"}}[page]
+    sys.stdout.write((recorded / (recorded.name + suffix)).read_text())
+else:
+    Path({log!r}).write_text(" ".join(args))
+    Path(args[args.index("-o") + 1] + ".ncu-rep").write_text("report")
+"""
+
+
+def _recorded(folder: Path) -> measured.MeasuredLines:
+    return measured.read(folder / f"{folder.name}.measured.json")
+
+
+@pytest.mark.parametrize("folder", RECORDED, ids=lambda folder: folder.name)
+def test_an_imported_export_maps_to_the_figures_the_gpu_machine_wrote(tmp_path, folder):
+    """`cudalint profile --import source.csv --disassembly` here gives, figure for figure, the
+    measured-lines file `cudalint profile -- ./driver` wrote on the GPU machine."""
+    output = tmp_path / "replayed.json"
+    result = run_cli(
+        "profile",
+        "--import",
+        folder / f"{folder.name}.source.csv",
+        "--disassembly",
+        folder / f"{folder.name}.disasm.txt",
+        "--output",
+        output,
+    )
+    assert result.exit_code == 0, result.stderr
+    replayed, recorded = measured.read(output), _recorded(folder)
+    assert replayed.lines == recorded.lines and replayed.kernels == recorded.kernels
+    assert replayed.gpu == recorded.gpu and recorded.gpu.startswith("NVIDIA")
+    assert replayed.executed_lines() > 0
+
+
+@pytest.mark.parametrize("folder", RECORDED[:1], ids=lambda folder: folder.name)
+def test_a_run_under_ncu_selects_the_first_launch_of_each_kernel(tmp_path, folder):
+    log = tmp_path / "ncu-args.txt"
+    ncu = tmp_path / "ncu"
+    ncu.write_text(FAKE_NCU.format(python=sys.executable, recorded=str(folder), log=str(log)))
+    ncu.chmod(0o755)
+    app = tmp_path / "app.exe"
+    app.write_bytes(b"\x7fELF stand-in")
+    disassembly = folder / f"{folder.name}.disasm.txt"
+    output = tmp_path / "out.json"
+    common = ["profile", "--ncu", ncu, "--disassembly", disassembly, "--output", output]
+    result = run_cli(*common, "--", app, "7")
+    assert result.exit_code == 0, result.stderr
+    assert "--section SourceCounters --import-source no --kernel-id :::1 --launch-count 64 -f -o" in log.read_text()
+    assert log.read_text().endswith(f"app.exe {app} 7")
+    lines = measured.read(output)
+    assert lines.lines == _recorded(folder).lines
+    assert lines.binary["size"] == app.stat().st_size and len(lines.binary["sha256"]) == 64
+    assert lines.command == [str(app), "7"] and lines.ncu == "2025.3.1.0"
+    assert "source lines executed" in result.stderr
+    result = run_cli(*common, "--kernel", "gi_.*", "--launch-skip", "4", "--launch-count", "4", "--", app)
+    assert result.exit_code == 0, result.stderr
+    assert "--launch-skip 4 --kernel-name regex:gi_.* --launch-count 4" in log.read_text()
+
+
+GATHER = """\
+__global__ void gather(float* out, const float* in, const int* col, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[col[i]];
+}
+"""
+
+
+def _gather_profile(folder: Path, hazard: bool) -> None:
+    ratio = 7.9 if hazard else 1.0
+    lines = _lines(
+        str(folder / "k.cu"),
+        {
+            2: _figures(sass=4, inst=64, thr=2048, pred=2048),
+            3: _figures(sass=9, inst=192, thr=6144, pred=6144, gsec=round(ratio * 256), gideal=256, gworst=ratio),
+        },
+    )
+    (folder / "k.measured.json").write_text(lines.to_json())
+
+
+def test_check_joins_the_configured_profile_from_the_command_line_and_the_language_server(tmp_path):
+    import dataclasses
+
+    from cudalint.server.analysis import Workspace, analyze
+
+    source = tmp_path / "k.cu"
+    source.write_text(GATHER)
+    (tmp_path / "cudalint.toml").write_text('profile = "k.measured.json"\n')
+    _gather_profile(tmp_path, hazard=True)
+    static = run_cli("check", source, "--headers", "embedded", "--format", "concise", "--profile", "/dev/null")
+    assert static.exit_code == 2  # a profile that is no measured-lines file: one line, no run
+    joined = run_cli("check", source, "--headers", "embedded", "--format", "concise")
+    assert joined.exit_code == 1, joined.output
+    assert ":3:" in joined.stdout and "CL101 [warning] measured 7.9x the ideal sectors" in joined.stdout
+    setup = Workspace(frontend_options=lambda options: dataclasses.replace(options, header_mode="embedded")).setup(
+        str(source)
+    )
+    for use_cache in (True, False):
+        served = analyze(str(source), GATHER.encode(), setup, use_cache=use_cache)
+        assert [(f.code, f.level) for f in served.findings] == [("CL101", Level.WARNING)], served.problems
+        assert served.findings[0].properties["measured"]["hazard"] is True
+    _gather_profile(tmp_path, hazard=False)
+    clean = run_cli("check", source, "--headers", "embedded", "--format", "concise", "--min-level", "note")
+    assert "CL101 [note] measured: clean in this run (1x the ideal sectors" in clean.stdout
+    assert run_cli("check", source, "--headers", "embedded").exit_code == 0
