@@ -8,6 +8,7 @@ import dataclasses
 import os
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 from cudalint import ir
 from cudalint.dataflow import DataPattern, Facts, MemorySpace, Variance
@@ -110,21 +111,23 @@ def apply_profile(
     from cudalint.diagnostics import Notice, NoticeKind
 
     total = program_slots(lines)
-    files = []
-    for file_result in result.files:
+    units = _Units(parse)
+    joined: dict[str, object] = {}
+    # Sources first: the headers they lowered are joined from the same parse.
+    for file_result in sorted(result.files, key=lambda r: _is_header(r.path)):
         figures = lines.figures_for(file_result.path)
         if figures is None or not file_result.analyzed:
-            files.append(file_result)
+            joined[file_result.path] = file_result
             continue
         notices = list(file_result.notices)
+        context = LineFacts()
         try:
-            tu = parse(file_result.path)
+            tu = units.of(file_result.path)
         except Exception as exc:  # noqa: BLE001 - the figures still join, without the statements' bodies
             tu = None
-            context = LineFacts()
             notices.append(Notice(file_result.path, NoticeKind.NOTE, f"profile joined without cudalint's parse: {exc}"))
         if tu is not None:
-            misplaced = misplaced_lines(figures, tu.lines_of(file_result.path) or tu.source_lines)
+            misplaced = misplaced_lines(figures, tu.lines_of(file_result.path) or _lines_on_disk(file_result.path))
             if misplaced:
                 notices.append(
                     Notice(
@@ -135,14 +138,49 @@ def apply_profile(
                         "binary was built; build and profile it again",
                     )
                 )
-                files.append(dataclasses.replace(file_result, notices=notices))
+                joined[file_result.path] = dataclasses.replace(file_result, notices=notices)
                 continue
-            context = line_facts(file_result.path, tu, lambda tu=tu: Facts(tu))
+            context = line_facts(file_result.path, tu, lambda tu=tu: units.facts(tu))
         findings = join_file(
             file_result.path, file_result.findings, figures, lines, context, enabled_for(file_result.path), total
         )
-        files.append(dataclasses.replace(file_result, findings=findings, notices=notices))
-    return dataclasses.replace(result, files=files)
+        joined[file_result.path] = dataclasses.replace(file_result, findings=findings, notices=notices)
+    return dataclasses.replace(result, files=[joined[r.path] for r in result.files])
+
+
+def _lines_on_disk(path: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(path).read_bytes().decode("utf-8", errors="replace").splitlines())
+    except OSError:
+        return ()
+
+
+def _is_header(path: str) -> bool:
+    return not path.endswith((".cu", ".cpp", ".cc", ".cxx", ".c"))
+
+
+class _Units:
+    """Parsed translation units, each reused for every file it lowered (a header of a
+    template library is joined from the parse of the source that includes it), with their
+    facts computed once, when a measured hazard needs describing."""
+
+    def __init__(self, parse: Callable[[str], ir.TranslationUnit]):
+        self.parse = parse
+        self.units: list[ir.TranslationUnit] = []
+        self.computed: dict[int, Facts] = {}
+
+    def of(self, path: str) -> ir.TranslationUnit:
+        for tu in self.units:
+            if _same_file(tu.path, path) or any(_same_file(h.path, path) for h in tu.headers):
+                return tu
+        tu = self.parse(path)
+        self.units.append(tu)
+        return tu
+
+    def facts(self, tu: ir.TranslationUnit) -> Facts:
+        if id(tu) not in self.computed:
+            self.computed[id(tu)] = Facts(tu)
+        return self.computed[id(tu)]
 
 
 def misplaced_lines(figures: dict, source: tuple[str, ...]) -> list[int]:
