@@ -186,7 +186,7 @@ def test_divergence_is_judged_with_the_statement_and_its_bodies():
 
 
 def test_a_profile_of_another_version_of_the_file_is_not_joined():
-    source = ("__global__ void k(float* a) {", "    // a comment", "", "    a[0] = 1;", "}")
+    source = ("__global__ void k(float* a) {", "    // a comment", "", "    *a = 1;", "}")
     assert analysis.misplaced_lines({2: _figures(sass=1), 4: _figures(sass=2), 9: _figures(sass=1)}, source) == [2, 9]
     assert analysis.misplaced_lines({4: _figures(sass=2), 3: _figures(sass=0)}, source) == []
 

@@ -184,13 +184,14 @@ class _Units:
 
 
 def misplaced_lines(figures: dict, source: tuple[str, ...]) -> list[int]:
-    """Measured lines with compiled code that are blank, a comment or past the end in
-    ``source``: the line table belongs to another version of the file."""
+    """Measured lines with compiled code that are blank, a line comment or past the end in
+    ``source``: the line table belongs to another version of the file. (A line in a block
+    comment cannot be told from code that starts with ``*`` without parsing: left alone.)"""
     misplaced = []
     for line, f in sorted(figures.items()):
         if not f.sass:
             continue
         text = source[line - 1].strip() if 0 < line <= len(source) else None
-        if not text or text.startswith(("//", "/*", "*")):
+        if not text or text.startswith("//"):
             misplaced.append(line)
     return misplaced
