@@ -95,6 +95,7 @@ def _finding(code: str, level: Level, line: int, message: str = "cudalint's expl
 
 
 EVERY_MEASURED = {"CL091", "CL092", "CL093", "CL094", "CL095"}
+CLEAN_MARK = "measured: clean in this run"
 FIGURES = {
     10: _figures(sass=4, inst=100, thr=3200, pred=3200, gsec=790, gideal=100, gworst=7.9),
     11: _figures(sass=4, inst=100, thr=3200, pred=3200, gsec=100, gideal=100, gworst=1.0),
@@ -378,3 +379,54 @@ def test_check_joins_the_configured_profile_from_the_command_line_and_the_langua
     clean = run_cli("check", source, "--headers", "embedded", "--format", "concise", "--min-level", "note")
     assert "CL101 [note] measured: clean in this run (1x the ideal sectors" in clean.stdout
     assert run_cli("check", source, "--headers", "embedded").exit_code == 0
+
+
+def _corpus_file(lines: measured.MeasuredLines) -> Path:
+    (name,) = [Path(file).name for file in lines.lines if "/tests/corpus/" in file]
+    (path,) = (Path(__file__).parent / "corpus").rglob(name)
+    return path
+
+
+@pytest.mark.parametrize("folder", RECORDED, ids=lambda folder: folder.name)
+def test_check_with_the_recorded_profile_warns_where_the_hardware_measured_a_hazard(tmp_path, folder):
+    """At warning level, the joined findings of a corpus file are the hazard lines the H200
+    measured (the verdicts of the real-code yardstick), per class: precision and recall
+    at least 0.95, each warning carrying the measured figure."""
+    from cudalint import frontend
+    from cudalint.profile.source_lines import CLASSES, file_verdicts, tally
+    from cudalint.profile.source_lines import Finding as Judged
+
+    lines = _recorded(folder)
+    path = _corpus_file(lines)
+    figures = lines.figures_for(str(path))
+    result = run_cli(
+        "check",
+        path,
+        "--headers",
+        "embedded",
+        "--format",
+        "json",
+        "--no-cache",
+        "--profile",
+        folder / f"{folder.name}.measured.json",
+    )
+    assert result.exit_code in (0, 1), result.stderr
+    findings = [
+        Judged(f["code"], f["level"], "k", f["line"], f["message"]) for f in json.loads(result.stdout)["findings"]
+    ]
+    environment = frontend.build_environment(
+        frontend.FrontendOptions(header_mode="embedded"), search_from=str(path.parent)
+    )
+    context = analysis.line_facts(str(path), frontend.parse_file(str(path), environment), lambda: None)
+    verdicts = file_verdicts(figures, context.branches, {}, False, join.program_slots(lines))
+    scores = tally(
+        {name: {("k", n): v for n, v in lines_.items()} for name, lines_ in verdicts.items()},
+        findings,
+        ("warning", "error"),
+    )
+    judged = [f for f in findings if verdicts.get(join.CLASS_OF.get(f.rule, ""), {}).get(f.line) is not None]
+    assert judged and all(f.message.startswith("measured") or CLEAN_MARK in f.message for f in judged)
+    hazards = {name: len(t.true_positive) + len(t.false_negative) for name, t in scores.items()}
+    assert sum(hazards.values()) > 0
+    for name in CLASSES:
+        assert (scores[name].precision or 1.0) >= 0.95 and (scores[name].recall or 1.0) >= 0.95, (name, scores[name])
