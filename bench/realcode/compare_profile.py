@@ -29,10 +29,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "src"))  # the package, where it is not installed
 import programs as listing  # noqa: E402
 import truth as truths  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "src"))  # the package, where it is not installed
 from cudalint.profile import measured  # noqa: E402
 from cudalint.profile.source_lines import CLASSES, COLUMNS, Finding, Tally, file_verdicts, tally  # noqa: E402
 

@@ -48,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import programs as listing  # noqa: E402
 
+sys.path.insert(0, str(HERE.parent.parent / "src"))  # the package, where it is not installed
 from cudalint.profile import source_lines  # noqa: E402
 from cudalint.profile.measured import MeasuredLines  # noqa: E402
 from cudalint.profile.source_lines import Branch, Finding, LineFigures, Tally  # noqa: E402

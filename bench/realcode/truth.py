@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import programs as listing  # noqa: E402
 
+sys.path.insert(0, str(HERE.parent.parent / "src"))  # the package, where it is not installed
 from cudalint.profile import source_lines  # noqa: E402
 
 TRUTH = HERE / "truth"
