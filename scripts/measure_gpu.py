@@ -65,7 +65,7 @@ Usage:
 
 Per-line mode (``--lines DIR``): the measured round of each driver runs under
 ``ncu --section SourceCounters``; its per-SASS-instruction counters are summed per
-source line through ``nvdisasm -gi`` (scripts/source_lines.py: innermost line of inlined
+source line through ``nvdisasm -gi`` (cudalint.profile.source_lines: innermost line of inlined
 code, figures and column meanings) and written beside each corpus file as
 ``<file>.lines.json``: ``{"measured": "ncu <version>, <GPU>", "columns": [...],
 "lines": {"<line>": [figures]}}``, every line the compiler emitted code for. DIR keeps
@@ -112,8 +112,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import source_lines  # noqa: E402  (a module of scripts/, beside this one)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))  # the package, where it is not installed
+from cudalint.profile import source_lines  # noqa: E402
 
 DEFAULT_ARCH = "sm_90"
 DEFAULT_BYTES = 256 << 20

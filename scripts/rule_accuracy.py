@@ -16,7 +16,7 @@ their warnings with what the hardware showed:
 It then judges the same findings line by line, where a corpus file has per-line
 figures beside it (``<file>.lines.json``, scripts/measure_gpu.py --lines / --synccheck
 --write): every line the hardware measured for a rule class is a true positive, false
-positive, miss or true negative, with the hazard definitions of scripts/source_lines.py
+positive, miss or true negative, with the hazard definitions of cudalint.profile.source_lines
 (the ones bench/realcode/score.py applies to real programs), at warning+error level and
 with notes.
 
@@ -36,10 +36,8 @@ from pathlib import Path
 from cudalint import frontend
 from cudalint.dataflow import AccessKind, BlockShape, Facts, LaunchContext, MemorySpace
 from cudalint.diagnostics import Level
+from cudalint.profile import source_lines
 from cudalint.rules import RULES
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import source_lines  # noqa: E402  (a module of scripts/, beside this one)
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus" / "access"

@@ -46,6 +46,7 @@ project-includes = false
 min-level = "note"
 fix = true
 unsafe-fixes = true
+profile = "build/app.measured.json"
 """
 
 
@@ -104,6 +105,7 @@ def test_every_documented_key_is_read(tmp_path):
     assert config.time_limit == 30.0 and config.project_includes is False
     assert config.min_level is Level.NOTE
     assert config.fix and config.unsafe_fixes
+    assert config.resolve(config.profile) == str(tmp_path / "build" / "app.measured.json")
     written = {line.split("=")[0].strip() for line in EVERY_KEY.splitlines() if "=" in line}
     assert written == set(KNOWN_KEYS)
 
@@ -186,7 +188,7 @@ def test_command_line_select_starts_afresh():
 def test_command_line_ignore_and_extend_select_adjust_the_configured_set():
     configured = enabled_rules(["CL401"], [], [])
     assert enabled_rules(None, [], ["CL4"], inherited=configured) == []
-    assert enabled_rules(None, ["CL0"], [], inherited=configured) == ["CL001", "CL401"]
+    assert enabled_rules(None, ["CL001"], [], inherited=configured) == ["CL001", "CL401"]
 
 
 def test_per_file_ignores_and_excludes_match_relative_to_the_file(tmp_path):

@@ -23,13 +23,13 @@ from cudalint import engine
 from cudalint.dataflow import BuildContext, Facts
 from cudalint.dataflow.registers import math_library_stack, occupancy, register_budget
 from cudalint.ir import CType, Function, FunctionKind, LaunchBounds, Span, TypeKind
+from cudalint.profile import source_lines
 from cudalint.ptxas import KernelResources, parse_verbose
 from cudalint.rules import implemented
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ptxas"
 REGISTERS = sorted((CORPUS / "registers").glob("*.cu")) + sorted((CORPUS / "constants").glob("*.cu"))
 measure = load_script("measure_ptxas")
-source_lines = load_script("source_lines")
 records = load_script("kernel_records")
 NVCC = shutil.which("nvcc")
 SOURCE_LEVEL_TARGET = 0.9

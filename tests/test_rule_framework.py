@@ -101,7 +101,7 @@ def test_the_table_checks_names_classes_and_duplicates():
 
 
 def test_a_rule_must_say_what_it_reads():
-    with pytest.raises(RuleDefinitionError, match="derive from FactRule or SuppressionRule"):
+    with pytest.raises(RuleDefinitionError, match="derive from FactRule, SuppressionRule or MeasuredRule"):
         type(
             "Neither",
             (Rule,),

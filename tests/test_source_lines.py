@@ -1,5 +1,5 @@
 """Per-source-line hardware truth: SASS-to-line mapping, ncu source-page parsing, per-line
-figures, hazard verdicts and their tally (scripts/source_lines.py), the corpus sidecars
+figures, hazard verdicts and their tally (cudalint.profile.source_lines), the corpus sidecars
 (scripts/measure_gpu.py) and the real-code scorer's inputs (bench/realcode). All inputs
 are small synthetic texts written here."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import load_script
+from cudalint.profile import source_lines as lines
 
-lines = load_script("source_lines")
 measure = load_script("measure_gpu")
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "realcode"
 
@@ -312,7 +312,6 @@ def test_corpus_sidecars_from_exports(tmp_path):
 
 def test_real_code_findings_and_kernels():
     score = _bench("score")
-    truth = _bench("truth")
     sarif = {
         "runs": [
             {
@@ -353,7 +352,7 @@ def test_real_code_findings_and_kernels():
         '"ID","Kernel Name","Block Size","Grid Size","Metric Name"\n'
         '"0","k(float *)","(256, 1, 1)","(48, 1, 1)","a"\n"0","k(float *)","(256, 1, 1)","(48, 1, 1)","b"\n'
     )
-    assert truth.kernels_from_details(details) == [{"name": "k", "block": [256, 1, 1], "grid": [48, 1, 1]}]
+    assert lines.launches_from_details(details) == [{"name": "k", "block": [256, 1, 1], "grid": [48, 1, 1]}]
 
 
 def test_program_list_is_well_formed():
@@ -391,7 +390,7 @@ def test_program_extracts_only_its_files_and_its_suites_headers(tmp_path):
 
 def test_scores_are_totalled_per_part_and_together():
     score = _bench("score")
-    source_lines = sys.modules["source_lines"]
+    source_lines = lines
 
     def program(name: str, part: str, hits: int, misses: int):
         classes = {c: source_lines.Tally() for c in source_lines.CLASSES}

@@ -34,10 +34,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
 
-import source_lines  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))  # the package, where it is not installed
+from cudalint.profile import source_lines  # noqa: E402
 
 SELECTION = ["--kernel-id", ":::1", "--launch-count", "64"]
 

@@ -8,7 +8,7 @@ For each program with a truth file (bench/realcode/truth/<name>.json): run
 ``cudalint . --format sarif`` in its program folder (it finds the compile_commands.json
 that build.py wrote, as a user's build would provide it; ``--reuse`` reads the SARIF
 log of an earlier run from ``<work>/sarif/`` or ``--sarif-dir``), and judge every finding of CL101/CL102,
-CL201, CL301, CL302, CL401 and CL502 on its line (scripts/source_lines.py has the hazard
+CL201, CL301, CL302, CL401 and CL502 on its line (cudalint.profile.source_lines has the hazard
 definitions; the README explains them):
 
 * a finding on a line where the hardware showed its class's hazard: true positive;
@@ -27,6 +27,11 @@ both parts (classic, modern) are scored, per part and then for all of them. The 
 may live in different work folders: ``--work`` given twice. ``--list`` prints
 every false positive and miss with its file:line, its figures and the source line,
 read from the extracted program (source text is printed, never stored).
+
+``--profile DIR`` scores the profile-guided mode: cudalint runs with ``--profile
+DIR/<name>.measured.json`` (``cudalint profile`` on the GPU machine), which joins the
+measured figures with its findings; ``--profile truth`` makes those files from the truth
+files, which scores the join alone.
 """
 
 from __future__ import annotations
@@ -41,11 +46,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
 
-import source_lines  # noqa: E402
-from source_lines import Branch, Finding, LineFigures, Tally  # noqa: E402
+sys.path.insert(0, str(HERE.parent.parent / "src"))  # the package, where it is not installed
+from cudalint.profile import source_lines  # noqa: E402
+from cudalint.profile.measured import MeasuredLines  # noqa: E402
+from cudalint.profile.source_lines import Branch, Finding, LineFigures, Tally  # noqa: E402
 
 TRUTH = HERE / "truth"
 
@@ -61,9 +67,11 @@ class ProgramScore:
     branches: dict[tuple[str, int], Branch]
 
 
-def run_cudalint(folder: Path, sarif: Path, time_limit: float | None = None) -> None:
+def run_cudalint(folder: Path, sarif: Path, time_limit: float | None = None, profile: Path | None = None) -> None:
     sarif.parent.mkdir(parents=True, exist_ok=True)
     limit = ["--time-limit", f"{time_limit:g}"] if time_limit is not None else []
+    if profile is not None:
+        limit += ["--profile", str(profile)]
     subprocess.run(
         [
             sys.executable,
@@ -158,11 +166,19 @@ def score_program(
     cheap_share: float = source_lines.CHEAP_SHARE,
     sarif_dir: Path | None = None,
     time_limit: float | None = None,
+    profile: Path | None = None,
 ) -> ProgramScore:
     folder = program.folder(work)
     sarif = (sarif_dir or work / "sarif") / f"{program.name}.sarif"
+    if profile is not None and profile.name == "truth":
+        # The truth's own figures as the measured-lines file: the join alone, measured once.
+        profile = sarif.with_suffix(".measured.json")
+        profile.parent.mkdir(parents=True, exist_ok=True)
+        profile.write_text(measured_from_truth(truth, folder).to_json())
+    elif profile is not None:
+        profile = profile / f"{program.name}.measured.json"
     if not (reuse and sarif.exists()):
-        run_cudalint(folder, sarif, time_limit)
+        run_cudalint(folder, sarif, time_limit, profile)
     findings = read_findings(sarif, folder) if sarif.exists() else []
     branches = branch_statements(program, work)
     figures: dict[tuple[str, int], LineFigures] = {}
@@ -185,6 +201,20 @@ def score_program(
         label: source_lines.tally(verdicts, findings, levels) for label, levels in source_lines.LEVEL_SETS.items()
     }
     return ProgramScore(program.name, program.suite.part, folder, tallies, figures, branches)
+
+
+def measured_from_truth(truth: dict, folder: Path) -> MeasuredLines:
+    """A truth file as the measured-lines file ``cudalint profile`` would have written."""
+    columns = truth.get("columns", list(source_lines.COLUMNS))
+    return MeasuredLines(
+        gpu=truth.get("measured", "unknown"),
+        lines={
+            str((folder / name).resolve()): {
+                int(n): LineFigures(**dict(zip(columns, row, strict=True))) for n, row in rows.items()
+            }
+            for name, rows in truth["lines"].items()
+        },
+    )
 
 
 def _ratio(value: float | None) -> str:
@@ -298,6 +328,13 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         help="cudalint's CPU-time limit per file, in seconds (default: cudalint's own default)",
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="run `cudalint check --profile DIR/<name>.measured.json` (written by `cudalint profile`): the "
+        "profile-guided mode's score; `truth`: measured-lines files made from the truth files",
+    )
     parser.add_argument("--markdown", type=Path, help="write the score tables (no source text) to this file")
     parser.add_argument(
         "--cheap-share",
@@ -323,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
                 options.cheap_share,
                 options.sarif_dir,
                 options.time_limit,
+                options.profile,
             )
         )
     parts = [part for part in listing.PARTS if any(score.part == part for score in scores)]

@@ -6,7 +6,7 @@
 For each built program, ``nvdisasm -gi`` of its binary (here, no GPU) maps every SASS
 instruction to its innermost source line; the per-instruction counters of
 ``<exports>/<name>.source.csv`` (bench/realcode/measure.py) are summed per line
-(scripts/source_lines.py); ``<name>.synccheck.log`` gives the barrier errors per line.
+(cudalint.profile.source_lines); ``<name>.synccheck.log`` gives the barrier errors per line.
 The result, ``bench/realcode/truth/<name>.json``, holds figures only, no source text:
 
     {"program": ..., "suite": ..., "commit": ..., "path": ..., "args": [...],
@@ -24,8 +24,6 @@ not; lines of files outside the program (toolkit headers) are left out.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import os
 import sys
@@ -33,32 +31,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
 
-import source_lines  # noqa: E402
+sys.path.insert(0, str(HERE.parent.parent / "src"))  # the package, where it is not installed
+from cudalint.profile import source_lines  # noqa: E402
 
 TRUTH = HERE / "truth"
-
-
-def kernels_from_details(text: str) -> list[dict]:
-    """Name, block and grid of each profiled launch (ncu's details page)."""
-    rows = [line for line in text.splitlines() if line.startswith('"')]
-    seen: dict[str, dict] = {}
-    for row in csv.DictReader(io.StringIO("\n".join(rows))):
-        launch = row.get("ID")
-        if launch is None or launch in seen:
-            continue
-        seen[launch] = {
-            "name": source_lines.kernel_identifier(row.get("Kernel Name", "")),
-            "block": _dims(row.get("Block Size", "")),
-            "grid": _dims(row.get("Grid Size", "")),
-        }
-    return list(seen.values())
-
-
-def _dims(text: str) -> list[int]:
-    return [int(part) for part in text.strip("() ").split(",") if part.strip().isdigit()]
 
 
 def relative_file(path: str, program: listing.Program, work: Path) -> str | None:
@@ -85,7 +63,7 @@ def program_truth(program: listing.Program, work: Path, exports: Path, tools: di
         "args": list(program.args),
         "measured": f"ncu {tools.get('ncu', '?')}, compute-sanitizer {tools.get('compute-sanitizer', '?')}, "
         f"{tools.get('gpu', '?')}",
-        "kernels": kernels_from_details(details.read_text()) if details.exists() else [],
+        "kernels": source_lines.launches_from_details(details.read_text()) if details.exists() else [],
         "columns": list(source_lines.COLUMNS),
         "lines": {},
         "barrier_errors": {},

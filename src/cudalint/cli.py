@@ -1,5 +1,5 @@
 """Command line: ``cudalint [check] PATH...``, ``cudalint facts FILE``, ``cudalint explain FILE:LINE[:COL]``
-and ``cudalint rule CODE``.
+``cudalint rule CODE`` and ``cudalint profile -- ./app``.
 
 Built on argparse: a run whose results are all cached takes a fraction of a second, and
 the command line should not cost more than that to start.
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cudalint.fixes import FixOutcome, FixSettings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-COMMANDS = ("check", "facts", "explain", "rule", "server")
+COMMANDS = ("check", "facts", "explain", "rule", "server", "profile")
 FORMATS = ("full", "concise", "json", "sarif", "github", "html")
 COLORS = ("auto", "always", "never")
 HEADER_CHOICES = ("auto", "toolkit", "embedded")
@@ -38,6 +38,13 @@ def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of launches")
     return value
 
 
@@ -118,6 +125,13 @@ def _parser() -> argparse.ArgumentParser:
         "`note` adds the plausible but unproven findings).",
     )
     check.add_argument("--exit-zero", action="store_true", help="Exit with 0 even when there are findings.")
+    check.add_argument(
+        "--profile",
+        type=Path,
+        metavar="FILE",
+        help="Join the figures of a measured-lines file (`cudalint profile`) with the findings, line by line "
+        "(configuration `profile`).",
+    )
     _fix_arguments(check)
     check.add_argument("--jobs", "-j", type=_positive_int, help="Worker processes (default: all cores).")
     check.add_argument(
@@ -183,6 +197,50 @@ def _parser() -> argparse.ArgumentParser:
     )
     rule.add_argument("code", nargs="?", help="Rule code, e.g. CL401.")
     rule.add_argument("--all", dest="all_rules", action="store_true", help="Print every rule's documentation.")
+
+    profile = commands.add_parser(
+        "profile",
+        help="Measure a program's kernels per source line with Nsight Compute (for check --profile).",
+        description="Run a program under Nsight Compute (SourceCounters, the first launch of each kernel), map its "
+        "SASS to source lines with nvdisasm and write the measured figures per line: `cudalint profile -- ./app "
+        "args`. Or read a report profiled elsewhere: `cudalint profile --import report.ncu-rep --binary ./app`.",
+    )
+    profile.add_argument("program", nargs=argparse.REMAINDER, help="The program and its arguments, after `--`.")
+    profile.add_argument("--output", "-o", type=Path, help="Measured-lines file (default: <program>.measured.json).")
+    profile.add_argument("--kernel", help="Only kernels whose name matches this regular expression.")
+    profile.add_argument(
+        "--launch-count",
+        type=_positive_int,
+        default=64,
+        help="Profile at most this many launches (default 64; each is replayed once per counter pass).",
+    )
+    profile.add_argument(
+        "--launch-skip",
+        type=_non_negative_int,
+        help="Profile every launch after the first N instead of the first launch of each kernel (a warm-up "
+        "round before the measured one).",
+    )
+    profile.add_argument("--timeout", type=_seconds, default=0, help="Stop the program after this many seconds.")
+    profile.add_argument(
+        "--import",
+        dest="import_path",
+        type=Path,
+        metavar="REPORT",
+        help="Read an existing report (.ncu-rep, or its source page exported with `ncu --import R --page source "
+        "--csv --print-source sass`) instead of running a program.",
+    )
+    profile.add_argument(
+        "--binary", type=Path, help="The profiled program's binary, for its line table (default: the program run)."
+    )
+    profile.add_argument(
+        "--disassembly", type=Path, help="`nvdisasm -gi` output of the profiled binary's cubins, instead of --binary."
+    )
+    profile.add_argument(
+        "--keep-exports", type=Path, metavar="DIR", help="Keep ncu's exports and the disassembly here."
+    )
+    profile.add_argument("--ncu", help="Nsight Compute's command line tool (default: ncu on PATH or in the toolkit).")
+    profile.add_argument("--nvdisasm", help="nvdisasm (default: on PATH or in the toolkit).")
+    profile.add_argument("--cuobjdump", help="cuobjdump (default: on PATH or in the toolkit).")
 
     server = commands.add_parser(
         "server",
@@ -350,8 +408,9 @@ def check_command(options: argparse.Namespace) -> int:
         min_level = parse_level(options.min_level, "--min-level") if options.min_level else config.min_level
         excludes = config.exclude + list(options.exclude or [])
         fixing = _fix_settings(options, config)
+        profile = _measured_lines(options.profile or config.resolve(config.profile))
         if fixing is None:
-            result = engine.run(paths, settings, excludes).at_least(min_level)
+            result = engine.run(paths, settings, excludes)
         else:
             from cudalint.fixes import run_with_fixes
 
@@ -360,7 +419,10 @@ def check_command(options: argparse.Namespace) -> int:
             outcome = run_with_fixes(files, lambda: engine.run(paths, settings, excludes), fixing)
             if options.diff:
                 return _diff_command(outcome, os.getcwd(), options.exit_zero)
-            result = outcome.result.at_least(min_level)
+            result = outcome.result
+        if profile is not None:
+            result = _with_profile(result, profile, settings, config)
+        result = result.at_least(min_level)
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise CommandFailed(str(exc)) from None
 
@@ -404,6 +466,43 @@ def check_command(options: argparse.Namespace) -> int:
     if result.fixed and options.exit_non_zero_on_fix and not options.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _measured_lines(path):
+    """The measured-lines file at ``path`` (None: no profile given)."""
+    if path is None:
+        return None
+    from cudalint.profile.measured import MeasuredFileError, read
+
+    try:
+        lines = read(Path(path))
+    except MeasuredFileError as exc:
+        raise CommandFailed(str(exc)) from None
+    for problem in lines.problems:
+        print(f"cudalint: note: {path}: {problem}", file=sys.stderr)
+    return lines
+
+
+def _with_profile(result, profile, settings: RunSettings, config: Config):
+    """The run's findings (every level) joined with the measured figures, file by file."""
+    from cudalint import frontend
+    from cudalint.config import ignored_for_file, selector_matches
+    from cudalint.profile.analysis import apply_profile
+
+    environment = frontend.build_environment(settings.frontend, search_from=os.getcwd())
+
+    def enabled_for(path: str) -> set[str]:
+        ignores = ignored_for_file(config, path)
+        return {code for code in settings.enabled if not any(selector_matches(s, code) for s in ignores)}
+
+    joined = apply_profile(result, profile, lambda path: frontend.parse_file(path, environment), enabled_for)
+    if not any(profile.figures_for(r.path) is not None for r in result.files if r.analyzed):
+        print(
+            f"cudalint: warning: the profile ({profile.binary.get('path', 'unknown binary')}) measured none of "
+            "the files analyzed: was it built from these sources?",
+            file=sys.stderr,
+        )
+    return joined
 
 
 def _parse_one(file: Path, options: argparse.Namespace):
@@ -538,12 +637,20 @@ def server_command(options: argparse.Namespace) -> int:
     return serve(options.config_file, lambda configured: _frontend_options(configured, options))
 
 
+def profile_command(options: argparse.Namespace) -> int:
+    """Measure a program per source line (imports nothing of the analyzer: it runs on GPU machines)."""
+    from cudalint.profile.command import profile_command as measure
+
+    return measure(options)
+
+
 _HANDLERS = {
     "check": check_command,
     "facts": facts_command,
     "explain": explain_command,
     "rule": rule_command,
     "server": server_command,
+    "profile": profile_command,
 }
 
 

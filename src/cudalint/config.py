@@ -17,7 +17,7 @@ CONFIG_FILES = ("cudalint.toml", ".cudalint.toml", "pyproject.toml")
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "include", "define")
 _SELECTOR_KEYS = ("select", "ignore", "extend-select")
-_STRING_KEYS = ("cuda-path", "arch", "compile-commands")
+_STRING_KEYS = ("cuda-path", "arch", "compile-commands", "profile")
 KNOWN_KEYS = (
     *_LIST_KEYS,
     *_STRING_KEYS,
@@ -66,6 +66,8 @@ class Config:
     """Apply the safe fixes (``--fix``)."""
     unsafe_fixes: bool = field(default=False, repr=False)
     """Apply, and count as available, the fixes that may change what the code computes (``--unsafe-fixes``)."""
+    profile: str | None = field(default=None, repr=False)
+    """A measured-lines file (``cudalint profile``) to join with the findings (``--profile``)."""
 
     @property
     def root(self) -> Path:

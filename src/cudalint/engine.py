@@ -24,7 +24,7 @@ from cudalint.cache import ResultCache, analyzer_digest
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
 from cudalint.diagnostics import Finding, Level, Notice, NoticeKind
 from cudalint.launches import LaunchIndex, LaunchRecord, digest
-from cudalint.rules import RuleKind, of_kind
+from cudalint.rules import RULES, RuleKind, of_kind
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
 from cudalint.units import RECOVERED_CODE, FileReport, Unit, UnitResult
 
@@ -391,8 +391,11 @@ def finalize(path: str, reports: list[FileReport], settings: RunSettings) -> lis
     findings = [f for f in planning.merge_findings(reports) if f.code in enabled]
     suppressions = parse_suppressions(reports[0].comments if reports else ())
     kept = apply_suppressions(findings, suppressions)
+    # Measured rules run only with a profile (cudalint.profile.join), after this: a comment
+    # naming one is not judged here.
+    ran = [code for code in enabled if RULES[code].kind is not RuleKind.MEASURED]
     for rule in of_kind(RuleKind.SUPPRESSIONS, enabled):
-        extra = apply_suppressions(rule().report(path, unused_suppressions(suppressions, enabled)), suppressions)
+        extra = apply_suppressions(rule().report(path, unused_suppressions(suppressions, ran)), suppressions)
         kept = sorted(kept + extra, key=Finding.sort_key)
     return kept
 

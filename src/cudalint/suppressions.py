@@ -145,7 +145,11 @@ def unused_suppressions(suppressions: list[Suppression], enabled: list[str]) -> 
         where = (suppression.line, suppression.column)
         if not suppression.selectors:
             # A bare NOLINT also serves clang-tidy, so only cudalint's own comment is judged.
-            everything_ran = all(code in enabled for code, row in RULES.items() if row.selected_by("ALL"))
+            everything_ran = all(
+                code in enabled
+                for code, row in RULES.items()
+                if row.selected_by("ALL") and row.kind is not RuleKind.MEASURED
+            )
             if suppression.style == "cudalint" and not suppression.blanket_used and everything_ran:
                 unused.append(UnusedSuppression(*where, None, suppression.style, suppression.scope))
             continue

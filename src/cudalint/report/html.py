@@ -42,6 +42,7 @@ details.finding>summary{cursor:pointer}
 pre.src{background:#272822;color:#eee;padding:.4em;overflow:auto;font-size:12px}
 pre.src .hit{background:#5a4a00;display:block}
 .fix{color:#2e7d32}.nofig{color:#666;font-style:italic}
+.measured{color:#4a148c}.measured.clean{color:#555}
 .figure svg{max-width:100%;height:auto;display:block;margin:.3em 0}
 select{max-width:18em}
 #filters{position:sticky;top:0;background:#fff;padding:.4em 0;border-bottom:1px solid #ddd}
@@ -189,6 +190,9 @@ def _finding(ident: str, finding: Finding, figures, pictures: dict[str, str], ca
         _source(span, cache),
         f'<p class="message">{_e(finding.message)}</p>',
     ]
+    measured = finding.properties.get("measured")
+    if measured:
+        parts.append(_measured(measured))
     if finding.fix is not None:
         edits = ", ".join(f"<code>{_e(edit.replacement)}</code>" for edit in finding.fix.edits)
         parts.append(f'<p class="fix">Fix: {_e(finding.fix.description)}' + (f": {edits}" if edits else "") + "</p>")
@@ -196,6 +200,34 @@ def _finding(ident: str, finding: Finding, figures, pictures: dict[str, str], ca
         parts.append(_figures(figures or [], pictures))
     parts.append("</details>")
     return "".join(parts)
+
+
+MEASURED_FIGURES = (
+    ("inst", "{:g} warp instructions executed"),
+    ("gsec", "{:g} L2 sectors"),
+    ("gideal", "{:g} ideal"),
+    ("gworst", "worst access {:g}x its ideal sectors"),
+    ("swf", "{:g} shared wavefronts"),
+    ("sideal", "{:g} ideal"),
+    ("sworst", "worst access {:g}x its ideal wavefronts"),
+    ("bra", "{:g} branch executions"),
+    ("div", "{:g} divergent"),
+    ("thr", "{:g} active thread instructions"),
+    ("pred", "{:g} predicated on"),
+    ("fp64", "{:g} fp64 instructions"),
+    ("cvt64", "{:g} float-to-double conversions"),
+    ("local", "{:g} local-memory instructions"),
+)
+"""The figures of a measured line the report shows (when not zero), in reading order."""
+
+
+def _measured(measured: dict) -> str:
+    """The line's measured figures (``cudalint check --profile``) and the verdict."""
+    figures = measured.get("figures", {})
+    shown = ", ".join(label.format(figures[key]) for key, label in MEASURED_FIGURES if figures.get(key))
+    verdict = f"{measured.get('class', '')} hazard" if measured.get("hazard") else "clean in this run"
+    kind = "measured" if measured.get("hazard") else "measured clean"
+    return f'<p class="{kind}">Measured ({_e(measured.get("source", ""))}): {_e(verdict)}; {_e(shown)}</p>'
 
 
 def _figures(figures, pictures: dict[str, str]) -> str:

@@ -7,7 +7,9 @@ taken out stays here as ``REMOVED``, with no class.
 
 A rule's kind (``RuleKind``, from the base class it derives from) says what it reads:
 ``FACTS`` rules read one translation unit's dataflow facts; ``SUPPRESSIONS`` rules read a
-file's suppression comments once every other rule's findings were matched against them.
+file's suppression comments once every other rule's findings were matched against them;
+``MEASURED`` rules report what Nsight Compute measured where no other rule has a finding
+(``cudalint check --profile``).
 
 A row names its rule's module, imported on first use: the rules import the dataflow
 analysis, which a run whose results all come from the cache never needs.
@@ -19,7 +21,7 @@ import importlib
 from dataclasses import dataclass
 from enum import Enum
 
-from cudalint.rules.base import FactRule, Rule, RuleDefinitionError, RuleKind, SuppressionRule
+from cudalint.rules.base import FactRule, MeasuredRule, Rule, RuleDefinitionError, RuleKind, SuppressionRule
 
 
 class Status(Enum):
@@ -86,6 +88,11 @@ def _table(*rows: RuleCode) -> dict[str, RuleCode]:
 
 RULES = _table(
     RuleCode("CL001", "unused-suppression", Status.STABLE, "cl001_unused_suppression:UnusedSuppression"),
+    RuleCode("CL091", "measured-excess-sectors", Status.STABLE, "cl091_measured_excess_sectors:MeasuredExcessSectors"),
+    RuleCode("CL092", "measured-bank-conflicts", Status.STABLE, "cl092_measured_bank_conflicts:MeasuredBankConflicts"),
+    RuleCode("CL093", "measured-divergence", Status.STABLE, "cl093_measured_divergence:MeasuredDivergence"),
+    RuleCode("CL094", "measured-fp64", Status.STABLE, "cl094_measured_fp64:MeasuredFp64"),
+    RuleCode("CL095", "measured-local-memory", Status.STABLE, "cl095_measured_local_memory:MeasuredLocalMemory"),
     RuleCode(
         "CL101", "uncoalesced-global-access", Status.STABLE, "cl101_uncoalesced_global_access:UncoalescedGlobalAccess"
     ),
@@ -122,6 +129,7 @@ def of_kind(kind: RuleKind, codes: list[str]) -> list[type[Rule]]:
 __all__ = [
     "RULES",
     "FactRule",
+    "MeasuredRule",
     "Rule",
     "RuleCode",
     "RuleKind",

@@ -43,6 +43,9 @@ class RuleKind(Enum):
     SUPPRESSIONS = "suppressions"
     """A file's suppression comments, after the other rules' findings were matched against
     them (``SuppressionRule.report``)."""
+    MEASURED = "measured"
+    """Nsight Compute's figures per source line (``cudalint check --profile``): the hazards
+    the hardware showed where no other rule has a finding (``MeasuredRule``)."""
 
 
 class RuleDefinitionError(TypeError):
@@ -114,7 +117,7 @@ class Rule:
     precision: ClassVar[str] = "high"
     tags: ClassVar[tuple[str, ...]] = ()
     kind: ClassVar[RuleKind]
-    """Set by the base a rule derives from: ``FactRule`` or ``SuppressionRule``."""
+    """Set by the base a rule derives from: ``FactRule``, ``SuppressionRule`` or ``MeasuredRule``."""
     doc: ClassVar[RuleDoc]
 
     def __init_subclass__(cls, abstract: bool = False, **kwargs):
@@ -132,7 +135,7 @@ class Rule:
         if cls.category not in CATEGORIES:
             raise RuleDefinitionError(f"{owner}: unknown category {cls.category!r}")
         if not isinstance(getattr(cls, "kind", None), RuleKind):
-            raise RuleDefinitionError(f"{owner}: derive from FactRule or SuppressionRule")
+            raise RuleDefinitionError(f"{owner}: derive from FactRule, SuppressionRule or MeasuredRule")
         if not isinstance(cls.default_level, Level):
             raise RuleDefinitionError(f"{owner}: default_level must be a Level")
         if cls.precision not in PRECISIONS:
@@ -166,3 +169,13 @@ class SuppressionRule(Rule, abstract=True):
 
     def report(self, path: str, unused: Iterable[UnusedSuppression]) -> list[Finding]:
         raise NotImplementedError(f"{type(self).__name__} must implement report()")
+
+
+class MeasuredRule(Rule, abstract=True):
+    """A hazard the hardware measured on a source line where no rule of its class has a
+    finding: reported by ``cudalint check --profile`` (``cudalint.profile.join``), never by
+    the static analysis."""
+
+    kind = RuleKind.MEASURED
+    hazard_class: ClassVar[str]
+    """The class of the measured verdict (``cudalint.profile.source_lines.CLASSES``)."""

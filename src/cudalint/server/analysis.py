@@ -202,10 +202,12 @@ def analyze(path: str, text: bytes, setup: Setup, use_cache: bool = True) -> Ana
     notes: list[FactNote] = []
     problems: list[str] = []
     ran = False
+    analyzed: list = []
 
     def collect(facts) -> None:
         nonlocal ran
         ran = True
+        analyzed.append(facts)
         try:
             notes.extend(fact_notes(facts, path))
         except Exception as exc:  # noqa: BLE001 - hover's index must not cost the findings
@@ -221,7 +223,10 @@ def analyze(path: str, text: bytes, setup: Setup, use_cache: bool = True) -> Ana
         on_facts=collect,
         search_project=True,
     )
-    shown = engine.RunResult([result]).at_least(config.min_level).files[0]
+    run = engine.RunResult([result])
+    if config.profile:
+        run = _with_profile(run, path, text, setup, analyzed[0].tu if analyzed else None, problems)
+    shown = run.at_least(config.min_level).files[0]
     internal = [n.message for n in shown.notices if result.internal_error and n.message.startswith("internal error")]
     return Analysis(
         findings=shown.findings,
@@ -231,6 +236,36 @@ def analyze(path: str, text: bytes, setup: Setup, use_cache: bool = True) -> Ana
         problems=problems,
         from_cache=result.analyzed and not ran,
     )
+
+
+_PROFILES: dict[str, tuple[int, object]] = {}
+"""Measured-lines files read, by path, with the modification time they were read at."""
+
+
+def _with_profile(run, path: str, text: bytes, setup: Setup, tu: ir.TranslationUnit | None, problems: list[str]):
+    """The document's findings joined with the configured profile (``profile`` key)."""
+    from cudalint.config import ignored_for_file, selector_matches
+    from cudalint.profile.analysis import apply_profile
+    from cudalint.profile.measured import MeasuredFileError, read
+
+    location = setup.config.resolve(setup.config.profile)
+    try:
+        stamp = os.stat(location).st_mtime_ns
+        known = _PROFILES.get(location)
+        if known is None or known[0] != stamp:
+            _PROFILES[location] = known = (stamp, read(Path(location)))
+    except (OSError, MeasuredFileError) as exc:
+        problems.append(f"profile {location}: {exc}")
+        return run
+    config, enabled = setup.config, setup.settings.enabled
+
+    def enabled_for(file: str) -> set[str]:
+        return {code for code in enabled if not any(selector_matches(s, code) for s in ignored_for_file(config, file))}
+
+    def parse(file: str) -> ir.TranslationUnit:
+        return tu if tu is not None else frontend.parse_file(file, setup.environment, text=text)
+
+    return apply_profile(run, known[1], parse, enabled_for)
 
 
 def _on_disk(path: str) -> bytes | None:

@@ -192,16 +192,24 @@ def _tail(text: str, lines: int = 15) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
+def exported(stem: Path, suffix: str) -> Path:
+    """``<stem><suffix>``: a stem may hold dots (``atax.exe``), as ncu's ``-o`` name does."""
+    return stem.with_name(stem.name + suffix)
+
+
 def profile_and_export(
-    ncu: str, command: list[str], stem: Path, selection: list[str], timeout: float, cwd: Path | None = None
+    ncu: str,
+    command: list[str],
+    stem: Path,
+    selection: list[str],
+    timeout: float | None,
+    cwd: Path | None = None,
 ) -> dict:
     """Run ``command`` under ``ncu --section SourceCounters`` (``selection``: which launches)
-    into the report ``<stem>.ncu-rep``; export its source page as per-SASS-instruction rows
-    (``<stem>.source.csv``; ncu's CUDA-source view carries no counters in its CSV export)
-    and its details page (``<stem>.details.csv``: kernel names, grid and block sizes).
-    Returns what happened (exit status, seconds, the end of ncu's complaints); never
-    raises for a failed run."""
-    report = stem.with_suffix(".ncu-rep")
+    into the report ``<stem>.ncu-rep`` and export it (``export_report``). Returns what
+    happened (exit status, seconds, the end of ncu's complaints); never raises for a
+    failed run."""
+    report = exported(stem, ".ncu-rep")
     profile = [ncu, "--section", "SourceCounters", "--import-source", "no", *selection, "-f", "-o", str(stem), *command]
     started = time.monotonic()
     outcome: dict = {"command": " ".join(profile)}
@@ -215,24 +223,69 @@ def profile_and_export(
             part.decode(errors="replace") if isinstance(part, bytes) else part
             for part in (expired.stdout or "", expired.stderr or "")
         )
+    except OSError as exc:
+        outcome["status"] = "not run"
+        log = f"{profile[0]}: {exc.strerror or exc}"
     outcome["seconds"] = round(time.monotonic() - started, 1)
-    stem.with_suffix(".ncu.log").write_text(log)
+    exported(stem, ".ncu.log").write_text(log)
     if not report.exists():
         outcome["error"] = _tail(log)
         return outcome
-    for page, suffix, extra in (("source", ".source.csv", ["--print-source", "sass"]), ("details", ".details.csv", [])):
-        done = subprocess.run(
-            [ncu, "--import", str(report), "--page", page, "--csv", *extra],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            cwd=cwd,
-            check=False,
-        )
-        stem.with_suffix(suffix).write_text(done.stdout)
-        if done.returncode != 0:
-            outcome[f"export_{page}"] = _tail(done.stderr)
+    outcome.update(export_report(ncu, report, stem, cwd))
     return outcome
+
+
+EXPORTS = (
+    ("source", ".source.csv", ["--print-source", "sass"]),
+    ("details", ".details.csv", []),
+    ("raw", ".device.csv", ["--metrics", "device__attribute_display_name"]),
+)
+"""The pages of a report that are kept: the source page as per-SASS-instruction rows
+(ncu's CUDA-source view carries no counters in its CSV export), the details page (kernel
+names, grid and block sizes) and the GPU's name."""
+
+
+def export_report(ncu: str, report: Path, stem: Path, cwd: Path | None = None) -> dict:
+    """``ncu --import report`` exported as ``<stem>.source.csv``, ``<stem>.details.csv`` and
+    ``<stem>.device.csv``; returns the end of ncu's complaints per page that failed."""
+    problems: dict = {}
+    for page, suffix, extra in EXPORTS:
+        try:
+            done = subprocess.run(
+                [ncu, "--import", str(report), "--page", page, "--csv", *extra],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                cwd=cwd,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            problems[f"export_{page}"] = str(exc)
+            continue
+        exported(stem, suffix).write_text(done.stdout)
+        if done.returncode != 0:
+            problems[f"export_{page}"] = _tail(done.stderr)
+    return problems
+
+
+def device_name(raw_export: str) -> str | None:
+    """The GPU of a report's raw page exported with ``--metrics device__attribute_display_name``."""
+    rows = [line for line in raw_export.splitlines() if line.startswith('"')]
+    for row in csv.DictReader(io.StringIO("\n".join(rows))):
+        name = (row.get("device__attribute_display_name") or "").strip()
+        if name and name.lower() not in ("", "n/a"):
+            return name
+    return None
+
+
+def tool_version(tool: str) -> str:
+    """``2025.3.1.0`` of ``ncu --version`` (any NVIDIA tool printing ``Version X``)."""
+    try:
+        text = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=60, check=False).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    match = re.search(r"Version\s+(\S+)", text)
+    return match.group(1).strip() if match else "unknown"
 
 
 # ---------------------------------------------------------------------------- ncu's source page
@@ -329,6 +382,26 @@ def match_function(kernel: ProfiledKernel, functions: dict[str, list[Instruction
     named = [name for name in same if base and base in name]
     chosen = whole or named or same
     return chosen[0] if chosen else None
+
+
+def launches_from_details(text: str) -> list[dict]:
+    """Name, block and grid of each profiled launch (ncu's details page, ``--page details --csv``)."""
+    rows = [line for line in text.splitlines() if line.startswith('"')]
+    seen: dict[str, dict] = {}
+    for row in csv.DictReader(io.StringIO("\n".join(rows))):
+        launch = row.get("ID")
+        if launch is None or launch in seen:
+            continue
+        seen[launch] = {
+            "name": kernel_identifier(row.get("Kernel Name", "")),
+            "block": _dims(row.get("Block Size", "")),
+            "grid": _dims(row.get("Grid Size", "")),
+        }
+    return list(seen.values())
+
+
+def _dims(text: str) -> list[int]:
+    return [int(part) for part in text.strip("() ").split(",") if part.strip().isdigit()]
 
 
 # ---------------------------------------------------------------------------- per-line figures
@@ -502,6 +575,16 @@ CLASSES: dict[str, tuple[str, ...]] = {
     "fp64": ("CL401",),
     "local": ("CL502",),
 }
+"""The static rules each class's verdicts judge."""
+MEASURED_CODES: dict[str, str] = {
+    "global": "CL091",
+    "shared": "CL092",
+    "divergence": "CL093",
+    "fp64": "CL094",
+    "local": "CL095",
+}
+"""The rule reporting a class's measured hazard where no static finding explains it
+(``cudalint check --profile``); judged with the class's static rules."""
 EXCESS_RATIO = 1.95
 """Global: sectors at least twice the ideal (efficiency <= 50%); shared: wavefronts at
 least twice the ideal (a 2-way or worse bank conflict), for one significant access
@@ -671,7 +754,8 @@ def tally(
     ``levels`` on it), a miss, or a true negative; findings off the measured lines are
     unmeasured. Lines are (file, line) keys."""
     result = {name: Tally() for name in CLASSES}
-    for name, codes in CLASSES.items():
+    for name, static in CLASSES.items():
+        codes = (*static, MEASURED_CODES[name]) if name in MEASURED_CODES else static
         flagged: dict[tuple[str, int], Finding] = {}
         for finding in findings:
             if finding.rule in codes and finding.level in levels:
