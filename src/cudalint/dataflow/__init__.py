@@ -24,7 +24,16 @@ from cudalint.dataflow.banks import (
 )
 from cudalint.dataflow.barriers import other_arm_barrier, reaching_decisions, skippers_exit
 from cudalint.dataflow.cfg import ControlFlow
-from cudalint.dataflow.divergence import BranchPattern, Cost, DeviceFunctions, Idiom, Workload, branch_pattern
+from cudalint.dataflow.divergence import (
+    BranchPattern,
+    Cost,
+    DeviceFunctions,
+    Idiom,
+    Workload,
+    branch_pattern,
+    examined_warps,
+    issue_fractions,
+)
 from cudalint.dataflow.interpret import (
     Access,
     AccessKind,
@@ -58,6 +67,7 @@ from cudalint.dataflow.registers import (
 from cudalint.dataflow.shapes import configurations, launch_place
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape
+from cudalint.dataflow.trips import TripProfile, trip_profiles
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
 from cudalint.launches import LaunchRecord
 from cudalint.ptxas import KernelResources
@@ -249,9 +259,16 @@ class KernelFacts:
         return [(access, self.pattern_with(access, {})) for access in self.trace.accesses]
 
     @cached_property
+    def trip_profiles(self) -> dict[int, TripProfile]:
+        """The loops whose trips can be counted lane by lane for this block shape and launch
+        (trips.py), by statement identity."""
+        return trip_profiles(self.trace.branches, self.shape, self.bindings, self.loops, examined_warps(self.shape))
+
+    @cached_property
     def workload(self) -> Workload:
         """Instructions per thread of the kernel and its helpers, estimated from the IR."""
-        return Workload(self.function, self.helpers, self.loops)
+        fractions = issue_fractions(self.trace.branches, self.shape, self.bindings, self.loops)
+        return Workload(self.function, self.helpers, self.loops, self.trip_profiles, fractions)
 
     @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:

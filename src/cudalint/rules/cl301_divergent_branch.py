@@ -169,11 +169,12 @@ class DivergentBranch(FactRule):
                 stmt.span,
                 **common,
             )
-        split = (
-            f"{pattern.taken_lanes} of {pattern.active_lanes} lanes take it"
-            if pattern.taken_lanes is not None and pattern.taken_lanes not in (0, pattern.active_lanes)
-            else "lanes disagree"
-        )
+        if pattern.trips is not None and pattern.trips.lane_varying:
+            split = f"its lanes run {pattern.trips.fewest} to {pattern.trips.most} trips"
+        elif pattern.taken_lanes is not None and pattern.taken_lanes not in (0, pattern.active_lanes):
+            split = f"{pattern.taken_lanes} of {pattern.active_lanes} lanes take it"
+        else:
+            split = "lanes disagree"
         idiom = " (a tree reduction's shrinking active set)" if pattern.idiom is Idiom.REDUCTION_TAIL else ""
         return self.finding(
             f"{what}{condition} diverges within a warp{idiom}: {split}{shape}; {serial}: {cost}", stmt.span, **common
