@@ -50,6 +50,13 @@ cost Nsight Compute's per-line counters make plain (below it, a single-lane stor
 stride loop's last trip, the split is measurable but cheap)."""
 
 
+DIVERGENT_EXECUTIONS = 0.05
+"""Share of a loop's branch executions at which its lanes must disagree for its split to
+count: below it, the split is a long stride walk's ragged last round (one divergent
+evaluation in twenty or more), which the real-code measurements do not count as
+divergence (bench/realcode/README.md)."""
+
+
 class Cost(enum.Enum):
     """What a branch's split costs, as far as the source can tell."""
 
@@ -128,6 +135,8 @@ class BranchPattern:
         if self.idle_share is None or self.size_dependent:
             worst = max(self.idle_share or 0.0, self.potential_share)
             return Cost.POSSIBLE if worst >= COSTLY_SHARE else Cost.CHEAP
+        if self.trips is not None and self.trips.divergent_share < DIVERGENT_EXECUTIONS:
+            return Cost.CHEAP
         return Cost.COSTLY if self.idle_share >= COSTLY_SHARE else Cost.CHEAP
 
 

@@ -51,6 +51,10 @@ class TripProfile:
     """The fewest trips a lane that entered runs (over the warps examined)."""
     most: int
     """The most trips a lane runs."""
+    divergent_share: float = 0.0
+    """Share of the warps' evaluations of the loop's condition at which the lanes still
+    running disagree (some leave, some go on): what Nsight Compute counts as divergent
+    branch executions of the loop's branch."""
 
     @property
     def lane_varying(self) -> bool:
@@ -101,6 +105,7 @@ def trip_profile(
     outer = loop_trips({atom: other for atom, other in loops.items() if atom != counter})
     seen = set()
     issued, idle, fewest, most, samples = 0.0, 0.0, None, 0, 0
+    divergent, evaluations = 0, 0
     for evaluator in evaluators(shape, condition, *(g.condition for g in guards), bindings=bound, trips=outer):
         context = {atom: trip for atom, trip in evaluator.iterations.items() if atom != counter}
         key = (evaluator.round if _sampled_besides(condition, counter) else 0, frozenset(context.items()))
@@ -114,8 +119,10 @@ def trip_profile(
                 return None
             if counted[0] == 0:
                 continue
-            trips, running_sum, low = counted
+            trips, running_sum, low, splits = counted
             samples += 1
+            divergent += splits
+            evaluations += trips + 1
             issued += trips
             # Lanes that reach the loop and run fewer trips, or none, idle while it runs.
             idle += sum(entering) * trips - running_sum
@@ -123,7 +130,7 @@ def trip_profile(
             fewest = low if fewest is None else min(fewest, low)
     if not samples:
         return None
-    return TripProfile(issued / samples, idle / samples, fewest or 0, most)
+    return TripProfile(issued / samples, idle / samples, fewest or 0, most, divergent / evaluations)
 
 
 def _sampled_besides(condition: Sym, counter: Atom) -> bool:
@@ -187,6 +194,19 @@ class _WarpRun:
             low, high = high, high * 2
         return self.first_below(low, high, 1)
 
+    def drops(self, first: int, last: int) -> int | None:
+        """Trips in (first, last] at which some running lanes leave."""
+        at_first, at_last = self.running(first), self.running(last)
+        if at_first is None or at_last is None:
+            return None
+        if at_first == at_last:
+            return 0
+        if last - first == 1:
+            return 1
+        middle = (first + last) // 2
+        left, right = self.drops(first, middle), self.drops(middle, last)
+        return None if left is None or right is None else left + right
+
     def lane_trips(self, first: int, last: int) -> int | None:
         """Running lanes summed over trips first..last."""
         at_first, at_last = self.running(first), self.running(last)
@@ -208,20 +228,24 @@ def _warp_trips(
     context: dict[Atom, int],
     warp: int,
     entering: list[bool],
-) -> tuple[int, int, int] | None:
+) -> tuple[int, int, int, int] | None:
     """(trips the warp issues, lane-trips its lanes run, the fewest trips a lane that
-    reaches the loop runs); None where a lane's condition cannot be computed or the loop
-    outruns ``MAX_COUNTED_TRIPS``."""
+    reaches the loop runs, evaluations of the condition at which the running lanes
+    disagree); None where a lane's condition cannot be computed or the loop outruns
+    ``MAX_COUNTED_TRIPS``."""
     run = _WarpRun(condition, counter, evaluator, context, warp, entering)
     lanes = run.running(0)
     if not lanes:
-        return None if lanes is None else (0, 0, 0)
+        return None if lanes is None else (0, 0, 0, 0)
     trips = run.end()
     total = None if trips is None else run.lane_trips(0, trips - 1)
     fewest = None if trips is None else run.first_below(-1, trips, sum(entering))
-    if total is None or fewest is None:
+    # Lanes leave at each drop of the running count; the evaluation at the trip where the
+    # last ones leave is not divergent (no lane goes on), nor is one where none leaves.
+    drops = None if trips is None else run.drops(-1, trips - 1)
+    if total is None or fewest is None or drops is None:
         return None
-    return trips, total, fewest
+    return trips, total, fewest, drops
 
 
 def _linear_in(condition: Sym, counter: Atom) -> bool:

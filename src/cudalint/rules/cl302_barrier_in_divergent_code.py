@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from cudalint import ir
-from cudalint.dataflow import Barrier, BarrierScope, Facts, KernelFacts, Variance
+from cudalint.dataflow import Access, AccessKind, Barrier, BarrierScope, Facts, KernelFacts, Variance
 from cudalint.diagnostics import Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -128,6 +128,8 @@ class BarrierInDivergentCode(FactRule):
                         "threads that skip it exit without meeting another barrier, and exited threads no "
                         "longer hold a barrier up: it runs, though the CUDA rules leave it undefined"
                     )
+                elif is_loop and not splits_a_warp:
+                    consequence = _after_the_loop(facts, kernel, barrier) or consequence
                 level = _level(kernel, pattern, is_loop, splits_a_warp, skippers_exit or other_arm is not None)
                 yield self.finding(
                     f"{call} is reached under {where} differs between {scope} "
@@ -142,6 +144,24 @@ class BarrierInDivergentCode(FactRule):
                         **({"otherArmLine": other_arm.expr.span.line} if other_arm is not None else {}),
                     },
                 )
+
+
+def _after_the_loop(facts: Facts, kernel: KernelFacts, barrier: Barrier) -> str | None:
+    """What the threads that leave the loop early meet while the others are still in it."""
+    met = kernel.skipped_then(barrier)
+    if isinstance(met, Access):
+        what = "write" if met.kind is not AccessKind.LOAD else "read"
+        text = wording.code(facts.source_text(met.span), f"the shared array `{met.location.base}`")
+        return (
+            f"threads that leave the loop early go on to {what} {text} (line {met.span.line}) while the others "
+            "are still in it, with no barrier between them: a race on shared memory"
+        )
+    if met is not None:
+        return (
+            f"threads that leave the loop early reach the barrier at line {met.span.line} while the others "
+            "wait at this one: they pass different barriers together"
+        )
+    return None
 
 
 def _level(kernel: KernelFacts, pattern, is_loop: bool, splits_a_warp: bool, skippers_exit: bool) -> Level:
@@ -162,9 +182,16 @@ def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None
     varying = {
         id(b.stmt)
         for b, p in kernel.branches
-        if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))
+        if (_block_varying(kernel, b.stmt, p) if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))
     }
     return next((d for d in reversed(kernel.barrier_decisions(barrier)) if id(d) in varying), None)
+
+
+def _block_varying(kernel: KernelFacts, stmt: ir.Stmt, pattern) -> bool:
+    """Threads of the block decide differently; for a loop holding the barrier whose trips
+    were counted for every thread of the launched block, whether the counts differ."""
+    equal = kernel.equal_trips(stmt)
+    return not pattern.block_uniform if equal is None else not equal
 
 
 def _all_agree(pattern) -> bool:

@@ -26,7 +26,7 @@ __global__ void bar_ok_block_stride_whole(float* out, const float* a) {
     out[blockIdx.x * 256 + t] = acc;
 }
 
-// OK: the same with the length a launch value that the block divides.
+// OK: the same with the length a launch value that the block divides (a note alone, n unknown).
 // launch: grid=64 block=256 bytes=1048576 args: n=1024
 __global__ void bar_ok_block_stride_launch(float* out, const float* a, int n) {
     __shared__ float s[256];
@@ -34,9 +34,9 @@ __global__ void bar_ok_block_stride_launch(float* out, const float* a, int n) {
     float acc = 0.0f;
     for (int i = t; i < n; i += blockDim.x) {
         s[t] = a[blockIdx.x * n + i];
-        __syncthreads();
+        __syncthreads();  // expect: CL302 note
         acc += s[(t + 1) % 256];
-        __syncthreads();
+        __syncthreads();  // expect: CL302 note
     }
     out[blockIdx.x * 256 + t] = acc;
 }
