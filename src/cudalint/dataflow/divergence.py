@@ -197,6 +197,8 @@ class Workload:
         if stmt is None:
             return 0.0
         key = id(stmt)
+        if stmt.kind in _LOOPS and not _does_work(stmt):
+            return 0.0  # nvcc deletes a loop whose body does nothing.
         if key not in self._weights:
             own = sum(self.expression(expr, depth) for expr in stmt.expressions())
             then, other = self.fractions.get(key, (1.0, 1.0))
@@ -491,6 +493,11 @@ def _guarded_work(stmt: ir.Stmt, workload: Workload) -> float:
         paths = [path for path in paths if not _selects_only(path)]
     leaving = workload.remainder(stmt) if ends_in_exit(stmt) else 0.0
     return sum(workload.statement(path) for path in paths) + leaving
+
+
+def _does_work(loop: ir.Stmt) -> bool:
+    """A loop whose body holds a statement (``for (i = 0; i < t; ++i) {}`` does not)."""
+    return any(node.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL) for part in loop.body for node in part.walk())
 
 
 def _breaks_out(stmt: ir.Stmt) -> bool:
