@@ -22,7 +22,7 @@ Compute shows as predicated-on thread instructions below 32 per warp instruction
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -230,6 +230,17 @@ class Workload:
         return cost
 
     @cached_property
+    def registers(self) -> frozenset[str]:
+        """Declarations that live in registers: the local variables and value parameters of
+        the entry point and its helpers (``__shared__`` and file-scope variables do not)."""
+        found = set()
+        for function in (self.function, *self.helpers.values()):
+            found.update(p.decl for p in function.params if p.type.kind is not ir.TypeKind.REFERENCE)
+            for stmt in function.body.walk() if function.body is not None else ():
+                found.update(v.decl for v in stmt.decls if v.storage is ir.StorageClass.LOCAL)
+        return frozenset(found)
+
+    @cached_property
     def _own_places(self) -> dict[int, Place]:
         return statement_places([self.function])
 
@@ -319,7 +330,7 @@ def branch_pattern(
         count,
         bounds,
         pattern.block_uniform,
-        idiom=_idiom(branch, splits, bounds, loops),
+        idiom=_idiom(branch, splits, bounds, loops, workload.registers),
         idle_share=share,
         potential_share=workload.share(stmt, guarded * per_trip / 2),
         guarded_work=guarded,
@@ -478,7 +489,7 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
             taking = sum(1 for v in lanes if v)
             total += taking * leaving if 0 < taking < len(lanes) else 0.0
         for holds, path in paths:
-            if path is None or _selects_only(path):
+            if path is None or _selects_only(path, workload.registers):
                 continue
             taking = sum(1 for v in lanes if bool(v) == holds)
             if taking == len(lanes) or (taking == 0 and not _predicated(path, workload)):
@@ -490,7 +501,7 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
 def _guarded_work(stmt: ir.Stmt, workload: Workload) -> float:
     paths = [*stmt.body, *((stmt.orelse,) if stmt.orelse is not None else ())]
     if stmt.kind is ir.StmtKind.IF:
-        paths = [path for path in paths if not _selects_only(path)]
+        paths = [path for path in paths if not _selects_only(path, workload.registers)]
     leaving = workload.remainder(stmt) if ends_in_exit(stmt) else 0.0
     return sum(workload.statement(path) for path in paths) + leaving
 
@@ -531,16 +542,18 @@ def _predicated(path: ir.Stmt, workload: Workload) -> bool:
     )
 
 
-def selects_only(stmt: ir.Stmt) -> bool:
+def selects_only(stmt: ir.Stmt, registers: Collection[str] | None = None) -> bool:
     """An if whose every path only assigns register values computed without memory or
-    calls: nvcc computes both and selects, so no lane waits for another."""
+    calls: nvcc computes both and selects, so no lane waits for another. ``registers``:
+    the declarations that live in registers (locals, parameters); a variable outside them
+    (``__shared__ unsigned total; if (t == 0) total = 0;``) is a store, issued predicated."""
     if stmt.kind is not ir.StmtKind.IF:
         return False
     paths = [path for path in (*stmt.body, stmt.orelse) if path is not None]
-    return bool(paths) and all(_selects_only(path) for path in paths)
+    return bool(paths) and all(_selects_only(path, registers) for path in paths)
 
 
-def _selects_only(path: ir.Stmt) -> bool:
+def _selects_only(path: ir.Stmt, registers: Collection[str] | None = None) -> bool:
     statements = [s for s in path.walk() if s.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL)]
     if not statements:
         return True
@@ -550,6 +563,8 @@ def _selects_only(path: ir.Stmt) -> bool:
         expr = statement.expr
         stepped = expr.kind is ir.ExprKind.UNARY and expr.op in ("++", "--", "post++", "post--")  # `bin--`
         if not (expr.kind is ir.ExprKind.ASSIGN or stepped) or expr.children[0].kind is not ir.ExprKind.DECL_REF:
+            return False
+        if registers is not None and expr.children[0].decl not in registers:
             return False
         if any(
             node.kind in (ir.ExprKind.CALL, ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER)
@@ -561,10 +576,14 @@ def _selects_only(path: ir.Stmt) -> bool:
 
 
 def _idiom(
-    branch: Branch, samples: list[list[int]] | None, bounds: bool, loops: Mapping[Atom, LoopRun] | None
+    branch: Branch,
+    samples: list[list[int]] | None,
+    bounds: bool,
+    loops: Mapping[Atom, LoopRun] | None,
+    registers: Collection[str] | None = None,
 ) -> Idiom | None:
     stmt = branch.stmt
-    if selects_only(stmt):
+    if selects_only(stmt, registers):
         return Idiom.SELECT
     if bounds:
         return Idiom.STRIDE_LOOP if stmt.kind in _LOOPS else Idiom.BOUNDS_GUARD
