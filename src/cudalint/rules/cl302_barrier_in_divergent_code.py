@@ -39,9 +39,13 @@ class BarrierInDivergentCode(FactRule):
     - `warning`: the same where it is not certain (the condition depends on data or on a
       size known only at run time, often uniform in practice, or the block shape is
       assumed), and threads that leave a loop holding the barrier at different trips,
-      when the threads that skip it can still meet a barrier later (a later
-      `__syncthreads()`, or the same one on another trip of an enclosing loop): barriers
-      reached at different points let threads race past each other.
+      when the threads that leave early then meet a barrier (a later `__syncthreads()`,
+      or the same one on another trip of an enclosing loop: `bar.sync 0` counts the
+      warps that arrive wherever they arrive from, so their arrival releases the others'
+      barrier inside the loop) or touch shared memory that another thread accesses in
+      the loop, one of the two a store (the message names the line: that access runs
+      while the others are still in the loop, with no barrier between them, and
+      compute-sanitizer's racecheck reports it).
     - `note`: a barrier on each arm of an `if`/`else` whose condition keeps warps whole
       (`warp % 2 == 0`), each arm reaching exactly one: both are `bar.sync 0`, the same
       hardware barrier, which every warp reaches once, so the block meets there (measured:
@@ -52,6 +56,12 @@ class BarrierInDivergentCode(FactRule):
       of `threadIdx.x % 4` trips, a tree-building loop whose threads leave one by one)
       report 0 errors and the kernels finish. Still undefined by the CUDA rules, so worth
       knowing, not a verdict.
+    - Nothing for a barrier in a loop whose trip count is written per thread but which
+      every thread of the launched block runs equally often (`for (i = threadIdx.x;
+      i < 1024; i += blockDim.x)` in a block of 256): the trips are counted lane by lane
+      over every warp of the block, with the launch's values; every thread reaches the
+      barrier the same number of times. Where the count depends on a value the launch
+      does not give, the level is the one above.
 
     ## Why is this bad?
     Every thread of the block must reach the same barrier the same number of times.
