@@ -109,7 +109,8 @@ def predictions(kernels: list[dict], folder: Path) -> dict[tuple[str, int], floa
             file, line = branch["location"].rsplit(":", 2)[:2]
             path = Path(file) if Path(file).is_absolute() else folder / file
             key = (Path(os.path.relpath(path.resolve(), folder)).as_posix(), int(line))
-            share = cost["idle_share"]
+            # A split that depends on a size or data was costed at sampled values: unknown.
+            share = cost["idle_share"] if cost["verdict"] != "possible" else None
             previous = found.get(key)
             found[key] = share if previous is None else max(previous, share) if share is not None else previous
     return found

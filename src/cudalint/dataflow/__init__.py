@@ -440,24 +440,32 @@ class KernelFacts:
         the same number of times, counted lane by lane over every warp of the launched block
         (trips.py); None where the trips cannot be counted, or depend on a block shape the
         launch does not give."""
-        return self._barrier_loops_equal.get(id(stmt))
+        profile = self.barrier_loop_trips.get(id(stmt))
+        return None if profile is None else profile.fewest == profile.most
+
+    def warps_leave_early(self, stmt: ir.Stmt) -> bool | None:
+        """Whether whole warps run fewer trips of the barrier loop ``stmt`` than other warps
+        of the block (each warp's longest lane counted); None where not counted."""
+        profile = self.barrier_loop_trips.get(id(stmt))
+        return None if profile is None else profile.shortest_warp != profile.most
 
     @cached_property
-    def _barrier_loops_equal(self) -> dict[int, bool]:
+    def barrier_loop_trips(self) -> dict[int, TripProfile]:
+        """The trips of each loop holding a barrier, counted over every warp of the block."""
         holding = {id(b.stmt) for b in self.barriers if b.stmt is not None}
         runs = {id(run.stmt): run for run in self.loops.values()}
         every_warp = list(range(self.shape.warps()))
-        equal: dict[int, bool] = {}
+        profiles: dict[int, TripProfile] = {}
         for branch in self.trace.branches:
             run = runs.get(id(branch.stmt))
-            if run is None or id(branch.stmt) in equal or not any(id(n) in holding for n in branch.stmt.walk()):
+            if run is None or id(branch.stmt) in profiles or not any(id(n) in holding for n in branch.stmt.walk()):
                 continue
             if self.shape.assumed and any(a.kind is AtomKind.BLOCK_DIM for a in branch.condition.atoms()):
                 continue
             profile = trip_profile(branch, run, self.shape, self.bindings, self.loops, every_warp)
             if profile is not None:
-                equal[id(branch.stmt)] = profile.fewest == profile.most
-        return equal
+                profiles[id(branch.stmt)] = profile
+        return profiles
 
     def other_arm_barrier(self, barrier: Barrier, decision: ir.Stmt) -> Barrier | None:
         """The barrier on the other arm of ``decision`` that the threads skipping ``barrier``

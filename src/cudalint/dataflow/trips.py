@@ -51,6 +51,9 @@ class TripProfile:
     """The fewest trips a lane that entered runs (over the warps examined)."""
     most: int
     """The most trips a lane runs."""
+    shortest_warp: int = 0
+    """The fewest trips a warp runs (its longest lane's), over the warps examined: below
+    ``most``, whole warps stop going round while others go on."""
     divergent_share: float = 0.0
     """Share of the warps' evaluations of the loop's condition at which the lanes still
     running disagree (some leave, some go on): what Nsight Compute counts as divergent
@@ -105,7 +108,7 @@ def trip_profile(
     outer = loop_trips({atom: other for atom, other in loops.items() if atom != counter})
     seen = set()
     issued, idle, fewest, most, samples = 0.0, 0.0, None, 0, 0
-    divergent, evaluations = 0, 0
+    divergent, evaluations, shortest = 0, 0, None
     for evaluator in evaluators(shape, condition, *(g.condition for g in guards), bindings=bound, trips=outer):
         context = {atom: trip for atom, trip in evaluator.iterations.items() if atom != counter}
         key = (evaluator.round if _sampled_besides(condition, counter) else 0, frozenset(context.items()))
@@ -127,10 +130,11 @@ def trip_profile(
             # Lanes that reach the loop and run fewer trips, or none, idle while it runs.
             idle += sum(entering) * trips - running_sum
             most = max(most, trips)
+            shortest = trips if shortest is None else min(shortest, trips)
             fewest = low if fewest is None else min(fewest, low)
     if not samples:
         return None
-    return TripProfile(issued / samples, idle / samples, fewest or 0, most, divergent / evaluations)
+    return TripProfile(issued / samples, idle / samples, fewest or 0, most, shortest or 0, divergent / evaluations)
 
 
 def _sampled_besides(condition: Sym, counter: Atom) -> bool:

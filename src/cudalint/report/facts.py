@@ -10,6 +10,7 @@ from cudalint.dataflow import (
     AccessPattern,
     Branch,
     BranchPattern,
+    Cost,
     DataPattern,
     Facts,
     KernelFacts,
@@ -92,7 +93,11 @@ def _cost_record(pattern: BranchPattern) -> dict:
     """What the split costs in lane slots, as CL301 estimates it (divergence.py)."""
     cost = {
         "verdict": pattern.cost.value,
-        "idle_share": None if pattern.idle_share is None else round(pattern.idle_share, 6),
+        # A split that depends on data or a run-time size has no share of its own, only
+        # what it would cost if half the lanes split.
+        "idle_share": None
+        if pattern.idle_share is None or pattern.cost is Cost.POSSIBLE
+        else round(pattern.idle_share, 6),
         "potential_share": round(pattern.potential_share, 6),
         "guarded_instructions": round(pattern.guarded_work, 1),
     }

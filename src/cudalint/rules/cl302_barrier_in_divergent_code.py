@@ -106,6 +106,7 @@ class BarrierInDivergentCode(FactRule):
 
     def check(self, facts: Facts):
         for kernel in facts.kernels:
+            reported: set[int] = set()
             for barrier in kernel.barriers:
                 if barrier.scope is BarrierScope.PARTIAL:
                     continue
@@ -114,6 +115,12 @@ class BarrierInDivergentCode(FactRule):
                     continue
                 pattern = next(p for b, p in kernel.branches if b.stmt is decision)
                 is_loop = decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
+                if is_loop and barrier.scope is BarrierScope.BLOCK:
+                    verdict = self._loop_finding(facts, kernel, barrier, decision, reported)
+                    if verdict is not _GENERAL:
+                        if verdict is not None:
+                            yield verdict
+                        continue
                 splits_a_warp = pattern.variance >= Variance.THREAD and not is_loop
                 skippers_exit = not splits_a_warp and kernel.skippers_exit(barrier)
                 condition = wording.code(
@@ -155,18 +162,57 @@ class BarrierInDivergentCode(FactRule):
                     },
                 )
 
+    def _loop_finding(self, facts: Facts, kernel: KernelFacts, barrier: Barrier, decision: ir.Stmt, reported):
+        """A barrier loop whose trips were counted: whole warps that leave early (one
+        finding, at the loop's first barrier), or early leavers that touch shared memory
+        others use in the loop (one finding, at that access); ``_GENERAL`` otherwise."""
+        call = wording.code(facts.source_text(barrier.expr.span) or barrier.name, "the barrier")
+        common = {"function": kernel.function.display_name}
+        if kernel.warps_leave_early(decision):
+            if id(decision) in reported:
+                return None
+            reported.add(id(decision))
+            profile = kernel.barrier_loop_trips[id(decision)]
+            return self.finding(
+                f"{call} is reached in a loop whose trip count differs between warps of the block (line "
+                f"{decision.span.line}: warps run {profile.shortest_warp} to {profile.most} trips"
+                + ("" if not kernel.shape.assumed else ", assuming blockDim.x is a multiple of 32")
+                + "): the warps that finish early stop arriving at this barrier while the others still wait at "
+                "it, which compute-sanitizer's synccheck reports as threads of the block divergent at it; give "
+                "every warp the same number of trips, or move the barrier out of the loop",
+                barrier.expr.span,
+                level=Level.WARNING if kernel.shape.assumed else Level.ERROR,
+                properties={"decisionLine": decision.span.line, "warpsLeaveEarly": True},
+                **common,
+            )
+        met = kernel.skipped_then(barrier)
+        if not isinstance(met, Access):
+            return _GENERAL
+        if id(met) in reported:
+            return None
+        reported.add(id(met))
+        what = "write" if met.kind is not AccessKind.LOAD else "read"
+        return self.finding(
+            f"threads that leave the loop at line {decision.span.line} early (its trip count differs between "
+            f"threads of the block) {what} shared memory here while the others are still in the loop: the "
+            f"barrier they skipped ({call}, line {barrier.expr.span.line}) no longer orders this access after "
+            "theirs, a race on shared memory (compute-sanitizer's racecheck reports it); give every thread the "
+            "same number of trips, or synchronize before this access",
+            met.span,
+            level=Level.WARNING,
+            properties={"decisionLine": decision.span.line, "barrierLine": barrier.expr.span.line},
+            **common,
+        )
+
+
+_GENERAL = object()
+"""The barrier is judged by the general rule (no counted trips settle it)."""
+
 
 def _after_the_loop(facts: Facts, kernel: KernelFacts, barrier: Barrier) -> str | None:
     """What the threads that leave the loop early meet while the others are still in it."""
     met = kernel.skipped_then(barrier)
-    if isinstance(met, Access):
-        what = "write" if met.kind is not AccessKind.LOAD else "read"
-        text = wording.code(facts.source_text(met.span), f"the shared array `{met.location.base}`")
-        return (
-            f"threads that leave the loop early go on to {what} {text} (line {met.span.line}) while the others "
-            "are still in it, with no barrier between them: a race on shared memory"
-        )
-    if met is not None:
+    if met is not None and not isinstance(met, Access):
         return (
             f"threads that leave the loop early reach the barrier at line {met.span.line} while the others "
             "wait at this one: they pass different barriers together"

