@@ -42,10 +42,21 @@ class BarrierInDivergentCode(FactRule):
       when the threads that leave early then meet a barrier (a later `__syncthreads()`,
       or the same one on another trip of an enclosing loop: `bar.sync 0` counts the
       warps that arrive wherever they arrive from, so their arrival releases the others'
-      barrier inside the loop) or touch shared memory that another thread accesses in
-      the loop, one of the two a store (the message names the line: that access runs
-      while the others are still in the loop, with no barrier between them, and
-      compute-sanitizer's racecheck reports it).
+      barrier inside the loop). Where lanes leave such a loop early and then touch shared
+      memory that another thread accesses in the loop, one of the two a store, the
+      warning sits on that access, naming the barrier they skipped: it runs while the
+      others are still in the loop, with no barrier between them, and compute-sanitizer's
+      racecheck reports the race there (measured: `tests/corpus/barriers/
+      barrier_trips.cu`), while synccheck finds the barriers themselves clean.
+    - `error` (`warning` where the block shape is assumed) for a loop holding a barrier
+      whose trip count, counted lane by lane over every warp of the launched block,
+      differs between whole warps (`k < 1 + threadIdx.x / 64`): the warps that finish
+      early stop arriving at the barrier while the others wait at it, and synccheck
+      reports the block's threads divergent at the loop's first barrier (measured: about
+      one error per thread of the early warps, the kernel finishing). One finding per
+      loop, at its first barrier. Where only lanes of a warp differ and every warp runs
+      the same longest trip count (a ragged block-stride loop, `j < threadIdx.x % 4`),
+      each warp still arrives at every barrier and synccheck reports nothing.
     - `note`: a barrier on each arm of an `if`/`else` whose condition keeps warps whole
       (`warp % 2 == 0`), each arm reaching exactly one: both are `bar.sync 0`, the same
       hardware barrier, which every warp reaches once, so the block meets there (measured:
