@@ -205,13 +205,16 @@ def line_evaluation() -> dict[str, dict[str, source_lines.Tally]]:
         sidecars = {file: sidecar for file, sidecar in sidecars.items() if sidecar is not None}
         if not sidecars:
             continue
-        launches = [
-            launch
-            for launch in harness.collect(path, use_frontend=False)
-            if launch.measured or launch.synccheck is not None
-        ]
+        launches = harness.collect(path, use_frontend=False)
         for measured_file, sidecar in sidecars.items():
-            held = [launch for launch in launches if launch.path == measured_file]
+            # A sidecar's per-line figures were measured with every launch its file lists
+            # (``--lines`` replays them all); otherwise a launch needs a record of its own.
+            held = [
+                launch
+                for launch in launches
+                if launch.path == measured_file
+                and (sidecar.get("lines") or launch.measured or launch.synccheck is not None)
+            ]
             verdicts, findings = file_line_verdicts(measured_file, sidecar, held, path)
             for label, levels in source_lines.LEVEL_SETS.items():
                 for name, tally in source_lines.tally(verdicts, findings, levels).items():

@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(1024, 1) messages(const float* a, float* out, 
     if (t % 2) { acc += 1.0f; acc *= 2.0f; }
     for (int i = 0; i < t; ++i) {}
     if (a[t] > 0.0f) {}
-    if (t == 0) { acc += 1.0f; acc *= 3.0f; }
+    if (t == 0) { for (int j = 0; j < 4096; ++j) acc += a[j]; }
     if (t < 16) { __syncthreads(); }
     float history[16];
     for (int i = 0; i < n; ++i) history[i % 16] = a[i];

@@ -22,9 +22,18 @@ from cudalint.dataflow.banks import (
     shared_access_pattern,
     shared_instruction,
 )
-from cudalint.dataflow.barriers import other_arm_barrier, reaching_decisions, skippers_exit
+from cudalint.dataflow.barriers import other_arm_barrier, reaching_decisions, skipped_then, skippers_exit
 from cudalint.dataflow.cfg import ControlFlow
-from cudalint.dataflow.divergence import BranchPattern, Cost, DeviceFunctions, Idiom, Workload, branch_pattern
+from cudalint.dataflow.divergence import (
+    BranchPattern,
+    Cost,
+    DeviceFunctions,
+    Idiom,
+    Workload,
+    branch_pattern,
+    examined_warps,
+    issue_fractions,
+)
 from cudalint.dataflow.interpret import (
     Access,
     AccessKind,
@@ -57,7 +66,8 @@ from cudalint.dataflow.registers import (
 )
 from cudalint.dataflow.shapes import configurations, launch_place
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape
+from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape, evaluators
+from cudalint.dataflow.trips import TripProfile, trip_profile, trip_profiles
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
 from cudalint.launches import LaunchRecord
 from cudalint.ptxas import KernelResources
@@ -249,9 +259,16 @@ class KernelFacts:
         return [(access, self.pattern_with(access, {})) for access in self.trace.accesses]
 
     @cached_property
+    def trip_profiles(self) -> dict[int, TripProfile]:
+        """The loops whose trips can be counted lane by lane for this block shape and launch
+        (trips.py), by statement identity."""
+        return trip_profiles(self.trace.branches, self.shape, self.bindings, self.loops, examined_warps(self.shape))
+
+    @cached_property
     def workload(self) -> Workload:
         """Instructions per thread of the kernel and its helpers, estimated from the IR."""
-        return Workload(self.function, self.helpers, self.loops)
+        fractions = issue_fractions(self.trace.branches, self.shape, self.bindings, self.loops)
+        return Workload(self.function, self.helpers, self.loops, self.trip_profiles, fractions)
 
     @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:
@@ -375,8 +392,80 @@ class KernelFacts:
         """Threads that skip ``barrier`` exit without meeting another: no barrier follows
         any decision it depends on that differs between threads of the block, and none of
         those decisions sits in a loop (``barriers.skippers_exit``)."""
-        block_varying = {id(branch.stmt) for branch, pattern in self.branches if not pattern.block_uniform}
-        return skippers_exit(barrier, self.control_flow, self.barriers, block_varying)
+        return skippers_exit(
+            barrier, self.control_flow, self.barriers, self._block_varying, self.trace.accesses, self.threads_collide
+        )
+
+    def skipped_then(self, barrier: Barrier) -> ir.Stmt | Access | None:
+        """What threads that skip ``barrier`` meet next: a later barrier, the same one again
+        on another trip of an enclosing loop, or an access of a shared array the skipped loop
+        writes (``barriers.skipped_then``); None when they only exit."""
+        return skipped_then(
+            barrier, self.control_flow, self.barriers, self._block_varying, self.trace.accesses, self.threads_collide
+        )
+
+    def threads_collide(self, first: Access, second: Access) -> bool:
+        """Whether a thread's ``second`` access can touch an address another thread of the
+        block touches with ``first``, over every warp of the block and the sampled values
+        (True where an address cannot be computed)."""
+        for evaluator in evaluators(self.shape, first.location.offset, second.location.offset, bindings=self.bindings):
+            owners: dict[int, set[int]] = {}
+            reached: list[tuple[int, int]] = []
+            for warp in range(self.shape.warps()):
+                base = warp * WARP_SIZE
+                ours = evaluator.lanes(first.location.offset, warp)
+                theirs = evaluator.lanes(second.location.offset, warp)
+                if None in ours or None in theirs:
+                    return True
+                for lane, address in enumerate(ours):
+                    owners.setdefault(address, set()).add(base + lane)
+                reached += [(base + lane, address) for lane, address in enumerate(theirs)]
+            if any(owners.get(address, set()) - {thread} for thread, address in reached):
+                return True
+        return False
+
+    @cached_property
+    def _block_varying(self) -> set[int]:
+        """Decisions that differ between threads of the block, by statement identity: a loop
+        whose trip counts are counted for the whole block decides by them."""
+        varying = set()
+        for branch, pattern in self.branches:
+            equal = self.equal_trips(branch.stmt)
+            if equal is False or (equal is None and not pattern.block_uniform):
+                varying.add(id(branch.stmt))
+        return varying
+
+    def equal_trips(self, stmt: ir.Stmt) -> bool | None:
+        """Whether every thread of the block runs the loop ``stmt``, which holds a barrier,
+        the same number of times, counted lane by lane over every warp of the launched block
+        (trips.py); None where the trips cannot be counted, or depend on a block shape the
+        launch does not give."""
+        profile = self.barrier_loop_trips.get(id(stmt))
+        return None if profile is None else profile.fewest == profile.most
+
+    def warps_leave_early(self, stmt: ir.Stmt) -> bool | None:
+        """Whether whole warps run fewer trips of the barrier loop ``stmt`` than other warps
+        of the block (each warp's longest lane counted); None where not counted."""
+        profile = self.barrier_loop_trips.get(id(stmt))
+        return None if profile is None else profile.shortest_warp != profile.most
+
+    @cached_property
+    def barrier_loop_trips(self) -> dict[int, TripProfile]:
+        """The trips of each loop holding a barrier, counted over every warp of the block."""
+        holding = {id(b.stmt) for b in self.barriers if b.stmt is not None}
+        runs = {id(run.stmt): run for run in self.loops.values()}
+        every_warp = list(range(self.shape.warps()))
+        profiles: dict[int, TripProfile] = {}
+        for branch in self.trace.branches:
+            run = runs.get(id(branch.stmt))
+            if run is None or id(branch.stmt) in profiles or not any(id(n) in holding for n in branch.stmt.walk()):
+                continue
+            if self.shape.assumed and any(a.kind is AtomKind.BLOCK_DIM for a in branch.condition.atoms()):
+                continue
+            profile = trip_profile(branch, run, self.shape, self.bindings, self.loops, every_warp)
+            if profile is not None:
+                profiles[id(branch.stmt)] = profile
+        return profiles
 
     def other_arm_barrier(self, barrier: Barrier, decision: ir.Stmt) -> Barrier | None:
         """The barrier on the other arm of ``decision`` that the threads skipping ``barrier``

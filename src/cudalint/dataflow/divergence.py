@@ -22,7 +22,7 @@ Compute shows as predicated-on thread instructions below 32 per warp instruction
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -31,6 +31,7 @@ from cudalint.dataflow.interpret import Branch, LoopRun
 from cudalint.dataflow.registers import expression_cost
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators, refine_variance, value_dependent
+from cudalint.dataflow.trips import TripProfile
 from cudalint.dataflow.warps import MAX_WARPS_EXAMINED, active_lanes, first_running_warp, loop_trips
 
 WARP_SIZE = 32
@@ -47,6 +48,13 @@ COSTLY_SHARE = 0.005
 """Idle lane slots, as a share of the function's, from which a split is worth fixing: the
 cost Nsight Compute's per-line counters make plain (below it, a single-lane store or a
 stride loop's last trip, the split is measurable but cheap)."""
+
+
+DIVERGENT_EXECUTIONS = 0.05
+"""Share of a loop's branch executions at which its lanes must disagree for its split to
+count: below it, the split is a long stride walk's ragged last round (one divergent
+evaluation in twenty or more), which the real-code measurements do not count as
+divergence (bench/realcode/README.md)."""
 
 
 class Cost(enum.Enum):
@@ -105,6 +113,9 @@ class BranchPattern:
     leaves: bool = False
     """An ``if`` without an else whose path ends in ``return``, ``continue`` or ``break``:
     the lanes that take it leave, and idle while the others run what follows."""
+    trips: TripProfile | None = None
+    """A loop whose trips were counted lane by lane (trips.py): its idle share is exact
+    for the block shape and launch."""
 
     @property
     def splits(self) -> bool:
@@ -124,6 +135,8 @@ class BranchPattern:
         if self.idle_share is None or self.size_dependent:
             worst = max(self.idle_share or 0.0, self.potential_share)
             return Cost.POSSIBLE if worst >= COSTLY_SHARE else Cost.CHEAP
+        if self.trips is not None and self.trips.divergent_share < DIVERGENT_EXECUTIONS:
+            return Cost.CHEAP
         return Cost.COSTLY if self.idle_share >= COSTLY_SHARE else Cost.CHEAP
 
 
@@ -162,10 +175,21 @@ class DeviceFunctions(dict[str, ir.Function]):
 class Workload:
     """Instructions per thread, estimated from the IR, for the functions an entry point runs."""
 
-    def __init__(self, function: ir.Function, helpers: DeviceFunctions, loops: Mapping[Atom, LoopRun]):
+    def __init__(
+        self,
+        function: ir.Function,
+        helpers: DeviceFunctions,
+        loops: Mapping[Atom, LoopRun],
+        profiles: Mapping[int, TripProfile] | None = None,
+        fractions: Mapping[int, tuple[float, float]] | None = None,
+    ):
         self.function = function
         self.helpers = helpers
         self.trips = {id(run.stmt): run.trips for run in loops.values()}
+        self.profiles = profiles or {}
+        """Loops whose trips were counted lane by lane, by statement identity."""
+        self.fractions = fractions or {}
+        """Shares of the warps reaching an ``if`` that issue its then- and else-path."""
         self._weights: dict[int, float] = {}
 
     def statement(self, stmt: ir.Stmt | None, depth: int = 0) -> float:
@@ -173,13 +197,26 @@ class Workload:
         if stmt is None:
             return 0.0
         key = id(stmt)
+        if stmt.kind in _LOOPS and not _does_work(stmt):
+            return 0.0  # nvcc deletes a loop whose body does nothing.
         if key not in self._weights:
             own = sum(self.expression(expr, depth) for expr in stmt.expressions())
-            nested = sum(self.statement(child, depth) for child in (stmt.init, *stmt.body, stmt.orelse))
+            then, other = self.fractions.get(key, (1.0, 1.0))
+            nested = (
+                self.statement(stmt.init, depth)
+                + then * sum(self.statement(child, depth) for child in stmt.body)
+                + other * self.statement(stmt.orelse, depth)
+            )
             self._weights[key] = (own + nested) * self.trips_of(stmt) if stmt.kind in _LOOPS else own + nested
         return self._weights[key]
 
-    def trips_of(self, loop: ir.Stmt) -> int:
+    def trips_of(self, loop: ir.Stmt) -> float:
+        """Trips a warp issues: its longest lane's where they were counted lane by lane
+        (a warp runs the loop until its last lane is done), the constant trip count, or
+        ``DEFAULT_TRIPS`` where the bound is known only at run time."""
+        profile = self.profiles.get(id(loop))
+        if profile is not None:
+            return max(profile.trips, 1.0)
         trips = self.trips.get(id(loop))
         return DEFAULT_TRIPS if trips is None else max(trips, 1)
 
@@ -191,6 +228,17 @@ class Workload:
                 if callee is not None and callee.body is not None and callee.kind.runs_on_device:
                     cost += self.statement(callee.body, depth + 1)
         return cost
+
+    @cached_property
+    def registers(self) -> frozenset[str]:
+        """Declarations that live in registers: the local variables and value parameters of
+        the entry point and its helpers (``__shared__`` and file-scope variables do not)."""
+        found = set()
+        for function in (self.function, *self.helpers.values()):
+            found.update(p.decl for p in function.params if p.type.kind is not ir.TypeKind.REFERENCE)
+            for stmt in function.body.walk() if function.body is not None else ():
+                found.update(v.decl for v in stmt.decls if v.storage is ir.StorageClass.LOCAL)
+        return frozenset(found)
 
     @cached_property
     def _own_places(self) -> dict[int, Place]:
@@ -243,6 +291,8 @@ def branch_pattern(
     stmt = branch.stmt
     loop = stmt.kind in _LOOPS
     bounds = _is_bounds_guard(condition, loop or _breaks_out(stmt))
+    if bounds and loop:
+        bounds = _lanes_walk_together(branch, loops, evaluator)
     leaves = ends_in_exit(stmt)
     pattern = BranchPattern(
         variance, taken, count, bounds, _block_uniform(condition, variance, evaluator), leaves=leaves
@@ -250,9 +300,29 @@ def branch_pattern(
     if workload is None:
         return pattern
     guarded = _guarded_work(stmt, workload)
+    profile = workload.profiles.get(id(stmt)) if loop else None
+    per_trip = workload.trips_of(stmt) if loop else 1
+    if profile is not None:
+        # Counted lane by lane: the lane-trips its shorter lanes leave idle, each idling the
+        # body's instructions; no sampling, no idiom needed.
+        body = sum(workload.statement(child) for child in stmt.body)
+        share = workload.share(stmt, profile.idle_lane_trips * body / WARP_SIZE)
+        # Lanes of one warp that leave at different trips differ, whatever the sampled
+        # trips showed (`2 * trip + (threadIdx.x & 7) < 48` agrees on its first trips).
+        counted = Variance.THREAD if profile.lane_varying and variance < Variance.THREAD else variance
+        return BranchPattern(
+            counted,
+            taken,
+            count,
+            bounds,
+            pattern.block_uniform,
+            idle_share=share,
+            potential_share=workload.share(stmt, guarded * per_trip / 2),
+            guarded_work=guarded,
+            trips=profile,
+        )
     splits = None if variance is Variance.DATA else _splits(branch, shape, bindings, loops)
     idle = None if splits is None else _idle_slots(stmt, splits, workload)
-    per_trip = workload.trips_of(stmt) if loop else 1
     share = None if idle is None else workload.share(stmt, idle * per_trip / WARP_SIZE)
     return BranchPattern(
         variance,
@@ -260,7 +330,7 @@ def branch_pattern(
         count,
         bounds,
         pattern.block_uniform,
-        idiom=_idiom(branch, splits, bounds, loops),
+        idiom=_idiom(branch, splits, bounds, loops, workload.registers),
         idle_share=share,
         potential_share=workload.share(stmt, guarded * per_trip / 2),
         guarded_work=guarded,
@@ -315,19 +385,58 @@ def examined_warps(shape: BlockShape) -> list[int]:
 def _splits(
     branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None, loops: Mapping[Atom, LoopRun] | None
 ) -> list[list[int]] | None:
-    """For each sampled set of values and each examined warp that reaches the branch: the
-    condition's value in each of its running lanes. None where a lane's value is unknown."""
+    """For each sampled set of values and each examined warp: the condition's value in each
+    of its running lanes (none in a warp that does not reach the branch). None where a
+    lane's value is unknown."""
     samples = []
     for evaluator in _evaluators(branch, shape, bindings, loops):
         for warp in examined_warps(shape):
             running = active_lanes(branch.guards, evaluator, warp)
             if not any(running):
+                samples.append([])  # A warp that does not reach it idles nothing here.
                 continue
             values = evaluator.lanes(branch.condition, warp)
             if None in values:
                 return None
             samples.append([v for v, on in zip(values, running, strict=False) if on])
     return samples
+
+
+def issue_fractions(
+    branches: Iterable[Branch],
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None = None,
+    loops: Mapping[Atom, LoopRun] | None = None,
+) -> dict[int, tuple[float, float]]:
+    """For each ``if`` whose lanes' decisions are known without sampling a size or data
+    (thread coordinates, the block shape, launch values, loop trips), by statement
+    identity: the shares of the warps that reach it which issue its then-path and its
+    else-path. A warp issues a path when one of its lanes takes it: the body of
+    ``if (threadIdx.x == 0)`` is issued by one warp of the block, not by all of them, and
+    the kernel's issued lane slots, which a split's cost is a share of, count it so."""
+    fractions: dict[int, tuple[float, float]] = {}
+    for branch in branches:
+        stmt = branch.stmt
+        if stmt.kind is not ir.StmtKind.IF or id(stmt) in fractions or _sampled_unknowns(branch.condition, bindings):
+            continue
+        samples = _splits(branch, shape, bindings, loops)
+        reached = [lanes for lanes in samples or () if lanes]
+        if reached:
+            fractions[id(stmt)] = (
+                sum(1 for lanes in reached if any(lanes)) / len(reached),
+                sum(1 for lanes in reached if not all(lanes)) / len(reached),
+            )
+    return fractions
+
+
+def _sampled_unknowns(condition: Sym, bindings: Mapping[str, int] | None) -> bool:
+    """The condition needs a value the analysis samples: data, a size the launch does not give."""
+    bound = bindings or {}
+    return any(
+        atom.kind in (AtomKind.UNIFORM, AtomKind.WARP_UNIFORM, AtomKind.VARYING)
+        or (atom.kind is AtomKind.PARAMETER and atom.name not in bound)
+        for atom in condition.atoms()
+    )
 
 
 def _stepping_loops(condition: Sym, loops: Mapping[Atom, LoopRun] | None) -> set[int]:
@@ -380,7 +489,7 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
             taking = sum(1 for v in lanes if v)
             total += taking * leaving if 0 < taking < len(lanes) else 0.0
         for holds, path in paths:
-            if path is None or _selects_only(path):
+            if path is None or _selects_only(path, workload.registers):
                 continue
             taking = sum(1 for v in lanes if bool(v) == holds)
             if taking == len(lanes) or (taking == 0 and not _predicated(path, workload)):
@@ -392,9 +501,14 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
 def _guarded_work(stmt: ir.Stmt, workload: Workload) -> float:
     paths = [*stmt.body, *((stmt.orelse,) if stmt.orelse is not None else ())]
     if stmt.kind is ir.StmtKind.IF:
-        paths = [path for path in paths if not _selects_only(path)]
+        paths = [path for path in paths if not _selects_only(path, workload.registers)]
     leaving = workload.remainder(stmt) if ends_in_exit(stmt) else 0.0
     return sum(workload.statement(path) for path in paths) + leaving
+
+
+def _does_work(loop: ir.Stmt) -> bool:
+    """A loop whose body holds a statement (``for (i = 0; i < t; ++i) {}`` does not)."""
+    return any(node.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL) for part in loop.body for node in part.walk())
 
 
 def _breaks_out(stmt: ir.Stmt) -> bool:
@@ -428,16 +542,18 @@ def _predicated(path: ir.Stmt, workload: Workload) -> bool:
     )
 
 
-def selects_only(stmt: ir.Stmt) -> bool:
+def selects_only(stmt: ir.Stmt, registers: Collection[str] | None = None) -> bool:
     """An if whose every path only assigns register values computed without memory or
-    calls: nvcc computes both and selects, so no lane waits for another."""
+    calls: nvcc computes both and selects, so no lane waits for another. ``registers``:
+    the declarations that live in registers (locals, parameters); a variable outside them
+    (``__shared__ unsigned total; if (t == 0) total = 0;``) is a store, issued predicated."""
     if stmt.kind is not ir.StmtKind.IF:
         return False
     paths = [path for path in (*stmt.body, stmt.orelse) if path is not None]
-    return bool(paths) and all(_selects_only(path) for path in paths)
+    return bool(paths) and all(_selects_only(path, registers) for path in paths)
 
 
-def _selects_only(path: ir.Stmt) -> bool:
+def _selects_only(path: ir.Stmt, registers: Collection[str] | None = None) -> bool:
     statements = [s for s in path.walk() if s.kind not in (ir.StmtKind.COMPOUND, ir.StmtKind.NULL)]
     if not statements:
         return True
@@ -447,6 +563,8 @@ def _selects_only(path: ir.Stmt) -> bool:
         expr = statement.expr
         stepped = expr.kind is ir.ExprKind.UNARY and expr.op in ("++", "--", "post++", "post--")  # `bin--`
         if not (expr.kind is ir.ExprKind.ASSIGN or stepped) or expr.children[0].kind is not ir.ExprKind.DECL_REF:
+            return False
+        if registers is not None and expr.children[0].decl not in registers:
             return False
         if any(
             node.kind in (ir.ExprKind.CALL, ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER)
@@ -458,10 +576,14 @@ def _selects_only(path: ir.Stmt) -> bool:
 
 
 def _idiom(
-    branch: Branch, samples: list[list[int]] | None, bounds: bool, loops: Mapping[Atom, LoopRun] | None
+    branch: Branch,
+    samples: list[list[int]] | None,
+    bounds: bool,
+    loops: Mapping[Atom, LoopRun] | None,
+    registers: Collection[str] | None = None,
 ) -> Idiom | None:
     stmt = branch.stmt
-    if selects_only(stmt):
+    if selects_only(stmt, registers):
         return Idiom.SELECT
     if bounds:
         return Idiom.STRIDE_LOOP if stmt.kind in _LOOPS else Idiom.BOUNDS_GUARD
@@ -502,6 +624,43 @@ def _block_uniform(condition: Sym, variance: Variance, evaluator: LaneEvaluator)
     for warp in range(evaluator.shape.warps()):
         outcomes.update(bool(v) for v in evaluator.lanes(condition, warp) if v is not None)
     return len(outcomes) <= 1
+
+
+def _lanes_walk_together(branch: Branch, loops: Mapping[Atom, LoopRun] | None, evaluator: LaneEvaluator) -> bool:
+    """A loop's lanes walk together when each trip moves the compared index by more than
+    the lanes' indices lie apart (``j = lane; j < n; j += 32``): the lanes then differ by at
+    most one trip, and only a warp's last round splits. A start spread over the lanes
+    with a smaller step (``t = threadIdx.x % 32; t < T; t++``) lets lane ``l`` run ``l``
+    trips fewer than lane 0: every round of the last 31 splits the warp. Where the index
+    cannot be computed in each lane, the loop is taken as walking together."""
+    run = next((run for run in (loops or {}).values() if run.stmt is branch.stmt), None)
+    atom = branch.condition.terms[0][0][0]
+    comparisons = atom.args if atom.name == "&&" else (branch.condition,)
+    if run is None:
+        return True
+    for comparison in comparisons:
+        inner = comparison.terms[0][0][0]
+        left, right = inner.args
+        index = left if left.variance is Variance.THREAD else right
+        warp, running = first_running_warp(branch.guards, evaluator)
+        at = [
+            LaneEvaluator(
+                evaluator.shape,
+                evaluator.round,
+                evaluator.bindings,
+                evaluator.block,
+                evaluator.grid,
+                {**evaluator.iterations, run.iteration: trip},
+            ).lanes(index, warp)
+            for trip in (0, 1)
+        ]
+        starts = [v for v, on in zip(at[0], running, strict=False) if on]
+        steps = {b - a for a, b, on in zip(at[0], at[1], running, strict=False) if on and None not in (a, b)}
+        if None in starts or len(steps) != 1 or not starts:
+            continue
+        if max(starts) - min(starts) >= abs(steps.pop()):
+            return False
+    return True
 
 
 def _is_bounds_guard(condition: Sym, loop: bool = False) -> bool:

@@ -10,6 +10,7 @@ from cudalint.dataflow import (
     AccessPattern,
     Branch,
     BranchPattern,
+    Cost,
     DataPattern,
     Facts,
     KernelFacts,
@@ -84,7 +85,30 @@ def branch_record(branch: Branch, pattern: BranchPattern, root: str, kernel: Ker
     why = kernel.why(branch.condition, pattern.variance) if kernel is not None else []
     if why:
         record["why"] = why
+    record["cost"] = _cost_record(pattern)
     return record
+
+
+def _cost_record(pattern: BranchPattern) -> dict:
+    """What the split costs in lane slots, as CL301 estimates it (divergence.py)."""
+    cost = {
+        "verdict": pattern.cost.value,
+        # A split that depends on data or a run-time size has no share of its own, only
+        # what it would cost if half the lanes split.
+        "idle_share": None
+        if pattern.idle_share is None or pattern.cost is Cost.POSSIBLE
+        else round(pattern.idle_share, 6),
+        "potential_share": round(pattern.potential_share, 6),
+        "guarded_instructions": round(pattern.guarded_work, 1),
+    }
+    if pattern.trips is not None:
+        cost["trips"] = {
+            "issued_per_warp": round(pattern.trips.trips, 2),
+            "idle_lane_trips_per_warp": round(pattern.trips.idle_lane_trips, 2),
+            "fewest": pattern.trips.fewest,
+            "most": pattern.trips.most,
+        }
+    return cost
 
 
 def block_text(block) -> str:
@@ -199,8 +223,21 @@ def branch_heading(record: dict) -> str:
 
 
 def branch_details(record: dict) -> list[str]:
-    """Why a branch is as uniform as its heading says."""
-    return [f"why: {reason}" for reason in record.get("why", ())]
+    """Why a branch is as uniform as its heading says, and what its split costs."""
+    lines = [f"why: {reason}" for reason in record.get("why", ())]
+    cost = record.get("cost")
+    if cost is not None and cost["verdict"] != "none":
+        share = cost["idle_share"]
+        idle = (
+            f"idles {share:.2%} of the lane slots its function issues"
+            if share is not None
+            else f"idles up to {cost['potential_share']:.2%} of the lane slots if half the lanes split"
+        )
+        trips = cost.get("trips")
+        counted = f"; lanes run {trips['fewest']} to {trips['most']} trips" if trips else ""
+        guarded = f"{cost['guarded_instructions']:g} instructions guarded"
+        lines.append(f"cost: {idle} ({cost['verdict']}; {guarded}{counted})")
+    return lines
 
 
 def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> str:

@@ -22,14 +22,34 @@ class DivergentBranch(FactRule):
     predicates a short body instead of branching around it: then every warp that reaches
     it issues the body with the other lanes switched off, and that counts too. An early
     `return`, `continue` or `break` idles the lanes that leave for the rest of the
-    function or trip. The message gives the split and the estimated share.
+    function or trip. The message gives the split and the estimated share; `cudalint
+    facts` prints it for every branch.
+
+    The function's issued lane slots, the share's denominator, are counted as the warps
+    issue them: a path is issued by the warps that have a lane on it, so the body of
+    `if (threadIdx.x == 0)` counts once per block, not once per warp (counted once per
+    warp, a serial loop written for one thread looked like a tenth of its real share),
+    and a loop issues as many trips as its warp's longest lane. Where a loop's condition
+    can be evaluated in every lane (thread coordinates, block shape, launch values, its
+    own counter entering linearly), its trips are counted lane by lane for each warp of
+    the block: `for (t = threadIdx.x % 32; t < T; t++)` runs T trips in every warp and
+    leaves lane l idle for l of them; a warp-stride walk over per-warp segments
+    (`for (j = lane; j < len; j += 32)`, `len` differing between warps) idles the
+    ragged last round of each warp; `k < 256` costs 256 trips, not a guess. Such a loop
+    is reported when its idle lane-trips cost at least 0.5% of the lane slots and its
+    lanes disagree at 5% or more of its branch executions (Nsight Compute's divergent
+    branches); a long stride walk whose only ragged round is its last stays below that.
+    A loop whose body does nothing costs nothing (nvcc deletes it). `bench/realcode/
+    branch_costs.py` measures the estimate against the hardware's per-line counters.
 
     Levels:
     - `warning`: the lanes of a warp disagree whatever the run-time values (thread-index
       arithmetic such as `threadIdx.x % 2`, `lane < 16`, a loop bound of `threadIdx.x % 8`,
-      a single lane running a loop or a long body), and the idle lanes cost at least 0.5%
-      of the function's lane slots. On the real-code measurements (H100, per source line)
-      a divergence idling less than that is counted as no hazard.
+      a single lane running a loop or a long body, a loop whose trips, counted lane by
+      lane with the block shape and launch values, differ within a warp), and the idle
+      lanes cost at least 0.5% of the function's lane slots. On the real-code
+      measurements (H100, per source line) a divergence idling less than that is counted
+      as no hazard.
     - `note`: whether the lanes disagree depends on data each thread loaded or on a size
       known only at run time (`if (x[i] > t)`, `while (node != NIL)`, a border test
       against a run-time width, a tile's ragged edge `if (threadIdx.x < width)`), and it
@@ -49,10 +69,16 @@ class DivergentBranch(FactRule):
         limit: a stride loop's ragged last round diverged once in 32 branch executions,
         and the partial warp of a bounds guard exits through a predicated branch. The
         same guard on a block-local index (`threadIdx.x < width`) splits a warp of every
-        block and is a note;
+        block and is a note. A loop's lanes walk together only when each trip moves the
+        index further than the lanes lie apart (`j += 32` over `j = lane`): a start spread
+        over the lanes with a smaller step (`t = threadIdx.x % 32; t < T; t++`) is no
+        stride loop, and its lanes run up to 31 trips apart;
       - a single lane's short body (`if (threadIdx.x == 0) out[blockIdx.x] = s[0];`):
         the other lanes idle for a store or two (a single lane running a loop idles 31 of
-        32 lanes for every instruction of it and is reported);
+        32 lanes for every instruction of it and is reported with its share, which for a
+        serial scan or a block's final normalization written for one thread can be most
+        of the kernel; a short loop in a long kernel stays under 0.5%). An assignment to a
+        `__shared__` or file-scope variable is a store, issued predicated, not a select;
       - any other split whose idle lanes stay under 0.5% of the function's lane slots:
         halo loads of a stencil tile in a kernel whose work is the stencil, a reduction's
         `if (t < s)` in a kernel that does much else. A tree reduction's tail in a kernel
@@ -169,11 +195,12 @@ class DivergentBranch(FactRule):
                 stmt.span,
                 **common,
             )
-        split = (
-            f"{pattern.taken_lanes} of {pattern.active_lanes} lanes take it"
-            if pattern.taken_lanes is not None and pattern.taken_lanes not in (0, pattern.active_lanes)
-            else "lanes disagree"
-        )
+        if pattern.trips is not None and pattern.trips.lane_varying:
+            split = f"its lanes run {pattern.trips.fewest} to {pattern.trips.most} trips"
+        elif pattern.taken_lanes is not None and pattern.taken_lanes not in (0, pattern.active_lanes):
+            split = f"{pattern.taken_lanes} of {pattern.active_lanes} lanes take it"
+        else:
+            split = "lanes disagree"
         idiom = " (a tree reduction's shrinking active set)" if pattern.idiom is Idiom.REDUCTION_TAIL else ""
         return self.finding(
             f"{what}{condition} diverges within a warp{idiom}: {split}{shape}; {serial}: {cost}", stmt.span, **common

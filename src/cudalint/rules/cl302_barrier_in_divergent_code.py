@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from cudalint import ir
-from cudalint.dataflow import Barrier, BarrierScope, Facts, KernelFacts, Variance
+from cudalint.dataflow import Access, AccessKind, Barrier, BarrierScope, Facts, KernelFacts, Variance
 from cudalint.diagnostics import Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
@@ -39,9 +39,24 @@ class BarrierInDivergentCode(FactRule):
     - `warning`: the same where it is not certain (the condition depends on data or on a
       size known only at run time, often uniform in practice, or the block shape is
       assumed), and threads that leave a loop holding the barrier at different trips,
-      when the threads that skip it can still meet a barrier later (a later
-      `__syncthreads()`, or the same one on another trip of an enclosing loop): barriers
-      reached at different points let threads race past each other.
+      when the threads that leave early then meet a barrier (a later `__syncthreads()`,
+      or the same one on another trip of an enclosing loop: `bar.sync 0` counts the
+      warps that arrive wherever they arrive from, so their arrival releases the others'
+      barrier inside the loop). Where lanes leave such a loop early and then touch shared
+      memory that another thread accesses in the loop, one of the two a store, the
+      warning sits on that access, naming the barrier they skipped: it runs while the
+      others are still in the loop, with no barrier between them, and compute-sanitizer's
+      racecheck reports the race there (measured: `tests/corpus/barriers/
+      barrier_trips.cu`), while synccheck finds the barriers themselves clean.
+    - `error` (`warning` where the block shape is assumed) for a loop holding a barrier
+      whose trip count, counted lane by lane over every warp of the launched block,
+      differs between whole warps (`k < 1 + threadIdx.x / 64`): the warps that finish
+      early stop arriving at the barrier while the others wait at it, and synccheck
+      reports the block's threads divergent at the loop's first barrier (measured: about
+      one error per thread of the early warps, the kernel finishing). One finding per
+      loop, at its first barrier. Where only lanes of a warp differ and every warp runs
+      the same longest trip count (a ragged block-stride loop, `j < threadIdx.x % 4`),
+      each warp still arrives at every barrier and synccheck reports nothing.
     - `note`: a barrier on each arm of an `if`/`else` whose condition keeps warps whole
       (`warp % 2 == 0`), each arm reaching exactly one: both are `bar.sync 0`, the same
       hardware barrier, which every warp reaches once, so the block meets there (measured:
@@ -52,6 +67,12 @@ class BarrierInDivergentCode(FactRule):
       of `threadIdx.x % 4` trips, a tree-building loop whose threads leave one by one)
       report 0 errors and the kernels finish. Still undefined by the CUDA rules, so worth
       knowing, not a verdict.
+    - Nothing for a barrier in a loop whose trip count is written per thread but which
+      every thread of the launched block runs equally often (`for (i = threadIdx.x;
+      i < 1024; i += blockDim.x)` in a block of 256): the trips are counted lane by lane
+      over every warp of the block, with the launch's values; every thread reaches the
+      barrier the same number of times. Where the count depends on a value the launch
+      does not give, the level is the one above.
 
     ## Why is this bad?
     Every thread of the block must reach the same barrier the same number of times.
@@ -96,6 +117,7 @@ class BarrierInDivergentCode(FactRule):
 
     def check(self, facts: Facts):
         for kernel in facts.kernels:
+            reported: set[int] = set()
             for barrier in kernel.barriers:
                 if barrier.scope is BarrierScope.PARTIAL:
                     continue
@@ -104,6 +126,12 @@ class BarrierInDivergentCode(FactRule):
                     continue
                 pattern = next(p for b, p in kernel.branches if b.stmt is decision)
                 is_loop = decision.kind in (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
+                if is_loop and barrier.scope is BarrierScope.BLOCK:
+                    verdict = self._loop_finding(facts, kernel, barrier, decision, reported)
+                    if verdict is not _GENERAL:
+                        if verdict is not None:
+                            yield verdict
+                        continue
                 splits_a_warp = pattern.variance >= Variance.THREAD and not is_loop
                 skippers_exit = not splits_a_warp and kernel.skippers_exit(barrier)
                 condition = wording.code(
@@ -128,6 +156,8 @@ class BarrierInDivergentCode(FactRule):
                         "threads that skip it exit without meeting another barrier, and exited threads no "
                         "longer hold a barrier up: it runs, though the CUDA rules leave it undefined"
                     )
+                elif is_loop and not splits_a_warp:
+                    consequence = _after_the_loop(facts, kernel, barrier) or consequence
                 level = _level(kernel, pattern, is_loop, splits_a_warp, skippers_exit or other_arm is not None)
                 yield self.finding(
                     f"{call} is reached under {where} differs between {scope} "
@@ -142,6 +172,63 @@ class BarrierInDivergentCode(FactRule):
                         **({"otherArmLine": other_arm.expr.span.line} if other_arm is not None else {}),
                     },
                 )
+
+    def _loop_finding(self, facts: Facts, kernel: KernelFacts, barrier: Barrier, decision: ir.Stmt, reported):
+        """A barrier loop whose trips were counted: whole warps that leave early (one
+        finding, at the loop's first barrier), or early leavers that touch shared memory
+        others use in the loop (one finding, at that access); ``_GENERAL`` otherwise."""
+        call = wording.code(facts.source_text(barrier.expr.span) or barrier.name, "the barrier")
+        common = {"function": kernel.function.display_name}
+        if kernel.warps_leave_early(decision):
+            if id(decision) in reported:
+                return None
+            reported.add(id(decision))
+            profile = kernel.barrier_loop_trips[id(decision)]
+            return self.finding(
+                f"{call} is reached in a loop whose trip count differs between warps of the block (line "
+                f"{decision.span.line}: warps run {profile.shortest_warp} to {profile.most} trips"
+                + ("" if not kernel.shape.assumed else ", assuming blockDim.x is a multiple of 32")
+                + "): the warps that finish early stop arriving at this barrier while the others still wait at "
+                "it, which compute-sanitizer's synccheck reports as threads of the block divergent at it; give "
+                "every warp the same number of trips, or move the barrier out of the loop",
+                barrier.expr.span,
+                level=Level.WARNING if kernel.shape.assumed else Level.ERROR,
+                properties={"decisionLine": decision.span.line, "warpsLeaveEarly": True},
+                **common,
+            )
+        met = kernel.skipped_then(barrier)
+        if not isinstance(met, Access):
+            return _GENERAL
+        if id(met) in reported:
+            return None
+        reported.add(id(met))
+        what = "write" if met.kind is not AccessKind.LOAD else "read"
+        return self.finding(
+            f"threads that leave the loop at line {decision.span.line} early (its trip count differs between "
+            f"threads of the block) {what} shared memory here while the others are still in the loop: the "
+            f"barrier they skipped ({call}, line {barrier.expr.span.line}) no longer orders this access after "
+            "theirs, a race on shared memory (compute-sanitizer's racecheck reports it); give every thread the "
+            "same number of trips, or synchronize before this access",
+            met.span,
+            level=Level.WARNING,
+            properties={"decisionLine": decision.span.line, "barrierLine": barrier.expr.span.line},
+            **common,
+        )
+
+
+_GENERAL = object()
+"""The barrier is judged by the general rule (no counted trips settle it)."""
+
+
+def _after_the_loop(facts: Facts, kernel: KernelFacts, barrier: Barrier) -> str | None:
+    """What the threads that leave the loop early meet while the others are still in it."""
+    met = kernel.skipped_then(barrier)
+    if met is not None and not isinstance(met, Access):
+        return (
+            f"threads that leave the loop early reach the barrier at line {met.span.line} while the others "
+            "wait at this one: they pass different barriers together"
+        )
+    return None
 
 
 def _level(kernel: KernelFacts, pattern, is_loop: bool, splits_a_warp: bool, skippers_exit: bool) -> Level:
@@ -162,9 +249,16 @@ def _divergent_decision(kernel: KernelFacts, barrier: Barrier) -> ir.Stmt | None
     varying = {
         id(b.stmt)
         for b, p in kernel.branches
-        if (not p.block_uniform if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))
+        if (_block_varying(kernel, b.stmt, p) if block_wide else p.variance >= Variance.THREAD and not _all_agree(p))
     }
     return next((d for d in reversed(kernel.barrier_decisions(barrier)) if id(d) in varying), None)
+
+
+def _block_varying(kernel: KernelFacts, stmt: ir.Stmt, pattern) -> bool:
+    """Threads of the block decide differently; for a loop holding the barrier whose trips
+    were counted for every thread of the launched block, whether the counts differ."""
+    equal = kernel.equal_trips(stmt)
+    return not pattern.block_uniform if equal is None else not equal
 
 
 def _all_agree(pattern) -> bool:

@@ -72,7 +72,7 @@ __global__ void df_convergence_flag(float* x, const float* b, float tolerance) {
         float left = s_x[(t + 255) % 256];
         float right = s_x[(t + 1) % 256];
         float next = 0.25f * (left + right) + b[i];
-        if (fabsf(next - s_x[t]) > tolerance) {
+        if (fabsf(next - s_x[t]) > tolerance) {  // expect: CL301 note
             s_done = 0;
         }
         __syncthreads();
