@@ -19,7 +19,7 @@ def rows(path: Path):
         return [], []
     table = list(csv.reader(lines))
     header, records = table[0], table[2:]  # the second row holds the units
-    return header, [dict(zip(header, record)) for record in records]
+    return header, [dict(zip(header, record, strict=False)) for record in records]
 
 
 def main(out: Path) -> None:
@@ -37,8 +37,14 @@ def main(out: Path) -> None:
     writer.writerow(["build", "id", "kernel", "block", "grid", *columns])
     for build, record in found:
         writer.writerow(
-            [build, record.get("ID", ""), record.get("Kernel Name", ""), record.get("Block Size", ""),
-             record.get("Grid Size", ""), *(record.get(name, "") for name in columns)]
+            [
+                build,
+                record.get("ID", ""),
+                record.get("Kernel Name", ""),
+                record.get("Block Size", ""),
+                record.get("Grid Size", ""),
+                *(record.get(name, "") for name in columns),
+            ]
         )
 
 

@@ -100,6 +100,7 @@ RULES = _table(
     RuleCode(
         "CL502", "local-array-dynamic-index", Status.STABLE, "cl502_local_array_dynamic_index:LocalArrayDynamicIndex"
     ),
+    RuleCode("CL503", "occupancy-cliff", Status.PREVIEW, "cl503_occupancy_cliff:OccupancyCliff"),
 )
 
 

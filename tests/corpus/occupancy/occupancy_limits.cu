@@ -116,18 +116,18 @@ int main() {
     // Static shared memory.
     staged<4096><<<132, 128>>>(in, out);
     staged<12288><<<132, 256>>>(in, out);
-    staged<20480><<<132, 64>>>(in, out);
-    staged<40960><<<132, 128>>>(in, out);
-    staged<49152><<<132, 256>>>(in, out);
+    staged<20480><<<132, 64>>>(in, out);  // expect: CL503 note
+    staged<40960><<<132, 128>>>(in, out);  // expect: CL503 note
+    staged<49152><<<132, 256>>>(in, out);  // expect: CL503 note
 
     // Dynamic shared memory, above 48 KiB only once the kernel opts in.
     staged_dynamic<<<132, 32, 1024>>>(in, out, 256);
-    staged_dynamic<<<132, 64, 7168>>>(in, out, 1792);
-    staged_dynamic<<<132, 128, 30000>>>(in, out, 7500);
-    staged_dynamic<<<132, 256, 49152>>>(in, out, 12288);
+    staged_dynamic<<<132, 64, 7168>>>(in, out, 1792);  // expect: CL503 note
+    staged_dynamic<<<132, 128, 30000>>>(in, out, 7500);  // expect: CL503 note
+    staged_dynamic<<<132, 256, 49152>>>(in, out, 12288);  // expect: CL503 note
     cudaFuncSetAttribute(staged_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize, 232448);
-    staged_dynamic<<<132, 512, 76800>>>(in, out, 19200);
-    staged_dynamic<<<132, 1024, 232448>>>(in, out, 58112);
+    staged_dynamic<<<132, 512, 76800>>>(in, out, 19200);  // expect: CL503 note
+    staged_dynamic<<<132, 1024, 232448>>>(in, out, 58112);  // expect: CL503 note
 
     cudaDeviceSynchronize();
     cudaFree(in);
