@@ -39,6 +39,7 @@ from cudalint.dataflow.interpret import (
     trace_kernel,
 )
 from cudalint.dataflow.launches import launch_records
+from cudalint.dataflow.math_paths import MathSlowPath, math_slow_paths
 from cudalint.dataflow.occupancy import (
     LaunchOccupancy,
     Limiter,
@@ -100,6 +101,7 @@ __all__ = [
     "Limiter",
     "LocalArray",
     "LoopRun",
+    "MathSlowPath",
     "MemorySpace",
     "Occupancy",
     "RegisterBudget",
@@ -292,6 +294,11 @@ class KernelFacts:
     def launch_bounds_cap(self, max_threads: int, min_blocks: int) -> int:
         """The registers per thread ptxas would allow under ``__launch_bounds__(max_threads, min_blocks)``."""
         return launch_bounds_registers(max_threads, min_blocks, self.build.arch)
+
+    @cached_property
+    def math_slow_paths(self) -> list[MathSlowPath]:
+        """The math library calls whose slow paths keep their state in local memory (``math_paths``)."""
+        return math_slow_paths(self.function, self.helpers)
 
     @property
     def latency_exposed(self) -> bool:

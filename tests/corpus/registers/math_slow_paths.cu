@@ -15,7 +15,7 @@ __global__ void rotate(const double* phase, double2* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         double s, c;
-        sincos(phase[i], &s, &c);
+        sincos(phase[i], &s, &c);  // expect: CL504 warning
         out[i] = make_double2(c, s);
     }
 }
@@ -31,12 +31,19 @@ __global__ void rotate_float(const float* phase, float2* out, int n) {
     }
 }
 
+// Two float call sites: ptxas keeps the reduction's table in a 32-byte stack frame.
+// ptxas: registers=20 stack=32 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90)
+__global__ void polar_float(const float* phase, float2* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = make_float2(cosf(phase[i]), sinf(phase[i]));  // expect: CL504 warning, CL504 warning
+}
+
 // Twiddle factors of a 512-point FFT: the angle is at most 2*pi in magnitude, the slow
 // path is compiled but never taken.
 // ptxas: registers=28 stack=40 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90)
 __global__ void twiddle(double2* out) {
     double angle = -2.0 * 3.141592653589793 * threadIdx.x / 512.0;
-    out[blockIdx.x * 512 + threadIdx.x] = make_double2(cos(angle), sin(angle));
+    out[blockIdx.x * 512 + threadIdx.x] = make_double2(cos(angle), sin(angle));  // expect: CL504 note, CL504 note
 }
 
 // sinpi reduces exactly without a table: no stack.
@@ -69,6 +76,7 @@ int main() {
 
     rotate<<<n / 256, 256>>>(phase, out, n);
     rotate_float<<<n / 256, 256>>>(phase_float, out_float, n);
+    polar_float<<<n / 256, 256>>>(phase_float, out_float, n);
     twiddle<<<n / 512, 512>>>(out);
     rotate_pi<<<n / 256, 256>>>(turns, (double*)out, n);
 
