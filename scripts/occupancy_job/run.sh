@@ -23,6 +23,19 @@ CUOBJDUMP=$(tool cuobjdump)
 NVDISASM=$(tool nvdisasm)
 NCU=$(tool ncu)
 exec > >(tee "$OUT/log.txt") 2>&1
+# ncu with figures in base units (bytes, not Kbytes); again without the option if this ncu
+# does not know it. Usage: profile SECONDS OUTPUT_PREFIX ncu-arguments...
+profile() {
+    local seconds=$1 prefix=$2
+    shift 2
+    timeout "$seconds" "$NCU" --print-units base "$@" >"$prefix.csv" 2>"$prefix.err"
+    local status=$?
+    if [ "$status" -ne 0 ] && ! grep -q '^"' "$prefix.csv"; then
+        timeout "$seconds" "$NCU" "$@" >"$prefix.csv" 2>"$prefix.err"
+        status=$?
+    fi
+    return "$status"
+}
 date -u
 nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv || true
 "$NCU" --version || true
@@ -38,8 +51,7 @@ done
 
 for build in default maxrreg48; do
     [ -x "$OUT/occ-$build" ] || continue
-    timeout 60 "$NCU" --section LaunchStats --section Occupancy --csv --page raw \
-        "$OUT/occ-$build" >"$OUT/ncu-$build.csv" 2>"$OUT/ncu-$build.err"
+    profile 60 "$OUT/ncu-$build" --section LaunchStats --section Occupancy --csv --page raw "$OUT/occ-$build"
     echo "ncu $build: exit $? ($(wc -l <"$OUT/ncu-$build.csv") lines)"
 done
 rm -f "$OUT"/occ-default "$OUT"/occ-maxrreg48
@@ -50,13 +62,11 @@ nvcc -arch=sm_90 -O3 -lineinfo -o "$OUT/math" "$MATH" >"$OUT/ptxas-math.txt" 2>&
 nvcc -arch=sm_90 -O3 -lineinfo -cubin -Xptxas -v -o "$OUT/math.cubin" "$MATH" >>"$OUT/ptxas-math.txt" 2>&1
 "$NVDISASM" -gi -c "$OUT/math.cubin" >"$OUT/sass-math.txt" 2>&1 || true
 if [ -x "$OUT/math" ]; then
-    timeout 30 "$NCU" --csv --page raw --metrics \
-        smsp__inst_executed_op_local_ld.sum,smsp__inst_executed_op_local_st.sum,smsp__inst_executed.sum \
-        "$OUT/math" >"$OUT/ncu-math-inst.txt" 2>&1
+    profile 30 "$OUT/math-inst" --csv --page raw --metrics \
+        smsp__inst_executed_op_local_ld.sum,smsp__inst_executed_op_local_st.sum,smsp__inst_executed.sum "$OUT/math"
     echo "ncu math inst: exit $?"
-    timeout 30 "$NCU" --csv --page raw --metrics \
-        l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum \
-        "$OUT/math" >"$OUT/ncu-math-sectors.txt" 2>&1
+    profile 30 "$OUT/math-sectors" --csv --page raw --metrics \
+        l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum "$OUT/math"
     echo "ncu math sectors: exit $?"
 fi
 rm -f "$OUT/math" "$OUT/math.cubin"
@@ -71,8 +81,8 @@ if [ -d "$HERE/realcode" ]; then
         mkdir -p "$work"
         gzip -dc "$dir/program.gz" >"$work/program" && chmod +x "$work/program"
         mapfile -t ARGS <"$dir/args"
-        (cd "$work" && timeout 15 "$NCU" --section LaunchStats --section Occupancy --launch-count 8 --csv --page raw \
-            ./program ${ARGS[@]+"${ARGS[@]}"}) >"$OUT/ncu-realcode-$name.csv" 2>"$OUT/ncu-realcode-$name.err"
+        (cd "$work" && profile 15 "../ncu-realcode-$name" --section LaunchStats --section Occupancy \
+            --launch-count 8 --csv --page raw ./program ${ARGS[@]+"${ARGS[@]}"})
         echo "realcode $name: exit $? at ${SECONDS} s"
         rm -rf "$work"
     done
