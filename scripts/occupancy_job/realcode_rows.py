@@ -21,10 +21,13 @@ TIMEOUT_S = 300
 
 
 def rows_of(folder: Path, ptxas: bool) -> list[dict]:
-    """The occupancy rows of every kernel defined in the program's CUDA sources."""
+    """The occupancy rows of every kernel defined in the program's CUDA sources and headers."""
     found = []
-    for source in sorted(folder.glob("*.cu")):
-        command = [sys.executable, "-m", "cudalint", "facts", source.name, "--format", "json", "-p", "."]
+    sources = [path for pattern in ("*.cu", "*.h") for path in sorted(folder.glob(pattern))]
+    # Kernels in headers of the program's own folders; vendored libraries (include/, tools/) aside.
+    sources += [path for path in sorted(folder.rglob("*.cuh")) if not {"include", "tools"} & set(path.parts)]
+    for source in sources:
+        command = [sys.executable, "-m", "cudalint", "facts", str(source), "--format", "json", "-p", "."]
         command.append("--ptxas" if ptxas else "--no-ptxas")
         try:
             done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=TIMEOUT_S, check=False)

@@ -2,19 +2,23 @@
 """Record what the occupancy job measured (run.sh's OUTDIR) as the figures the tests read,
 and compare them with cudalint's model.
 
-    python scripts/occupancy_job/record.py RESULTS [--write tests/gpu/occupancy_ncu.csv]
+    python scripts/occupancy_job/record.py RESULTS [--write tests/gpu/occupancy_ncu.csv] [--rows ROWS.json]
 
 Reads RESULTS/occupancy.csv (ncu's launch statistics and occupancy, one row per launch)
 and prints, for each launch, ncu's inputs (block size, registers, shared bytes), its
 theoretical warps per SM and block limits, and the model's (dataflow/occupancy.py) from
 the same inputs. ``--write`` keeps the corpus launches (builds ``default`` and
 ``maxrreg48``), numbers and our kernel labels only, in the file tests/test_occupancy.py reads.
+``--rows`` sets cudalint's own rows beside ncu's (realcode_rows.py's output, by program,
+or ``{"default": ...}`` for the corpus): how often its warps per SM equal ncu's, from the
+source-level estimate and with ``--ptxas``.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import re
 import sys
 from pathlib import Path
@@ -103,10 +107,48 @@ def model(record: dict[str, object]):
     )
 
 
+def compare_rows(records: list[dict[str, object]], rows: dict[str, dict[str, list[dict]]]) -> None:
+    """cudalint's warps per SM and registers against ncu's, launch by launch, per mode."""
+    for mode in ("estimate", "ptxas"):
+        matched = equal = 0
+        warp_errors, register_errors = [], []
+        for record in records:
+            program = re.sub(r"^realcode-\d+-", "", str(record["build"]))
+            candidates = [
+                row
+                for row in rows.get(program, {}).get(mode, [])
+                if row["kernel"] == record["kernel"]
+                and row["blockThreads"] == record["block_threads"]
+                and row["dynamicSharedBytes"] in (None, record["dynamic_shared"])
+            ]
+            if not candidates:
+                continue
+            row = candidates[0]
+            matched += 1
+            equal += row["warpsPerSM"] == record["theoretical_warps"]
+            warp_errors.append(abs(row["warpsPerSM"] - int(record["theoretical_warps"])))
+            register_errors.append(row["registers"] - int(record["registers"]))
+            if row["warpsPerSM"] != record["theoretical_warps"]:
+                print(
+                    f"  {mode}: {record['build']} {record['kernel']} block {record['block_threads']}: "
+                    f"{row['registers']} registers, {row['warpsPerSM']} warps; ncu {record['registers']}, "
+                    f"{record['theoretical_warps']}"
+                )
+        if matched:
+            mean_warps = sum(warp_errors) / matched
+            mean_registers = sum(abs(e) for e in register_errors) / matched
+            print(
+                f"{mode}: {matched} launches matched, warps per SM equal in {equal}; mean |error| "
+                f"{mean_warps:.1f} warps, {mean_registers:.1f} registers (estimate low in "
+                f"{sum(e < 0 for e in register_errors)}, high in {sum(e > 0 for e in register_errors)})"
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path)
     parser.add_argument("--write", type=Path, help="where to keep the corpus launches' figures")
+    parser.add_argument("--rows", type=Path, help="cudalint's rows to compare (realcode_rows.py)")
     options = parser.parse_args(argv)
     with (options.results / "occupancy.csv").open(newline="") as handle:
         records = [normalize(row) for row in csv.DictReader(handle)]
@@ -130,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
             + (f"; block limits differ: {differing}" if differing else "")
         )
     print(f"{equal} of {len(records)} launches: the model's warps per SM equal ncu's")
+    if options.rows:
+        compare_rows(records, json.loads(options.rows.read_text()))
     if options.write:
         options.write.parent.mkdir(parents=True, exist_ok=True)
         with options.write.open("w", newline="") as handle:

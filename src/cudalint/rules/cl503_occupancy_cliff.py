@@ -56,10 +56,13 @@ class OccupancyCliff(FactRule):
     quarter of its throughput.
 
     Higher occupancy is not always faster: a kernel that keeps many independent values
-    per thread (a register tile, unrolled loads) hides latency with its own instruction
-    parallelism and can run best at low occupancy, and capping its registers may spill.
-    That is why the rule warns only for kernels without such a tile, and only for a small
-    change; the note gives the figures for the others.
+    per thread (a register tile, loads the compiler batches from an unrolled loop) hides
+    latency with its own instruction parallelism and can run best at low occupancy, and
+    capping its registers may spill. That is why the rule warns only for kernels without a
+    register tile, and only for a small change; the note gives the figures for the others.
+    Loads batched by unrolling are not seen: a kernel whose registers go to them can be
+    warned about although it hides latency already, which the `note` level of the other
+    cases does not risk.
 
     ## Example
     ```cuda
