@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from conftest import CORPUS
+import pytest
+
+from conftest import CORPUS, load_script
 
 MATH = CORPUS / "registers" / "math_slow_paths.cu"
 _PTXAS = re.compile(r"^// ptxas: registers=\d+ stack=(\d+)")
@@ -22,6 +24,32 @@ def _stacks() -> dict[str, int]:
             stacks[match.group(1)] = pending
             pending = None
     return stacks
+
+
+def test_local_memory_lines_in_the_sass(corpus_results):
+    """Where the SASS puts the slow paths' local loads and stores (nvdisasm -gi): the float
+    reduction, inlined, on the line of the call, where CL504 reports it; the double one's
+    call sequence on the kernel's closing line, which CL504 names by its call."""
+    from test_registers import NVCC, _local_memory_lines
+
+    from cudalint.dataflow import Facts
+    from cudalint.rules import implemented
+
+    nvdisasm = load_script("source_lines").find_tool("nvdisasm")
+    if nvdisasm is None or NVCC is None:
+        pytest.skip("nvcc or nvdisasm is not available")
+    truth = _local_memory_lines(MATH, nvdisasm)
+    facts = Facts(corpus_results.unit(MATH, "embedded"))
+    findings = list(implemented()["CL504"]().check(facts))
+    for kernel in facts.kernels:
+        reported = {f.span.line for f in findings if f.function == kernel.function.display_name}
+        sass = truth.get(kernel.label, set())
+        if not kernel.math_slow_paths:
+            assert not sass, kernel.label
+        elif kernel.math_slow_paths[0].double:
+            assert sass == {kernel.function.body.span.end_line}, kernel.label
+        else:
+            assert sass == reported, kernel.label
 
 
 def test_predicted_frames_match_ptxas(corpus_results, header_mode):

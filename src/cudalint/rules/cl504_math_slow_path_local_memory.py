@@ -31,6 +31,11 @@ class MathSlowPathLocalMemory(FactRule):
     frame is compiled in, but the slow path most likely never runs. With `--ptxas` a
     finding needs the kernel's stack frame to be there.
 
+    The finding is on the call. Nsight Compute's source view shows the float reduction's
+    local loads and stores on that line too (it is inlined there); those of the double
+    reduction's call sequence appear on the kernel's closing line (checked with
+    `nvdisasm -gi`, tests/test_math_paths.py).
+
     ## Why is this bad?
     Local memory is per-thread memory in DRAM, cached in L1: the slow path's table and
     stack frame go through the same L1 and L2 as the kernel's data, and a warp whose lanes
