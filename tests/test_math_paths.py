@@ -30,10 +30,9 @@ def test_local_memory_lines_in_the_sass(corpus_results):
     """Where the SASS puts the slow paths' local loads and stores (nvdisasm -gi): the float
     reduction, inlined, on the line of the call, where CL504 reports it; the double one's
     call sequence on the kernel's closing line, which CL504 names by its call."""
-    from test_registers import NVCC, _local_memory_lines
-
     from cudalint.dataflow import Facts
     from cudalint.rules import implemented
+    from test_registers import NVCC, _local_memory_lines
 
     nvdisasm = load_script("source_lines").find_tool("nvdisasm")
     if nvdisasm is None or NVCC is None:
