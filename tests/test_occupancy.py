@@ -11,7 +11,13 @@ import pytest
 
 from conftest import CORPUS
 from cudalint.dataflow import BuildContext, Facts, Limiter
-from cudalint.dataflow.occupancy import next_step, register_headroom, sm_limits, theoretical_occupancy
+from cudalint.dataflow.occupancy import (
+    MIN_REGISTERS,
+    next_step,
+    register_headroom,
+    sm_limits,
+    theoretical_occupancy,
+)
 from cudalint.diagnostics import Level
 from cudalint.ptxas import parse_verbose
 from cudalint.rules import implemented
@@ -99,15 +105,6 @@ def _facts(corpus_results, header_mode: str, fixture: str, max_registers: int | 
     return Facts(tu, build=BuildContext(90, max_registers, resources))
 
 
-def _rows(facts: Facts) -> dict[int, object]:
-    """Occupancy rows by launch line."""
-    rows = {}
-    for kernel in facts.kernels:
-        for row in facts.occupancies(kernel):
-            rows[row.span.line] = row
-    return rows
-
-
 def test_static_shared_from_source_matches_ptxas(corpus_results, header_mode):
     compiled = _facts(corpus_results, header_mode, "sm90_occupancy_limits.txt")
     source = Facts(corpus_results.unit(OCCUPANCY, header_mode))
@@ -136,61 +133,52 @@ def _measured() -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def _launch_lines() -> list[int]:
-    """The lines of main()'s launches, in the order the program makes them."""
-    lines = OCCUPANCY.read_text().splitlines()
-    start = next(n for n, line in enumerate(lines) if line.startswith("int main()"))
-    return [n + 1 for n, line in enumerate(lines) if n > start and "<<<" in line]
-
-
-@pytest.mark.skipif(not NCU.exists(), reason="no Nsight Compute record")
 def test_model_reproduces_nsight_compute():
-    """Each measured launch, with ncu's own registers and shared bytes: the same blocks and
-    warps per SM, and the same block limits for registers, warps and blocks."""
+    """Each measured launch, with ncu's own registers and shared bytes: the same warps per
+    SM, and the same block limits for registers, warps and blocks. ncu's shared-memory
+    limit counts the carve-out the driver configured for the launch (often less than the
+    largest, never so little that it costs occupancy): the model's counts the largest,
+    as cudaOccupancyMaxActiveBlocksPerMultiprocessor does by default."""
     rows = _measured()
-    assert len(rows) >= 40
+    assert len(rows) == 42
     for row in rows:
         occupancy = theoretical_occupancy(
             90,
             int(row["block_threads"]),
             int(row["registers"]),
             int(row["static_shared"]) + int(row["dynamic_shared"]),
-            int(row["barriers"] or 1),
+            int(row["barriers"]),
         )
         where = f"{row['build']} {row['kernel']} block {row['block_threads']}"
         assert occupancy.warps == int(row["theoretical_warps"]), where
         assert occupancy.allowed_by(Limiter.REGISTERS) == int(row["limit_registers"]), where
         assert occupancy.allowed_by(Limiter.WARPS) == int(row["limit_warps"]), where
         assert occupancy.allowed_by(Limiter.BLOCKS) == int(row["limit_blocks"]), where
+        assert occupancy.allowed_by(Limiter.SHARED_MEMORY) >= int(row["limit_shared_mem"]), where
 
 
-@pytest.mark.skipif(not NCU.exists(), reason="no Nsight Compute record")
 @pytest.mark.parametrize(
     "build, fixture, cap",
     [("default", "sm90_occupancy_limits.txt", None), ("maxrreg48", "sm90_occupancy_limits_maxrreg48.txt", 48)],
 )
 def test_facts_with_ptxas_equal_nsight_compute(corpus_results, header_mode, build, fixture, cap):
     """The whole chain: launches read from the source, ptxas's registers and shared bytes,
-    the model; every launch's occupancy as ncu measured it."""
+    the model; every measured launch's occupancy as ncu measured it. The launch the model
+    says cannot run (512 threads of 254 registers) ended ncu's run of the default build:
+    the launches after it were not measured there."""
     facts = _facts(corpus_results, header_mode, fixture, cap)
-    rows = _rows(facts)
-    measured = {
-        (row["kernel"], int(row["block_threads"]), int(row["dynamic_shared"])): row
-        for row in _measured()
-        if row["build"] == build
-    }
-    launched = 0
-    for line in _launch_lines():
-        ours = rows[line]
-        kernel = next(k.label for k in facts.kernels if any(r.span.line == line for r in facts.occupancies(k)))
-        row = measured.get((kernel, ours.block_threads, ours.dynamic_shared))
-        assert ours.exact, line
-        if ours.occupancy.blocks == 0:
-            assert row is None, f"line {line} launched, though the model says it cannot"
-            continue
-        launched += 1
-        assert row is not None, f"no measurement of line {line}"
-        assert ours.registers == int(row["registers"]), line
-        assert ours.static_shared == int(row["static_shared"]), line
-        assert ours.occupancy.warps == int(row["theoretical_warps"]), line
-    assert launched == len(measured)
+    ours = {}
+    for kernel in facts.kernels:
+        for row in facts.occupancies(kernel):
+            ours[kernel.label, row.block_threads, row.dynamic_shared] = row
+    measured = [row for row in _measured() if row["build"] == build]
+    assert len(measured) == {"default": 14, "maxrreg48": 28}[build]
+    for row in measured:
+        key = (row["kernel"], int(row["block_threads"]), int(row["dynamic_shared"]))
+        mine = ours[key]
+        assert mine.exact, key
+        assert max(mine.registers, MIN_REGISTERS) == int(row["registers"]), key
+        assert mine.static_shared == int(row["static_shared"]), key
+        assert mine.occupancy.warps == int(row["theoretical_warps"]), key
+    unlaunched = [key for key, row in ours.items() if row.occupancy.blocks == 0]
+    assert unlaunched == ([("products<112>", 512, 0)] if build == "default" else [])

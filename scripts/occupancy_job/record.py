@@ -39,6 +39,7 @@ FIELDS = (
     "limit_shared_mem",
     "limit_warps",
     "limit_blocks",
+    "limit_barriers",
     "theoretical_warps",
     "theoretical_percent",
     "achieved_percent",
@@ -55,6 +56,7 @@ METRICS = {
     "limit_shared_mem": ("launch__occupancy_limit_shared_mem",),
     "limit_warps": ("launch__occupancy_limit_warps",),
     "limit_blocks": ("launch__occupancy_limit_blocks",),
+    "limit_barriers": ("launch__occupancy_limit_barriers",),
     "theoretical_warps": ("sm__maxwarps_active.avg.per_cycle_active",),
     "theoretical_percent": ("sm__maxwarps_active.avg.pct_of_peak_sustained_active",),
     "achieved_percent": ("sm__warps_active.avg.pct_of_peak_sustained_active",),
@@ -79,9 +81,10 @@ def label(kernel_name: str) -> str:
 def number(text: str) -> float | None:
     text = (text or "").replace(",", "").strip()
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         return None
+    return None if value != value else value  # "nan": no figure
 
 
 def normalize(row: dict[str, str]) -> dict[str, object]:
@@ -94,6 +97,11 @@ def normalize(row: dict[str, str]) -> dict[str, object]:
         record["block_threads"] = dims[0] * dims[1] * dims[2] if len(dims) == 3 else None
     if record["theoretical_warps"] is None and record["theoretical_percent"] is not None:
         record["theoretical_warps"] = round(float(record["theoretical_percent"]) * MAX_WARPS / 100)
+    limits = [record[f"limit_{name}"] for name in ("registers", "shared_mem", "warps", "blocks", "barriers")]
+    if record["theoretical_warps"] is None and None not in limits and record["block_threads"]:
+        # ncu 2025.3 gives the block limits, not the theoretical warps: its Occupancy
+        # section multiplies the least of them by the block's warps.
+        record["theoretical_warps"] = min(limits) * -(-int(record["block_threads"]) // 32)
     return record
 
 
@@ -152,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     with (options.results / "occupancy.csv").open(newline="") as handle:
         records = [normalize(row) for row in csv.DictReader(handle)]
-    records = [r for r in records if r["block_threads"] and r["registers"] is not None]
+    records = [r for r in records if r["block_threads"] and r["registers"] is not None and r["theoretical_warps"]]
     equal = 0
     for record in records:
         ours = model(record)

@@ -9,7 +9,8 @@ statistics). Blocks per SM are the least of five limits:
 * **warps**: the SM's resident warps over the block's warps (``ceil(threads / 32)``);
 * **blocks**: the SM's resident blocks;
 * **registers**: registers are given to a warp in units of 256 (``ceil(registers * 32 /
-  256) * 256``), out of each of the 4 sub-partitions' quarter of the register file, so the
+  256) * 256``, with at least 16 registers a thread), out of each of the 4 sub-partitions'
+  quarter of the register file, so the
   SM holds ``4 * floor(16384 / per_warp)`` warps, in whole blocks; a block whose warps,
   rounded up to a multiple of 4, would need more than the 64 Ki registers a block may have
   cannot launch;
@@ -18,7 +19,8 @@ statistics). Blocks per SM are the least of five limits:
   from sm_80, 256 before), out of the SM's shared memory at the largest carve-out (the
   default preference; the driver may configure less when fewer bytes serve as many
   blocks, which changes no occupancy); a block above 48 KiB needs the opt-in attribute;
-* **barriers** (sm_90 on): two named barriers per resident block, shared by the blocks.
+* **barriers** (sm_90 on): two named barriers per resident block slot, shared by the
+  blocks: a kernel using more than two per block fits fewer blocks.
 
 The per-architecture figures are the CUDA Programming Guide's (5.1 Compute Capabilities,
 Table 31 "Technical Specifications per Compute Capability") and ``cuda_occupancy.h``'s
@@ -39,6 +41,9 @@ REGISTER_ALLOCATION_UNIT = 256
 """Registers are given to a warp in blocks of 256: 8 per thread."""
 SUB_PARTITIONS = 4
 KIB = 1024
+MIN_REGISTERS = 16
+"""Registers a thread is given at least: Nsight Compute reports 16 for kernels ptxas
+compiled to 10 and 12 (H200, tests/gpu/occupancy_ncu.csv)."""
 
 
 @dataclass(frozen=True)
@@ -163,12 +168,10 @@ def theoretical_occupancy(
     block_warps = math.ceil(block_threads / WARP_SIZE)
     by_warps = sm.max_warps // block_warps if block_threads <= sm.max_threads_per_block else 0
 
-    per_warp = _round_up(max(registers, 0) * WARP_SIZE, REGISTER_ALLOCATION_UNIT)
+    per_warp = _round_up(max(registers, MIN_REGISTERS) * WARP_SIZE, REGISTER_ALLOCATION_UNIT)
     hardware_check = per_warp * _round_up(block_warps, SUB_PARTITIONS)
     if registers > sm.max_registers_per_thread or max(hardware_check, per_warp * block_warps) > sm.registers_per_block:
         by_registers = 0
-    elif per_warp == 0:
-        by_registers = sm.max_blocks
     else:
         warps_per_partition = sm.registers_per_sm // SUB_PARTITIONS // per_warp
         by_registers = warps_per_partition * SUB_PARTITIONS // block_warps
@@ -190,7 +193,8 @@ def theoretical_occupancy(
         (Limiter.REGISTERS, by_registers),
         (Limiter.SHARED_MEMORY, by_shared),
     )
-    if arch >= 90 and barriers > 0:
+    if arch >= 90 and barriers > 0 and sm.max_blocks * sm.barriers_per_block_slot // barriers < sm.max_blocks:
+        # Only a kernel with several named barriers per block is held back by them.
         limits += ((Limiter.BARRIERS, sm.max_blocks * sm.barriers_per_block_slot // barriers),)
     blocks = min(blocks for _, blocks in limits)
     return Occupancy(arch, block_threads, registers, shared_bytes, blocks, sm.max_warps, limits, allocated)
