@@ -4,6 +4,7 @@ memory, measured against ptxas, and where their arguments come from."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +98,28 @@ def test_argument_provenance_and_overloads(snippets):
         ("sincosf", 32, "read from memory"),
         ("cosf", 32, "read from memory"),
     ]
+
+
+def test_warnings_are_the_kernels_the_hardware_ran_local_memory_in(corpus_results):
+    """Nsight Compute on an H200 (tests/gpu/math_local_ncu.csv), every kernel over 2^20
+    phases that take the slow path where one is compiled in (|x| >= 1e10 in double, >= 1e6
+    in float): local loads and stores ran exactly in the kernels CL504 warns about; the
+    twiddle factors, noted, ran none."""
+    import csv
+
+    from cudalint.dataflow import Facts
+    from cudalint.diagnostics import Level
+    from cudalint.rules import implemented
+
+    with (Path(__file__).parent / "gpu" / "math_local_ncu.csv").open(newline="") as handle:
+        measured = {row["kernel"]: row for row in csv.DictReader(handle)}
+    facts = Facts(corpus_results.unit(MATH, "embedded"))
+    findings = list(implemented()["CL504"]().check(facts))
+    warned = {f.function for f in findings if f.level is Level.WARNING}
+    ran_local = {
+        name
+        for name, row in measured.items()
+        if int(row["local_load_instructions"]) + int(row["local_store_instructions"])
+    }
+    assert set(measured) == {k.function.name for k in facts.kernels}
+    assert warned == ran_local == {"rotate", "polar_float"}
