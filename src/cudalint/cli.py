@@ -437,8 +437,9 @@ def _parse_with_build(file: Path, options: argparse.Namespace, use_ptxas: bool |
         raise CommandFailed(f"{file}: {exc}") from None
     if config.ptxas if use_ptxas is None else use_ptxas:
         settings.nvcc = _nvcc(options.cuda_path or config.resolve(config.cuda_path))
-    result = UnitResult(str(file))
-    build = engine.build_context(str(file), environment, settings, result)
+    compiled = frontend.compiled_file(str(file), environment)
+    result = UnitResult(compiled)
+    build = engine.build_context(compiled, environment, settings, result)
     for notice in result.notices:
         print(notice.one_line(), file=sys.stderr)
     return tu, build

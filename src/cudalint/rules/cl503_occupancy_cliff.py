@@ -45,6 +45,11 @@ class OccupancyCliff(FactRule):
     A launch whose block cannot fit at all (more registers than a block may have) is a
     warning too, with `--ptxas`: the launch fails with `cudaErrorLaunchOutOfResources`.
 
+    The occupancy is Nsight Compute's: with `--ptxas`, the warps per SM and the register,
+    warp and block limits equal ncu's in each of 42 launches of the occupancy corpus on an
+    H200, and the model equals ncu's warps per SM on 107 launches of 25 real programs
+    (README, "Occupancy figures are checked against Nsight Compute").
+
     ## Why is this bad?
     An SM hides the latency of a warp's memory access by issuing from other warps. By
     Little's law the bytes in flight an SM needs are its share of the bandwidth times the
