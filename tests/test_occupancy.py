@@ -182,3 +182,24 @@ def test_facts_with_ptxas_equal_nsight_compute(corpus_results, header_mode, buil
         assert mine.occupancy.warps == int(row["theoretical_warps"]), key
     unlaunched = [key for key, row in ours.items() if row.occupancy.blocks == 0]
     assert unlaunched == ([("products<112>", 512, 0)] if build == "default" else [])
+
+
+def test_model_reproduces_nsight_compute_on_real_programs():
+    """107 launches of 25 real programs (bench/realcode/occupancy_ncu.csv), with ncu's
+    registers and shared bytes: the same warps per SM, register, warp and block limits."""
+    with (Path(__file__).parent.parent / "bench" / "realcode" / "occupancy_ncu.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 107 and len({row["build"] for row in rows}) == 25
+    for row in rows:
+        occupancy = theoretical_occupancy(
+            90,
+            int(row["block_threads"]),
+            int(row["registers"]),
+            int(row["static_shared"]) + int(row["dynamic_shared"]),
+            int(row["barriers"]),
+        )
+        where = f"{row['build']} {row['kernel']} block {row['block_threads']}"
+        assert occupancy.warps == int(row["theoretical_warps"]), where
+        assert occupancy.allowed_by(Limiter.REGISTERS) == int(row["limit_registers"]), where
+        assert occupancy.allowed_by(Limiter.WARPS) == int(row["limit_warps"]), where
+        assert occupancy.allowed_by(Limiter.BLOCKS) == int(row["limit_blocks"]), where

@@ -157,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("results", type=Path)
     parser.add_argument("--write", type=Path, help="where to keep the corpus launches' figures")
     parser.add_argument("--rows", type=Path, help="cudalint's rows to compare (realcode_rows.py)")
+    parser.add_argument("--write-realcode", type=Path, help="where to keep the real programs' launches' figures")
     options = parser.parse_args(argv)
     with (options.results / "occupancy.csv").open(newline="") as handle:
         records = [normalize(row) for row in csv.DictReader(handle)]
@@ -188,6 +189,13 @@ def main(argv: list[str] | None = None) -> int:
             writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
             writer.writeheader()
             writer.writerows(r for r in records if r["build"] in CORPUS_BUILDS)
+    if options.write_realcode:
+        with options.write_realcode.open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
+            writer.writeheader()
+            for record in records:
+                if str(record["build"]).startswith("realcode-"):
+                    writer.writerow({**record, "build": re.sub(r"^realcode-\d+-", "", str(record["build"]))})
     return 0 if equal == len(records) else 1
 
 
