@@ -47,6 +47,7 @@ __global__ void __launch_bounds__(1024, 1) messages(const float* a, float* out, 
     for (int i = 0; i < 96; ++i) tiles[i] = a[i * 1024 + t];
 #pragma unroll
     for (int i = 0; i < 96; ++i) acc += tiles[i] * tiles[95 - i];
+    acc += cosf(a[row]) + sinf(acc);
     out[row] = acc * 0.1 + history[idx[t] & 15];
 }
 """

@@ -177,6 +177,12 @@ def _parser() -> argparse.ArgumentParser:
     facts.add_argument("file", type=Path, help="A CUDA source or header.")
     facts.add_argument("--kernel", help="Only this kernel or device function (name, or name<args>).")
     facts.add_argument("--format", type=_choice(("text", "json")), default="text", help="Output format: text or json.")
+    facts.add_argument(
+        "--ptxas",
+        dest="use_ptxas",
+        action=argparse.BooleanOptionalAction,
+        help="Compile the file with nvcc for ptxas's exact registers and shared memory (configuration `ptxas`).",
+    )
     _frontend_arguments(facts, "CUDA headers: toolkit, embedded or auto.")
 
     explain = commands.add_parser(
@@ -507,19 +513,35 @@ def _with_profile(result, profile, settings: RunSettings, config: Config):
 
 def _parse_one(file: Path, options: argparse.Namespace):
     """``file`` parsed and lowered with the configuration's and the command line's frontend options."""
+    return _parse_with_build(file, options)[0]
+
+
+def _parse_with_build(file: Path, options: argparse.Namespace, use_ptxas: bool | None = False):
+    """``file`` parsed, and how the project builds it (``engine.build_context``): with
+    ``use_ptxas`` (None: as configured), ptxas's figures for its kernels too."""
     from cudalint import engine, frontend
     from cudalint.config import Config, ConfigError, find_config, load_config
+    from cudalint.units import UnitResult
 
     try:
         config_path = options.config_file or find_config(file if file.exists() else Path.cwd())
         config = load_config(config_path) if config_path else Config()
-        frontend_options = _frontend_options(engine.default_settings(config).frontend, options)
-        environment = frontend.build_environment(frontend_options, search_from=str(file.parent))
-        return frontend.parse_file(str(file), environment)
+        settings = engine.default_settings(config)
+        settings.frontend = _frontend_options(settings.frontend, options)
+        environment = frontend.build_environment(settings.frontend, search_from=str(file.parent))
+        tu = frontend.parse_file(str(file), environment)
     except (ConfigError, frontend.FrontendConfigError) as exc:
         raise CommandFailed(str(exc)) from None
     except frontend.SourceError as exc:
         raise CommandFailed(f"{file}: {exc}") from None
+    if config.ptxas if use_ptxas is None else use_ptxas:
+        settings.nvcc = _nvcc(options.cuda_path or config.resolve(config.cuda_path))
+    compiled = frontend.compiled_file(str(file), environment)
+    result = UnitResult(compiled)
+    build = engine.build_context(compiled, environment, settings, result)
+    for notice in result.notices:
+        print(notice.one_line(), file=sys.stderr)
+    return tu, build
 
 
 def _launches_beside(file: Path, tu, options: argparse.Namespace) -> tuple:
@@ -554,8 +576,8 @@ def facts_command(options: argparse.Namespace) -> int:
     from cudalint.report.facts import render_facts_json, render_facts_text
 
     file: Path = options.file
-    tu = _parse_one(file, options)
-    facts = Facts(tu, external=_launches_beside(file, tu, options))
+    tu, build = _parse_with_build(file, options, options.use_ptxas)
+    facts = Facts(tu, build=build, external=_launches_beside(file, tu, options))
     kernels = [k for k in facts.kernels if k.function.in_main_file]
     if options.kernel is not None:
         kernels = [

@@ -48,20 +48,28 @@ from cudalint.dataflow.interpret import (
     trace_kernel,
 )
 from cudalint.dataflow.launches import launch_records
+from cudalint.dataflow.math_paths import MathSlowPath, math_slow_paths
+from cudalint.dataflow.occupancy import (
+    LaunchOccupancy,
+    Limiter,
+    Occupancy,
+    Step,
+    launch_occupancy,
+    source_shared_bytes,
+)
 from cudalint.dataflow.padding import SharedArray, TileRequests, conflict_free_padding, row_layout, shared_arrays
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
     LocalArray,
-    Occupancy,
     RegisterBudget,
     RegisterEstimate,
     UnrollModel,
     UnrollReason,
     counter_indices,
     estimate_registers,
+    launch_bounds_registers,
     local_arrays,
     math_library_stack,
-    occupancy,
     register_budget,
 )
 from cudalint.dataflow.shapes import configurations, launch_place
@@ -98,18 +106,27 @@ __all__ = [
     "KernelFacts",
     "KernelResources",
     "LaunchContext",
+    "LaunchOccupancy",
     "LaunchRecord",
+    "Limiter",
     "LocalArray",
     "LoopRun",
+    "MathSlowPath",
     "MemorySpace",
     "Occupancy",
     "RegisterBudget",
     "RegisterEstimate",
     "SharedArray",
+    "Step",
     "Sym",
     "Variance",
     "row_layout",
 ]
+
+
+MIN_TILE_WORDS = 8
+"""Per-thread values in registers from which a kernel counts as hiding latency with its
+own independent work (``KernelFacts.latency_exposed``)."""
 
 
 @dataclass(frozen=True)
@@ -251,8 +268,67 @@ class KernelFacts:
         resources = self.resources
         return None if resources is None else resources.stack_frame - math_library_stack(self.trace)
 
-    def occupancy(self, registers: int) -> Occupancy:
-        return occupancy(registers, None if self.shape.assumed else self.shape.threads, self.build.arch)
+    @property
+    def occupancy_registers(self) -> tuple[int, bool]:
+        """Registers per thread for the occupancy, and whether they are ptxas's: else the
+        source-level estimate, within the kernel's budget."""
+        if self.resources is not None:
+            return self.resources.registers, True
+        return min(self.register_estimate.registers, self.register_budget.registers), False
+
+    @cached_property
+    def static_shared(self) -> tuple[int, bool]:
+        """Static shared bytes per block (ptxas's with ``--ptxas``, else the declarations'),
+        and whether the kernel or a function it calls sizes a dynamic shared array."""
+        file_scope = [var for var in self.tu.globals if var.storage is ir.StorageClass.SHARED] if self.tu else []
+        functions = [self.function, *self.called_functions]
+        declared, dynamic = source_shared_bytes(functions, file_scope)
+        return (declared if self.resources is None else self.resources.shared_bytes), dynamic
+
+    @cached_property
+    def called_functions(self) -> list[ir.Function]:
+        """The device functions the kernel calls, directly or not."""
+        found: dict[str, ir.Function] = {}
+        pending = [self.function]
+        while pending:
+            function = pending.pop()
+            for stmt in function.body.walk() if function.body is not None else ():
+                for expr in stmt.expressions():
+                    for node in expr.walk():
+                        callee = self.helpers.get(node.decl) if node.kind is ir.ExprKind.CALL and node.decl else None
+                        if callee is not None and callee.decl not in found:
+                            found[callee.decl] = callee
+                            pending.append(callee)
+        return list(found.values())
+
+    def launch_bounds_cap(self, max_threads: int, min_blocks: int) -> int:
+        """The registers per thread ptxas would allow under ``__launch_bounds__(max_threads, min_blocks)``."""
+        return launch_bounds_registers(max_threads, min_blocks, self.build.arch)
+
+    @cached_property
+    def math_slow_paths(self) -> list[MathSlowPath]:
+        """The math library calls whose slow paths keep their state in local memory (``math_paths``)."""
+        return math_slow_paths(self.function, self.helpers)
+
+    @property
+    def latency_exposed(self) -> bool:
+        """Whether the kernel's threads wait on global memory with little independent work of
+        their own: it loads from global memory and keeps no tile of 8 or more values in
+        registers (arrays, fragments). Without such a tile, the loads in flight on an SM, and
+        with them the bandwidth it reaches, grow only with its resident warps (Little's law)."""
+        reads = any(a.space is MemorySpace.GLOBAL and a.kind is AccessKind.LOAD for a in self.trace.accesses)
+        return reads and self.register_estimate.tile_words < MIN_TILE_WORDS
+
+    def launch_occupancy(
+        self, block_threads: int, dynamic_shared: int | None, where: str, span: ir.Span
+    ) -> LaunchOccupancy:
+        """The theoretical occupancy of blocks of ``block_threads`` threads with
+        ``dynamic_shared`` bytes at the launch (None: not known), written at ``span``."""
+        registers, exact = self.occupancy_registers
+        static, dynamic = self.static_shared
+        barriers = self.resources.barriers if self.resources is not None else int(bool(self.barriers))
+        known = dynamic_shared if dynamic_shared is not None or not dynamic else None
+        return launch_occupancy(where, span, self.build.arch, block_threads, registers, exact, static, known, barriers)
 
     @cached_property
     def accesses(self) -> list[tuple[Access, AccessPattern]]:
@@ -558,6 +634,34 @@ class Facts:
     def launches_of(self, function: ir.Function) -> list[LaunchRecord]:
         """Every launch of ``function`` this analysis knows, from this unit and others."""
         return [r for r in (*self.launch_records, *self.external) if r.kernel == function.decl]
+
+    def occupancies(self, kernel: KernelFacts) -> list[LaunchOccupancy]:
+        """The theoretical occupancy of each distinct block size and dynamic shared size the
+        kernel is launched with, in launch order; with no launch, that of its
+        ``__launch_bounds__`` block; none when neither says how many threads a block has."""
+        rows: dict[tuple[int, int | None], LaunchOccupancy] = {}
+        for record in self.launches_of(kernel.function):
+            if record.block is None or min(record.block) <= 0:
+                continue
+            threads = record.block[0] * record.block[1] * record.block[2]
+            key = (threads, record.shared_bytes)
+            if key not in rows:
+                where = launch_place(record, kernel.function)
+                rows[key] = kernel.launch_occupancy(threads, record.shared_bytes, where, self._line_span(record))
+        if not rows and kernel.launch is None and not kernel.shape.assumed:
+            header = kernel.function.span
+            span = ir.Span(header.file, header.line, header.column, header.line, header.column + 1)
+            rows[kernel.shape.threads, None] = kernel.launch_occupancy(
+                kernel.shape.threads, None, kernel.shape.source, span
+            )
+        return list(rows.values())
+
+    def _line_span(self, record: LaunchRecord) -> ir.Span:
+        """The launch's line, from its first non-blank character."""
+        lines = self.tu.lines_of(record.file)
+        text = lines[record.line - 1] if 0 < record.line <= len(lines) else ""
+        column = len(text) - len(text.lstrip()) + 1
+        return ir.Span(record.file, record.line, column, record.line, max(column + 1, len(text.rstrip()) + 1))
 
     @cached_property
     def fp64_regions(self) -> tuple[Fp64Region, ...]:

@@ -24,12 +24,9 @@ from dataclasses import dataclass, field
 
 from cudalint import ir
 from cudalint.dataflow.interpret import Access, AccessKind, KernelTrace, LoopRun, MemorySpace
+from cudalint.dataflow.occupancy import REGISTER_ALLOCATION_UNIT, WARP_SIZE, sm_limits
 from cudalint.dataflow.symbolic import OPERATORS, Atom, AtomKind, Sym, operation
 
-REGISTERS_PER_SM = 65536
-MAX_REGISTERS_PER_THREAD = 255
-WARP_ALLOCATION_UNIT = 256
-"""Registers are given to a warp in blocks of 256: 8 per thread."""
 THREAD_OVERHEAD = 8
 """Registers a kernel needs besides its arrays and loop-carried values (thread index,
 addresses, loop counter): ptxas gives a kernel holding an unrolled ``float a[N]`` about N + 8."""
@@ -48,38 +45,8 @@ MAX_RECORD_NESTING = 8
 """Structs inside structs followed when looking for an array member."""
 
 
-@dataclass(frozen=True)
-class ArchLimits:
-    max_warps: int
-    max_blocks: int
-
-    @property
-    def max_threads(self) -> int:
-        return self.max_warps * 32
-
-
-# Per-SM residency limits by compute capability (CUDA Programming Guide, table of
-# technical specifications); newer architectures use the closest older entry.
-_ARCH_LIMITS = {
-    70: ArchLimits(64, 32),
-    75: ArchLimits(32, 16),
-    80: ArchLimits(64, 32),
-    86: ArchLimits(48, 16),
-    87: ArchLimits(48, 16),
-    89: ArchLimits(48, 24),
-    90: ArchLimits(64, 32),
-    100: ArchLimits(64, 32),
-    120: ArchLimits(48, 32),
-}
-
-
-def arch_limits(arch: int) -> ArchLimits:
-    known = [a for a in _ARCH_LIMITS if a <= arch]
-    return _ARCH_LIMITS[max(known)] if known else _ARCH_LIMITS[min(_ARCH_LIMITS)]
-
-
 def _round_down_to_allocation(registers: float) -> int:
-    step = WARP_ALLOCATION_UNIT // 32
+    step = REGISTER_ALLOCATION_UNIT // WARP_SIZE
     return int(registers // step) * step
 
 
@@ -98,48 +65,28 @@ def register_budget(function: ir.Function, arch: int, max_registers: int | None)
     SM cannot host is ignored, as ptxas does."""
     bounds = function.launch_bounds
     if bounds is not None and bounds.max_threads:
-        limits = arch_limits(arch)
-        warps = math.ceil(bounds.max_threads / 32)
-        blocks = bounds.min_blocks or 1
-        if blocks > limits.max_blocks or warps * blocks > limits.max_warps:
-            blocks = 1
-        cap = _round_down_to_allocation(REGISTERS_PER_SM / (warps * blocks) / 32)
         text = bounds.text or ", ".join(str(v) for v in (bounds.max_threads, bounds.min_blocks) if v)
-        return RegisterBudget(min(cap, MAX_REGISTERS_PER_THREAD), f"__launch_bounds__({text})")
+        cap = launch_bounds_registers(bounds.max_threads, bounds.min_blocks, arch)
+        return RegisterBudget(cap, f"__launch_bounds__({text})")
+    most = sm_limits(arch).max_registers_per_thread
     if function.max_registers:
-        return RegisterBudget(
-            min(function.max_registers, MAX_REGISTERS_PER_THREAD), f"__maxnreg__({function.max_registers})"
-        )
+        return RegisterBudget(min(function.max_registers, most), f"__maxnreg__({function.max_registers})")
     if max_registers:
-        return RegisterBudget(min(max_registers, MAX_REGISTERS_PER_THREAD), f"-maxrregcount={max_registers}")
-    return RegisterBudget(MAX_REGISTERS_PER_THREAD, "the hardware limit", explicit=False)
+        return RegisterBudget(min(max_registers, most), f"-maxrregcount={max_registers}")
+    return RegisterBudget(most, "the hardware limit", explicit=False)
 
 
-@dataclass(frozen=True)
-class Occupancy:
-    warps: int
-    """Resident warps per SM."""
-    max_warps: int
-    limited_by_registers: bool
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.warps / self.max_warps)
-
-
-def occupancy(registers: int, block_threads: int | None, arch: int) -> Occupancy:
-    """Resident warps per SM with ``registers`` per thread (shared memory not considered).
-    Without a known block size, warps are counted one by one."""
-    limits = arch_limits(arch)
-    per_warp = math.ceil(max(registers, 1) * 32 / WARP_ALLOCATION_UNIT) * WARP_ALLOCATION_UNIT
-    if not block_threads:
-        warps = min(REGISTERS_PER_SM // per_warp, limits.max_warps)
-        return Occupancy(warps, limits.max_warps, warps < limits.max_warps)
-    block_warps = math.ceil(block_threads / 32)
-    by_registers = REGISTERS_PER_SM // (per_warp * block_warps)
-    by_other_limits = min(limits.max_warps // block_warps, limits.max_blocks)
-    blocks = min(by_registers, by_other_limits)
-    return Occupancy(blocks * block_warps, limits.max_warps, by_registers < by_other_limits)
+def launch_bounds_registers(max_threads: int, min_blocks: int | None, arch: int) -> int:
+    """The registers per thread ptxas allows under ``__launch_bounds__(max_threads,
+    min_blocks)``: the SM's registers shared by ``min_blocks`` blocks, rounded down to the
+    allocation unit of 8, at most 255."""
+    limits = sm_limits(arch)
+    warps = math.ceil(max_threads / WARP_SIZE)
+    blocks = min_blocks or 1
+    if blocks > limits.max_blocks or warps * blocks > limits.max_warps:
+        blocks = 1
+    cap = _round_down_to_allocation(limits.registers_per_sm / (warps * blocks) / WARP_SIZE)
+    return min(cap, limits.max_registers_per_thread)
 
 
 # ---------------------------------------------------------------------------- unrolling
@@ -880,6 +827,9 @@ class RegisterEstimate:
     registers: int
     contributors: tuple[Contributor, ...]
     """Largest first; the fixed overhead is not listed."""
+    tile_words: int = 0
+    """Registers of the per-thread arrays and fragments among them: independent values
+    each thread works on at once."""
 
 
 def estimate_registers(
@@ -892,13 +842,14 @@ def estimate_registers(
     contributors = [Contributor(a.declaration, a.words) for a in arrays if not a.in_local_memory and a.words]
     aggregates = _array_holders(function, records)
     contributors += [Contributor(f"{var.type.spelling} {var.name}", _words(var.type)) for var in aggregates]
+    tile_words = sum(c.registers for c in contributors)
     rolled = [run.stmt for run in model.loops.values() if model.verdict(run) is not UnrollReason.UNROLLED]
     carried = _carried_values(function, rolled, {var.decl for var in aggregates})
     if carried:
         names = ", ".join(name for name, _ in carried[:4]) + (", ..." if len(carried) > 4 else "")
         contributors.append(Contributor(f"values live across loops ({names})", sum(words for _, words in carried)))
     contributors.sort(key=lambda c: -c.registers)
-    return RegisterEstimate(THREAD_OVERHEAD + sum(c.registers for c in contributors), tuple(contributors))
+    return RegisterEstimate(THREAD_OVERHEAD + sum(c.registers for c in contributors), tuple(contributors), tile_words)
 
 
 def _dimensions(ctype: ir.CType) -> list[int]:

@@ -362,6 +362,15 @@ def _errors(tu) -> tuple[ir.ParseError, ...]:
     return tuple(errors)
 
 
+def compiled_file(path: str, environment: ParseEnvironment) -> str:
+    """The file nvcc compiles for ``path``'s code: a header's first includer (as
+    ``parse_file`` parses it), else ``path``."""
+    path = os.path.abspath(path)
+    if Path(path).suffix not in HEADER_SUFFIXES:
+        return path
+    return next(iter(_includers(path, environment)), path)
+
+
 def _includers(path: str, environment: ParseEnvironment) -> tuple[str, ...]:
     """Files that include ``path``: among the run's files, or else among the CUDA files
     beside it and those the compile database lists."""

@@ -37,6 +37,10 @@ class KernelResources:
     """Bytes of local memory per thread: local arrays, spill slots, the slow paths of math functions."""
     spill_stores: int = 0
     spill_loads: int = 0
+    shared_bytes: int = 0
+    """Static shared memory per block."""
+    barriers: int = 0
+    """Named barriers the kernel uses (``__syncthreads`` is barrier 0)."""
 
     @property
     def spills(self) -> bool:
@@ -51,18 +55,22 @@ _ENTRY = re.compile(r"Compiling entry function '([^']+)' for '([^']+)'")
 _PROPERTIES = re.compile(r"Function properties for (\S+)")
 _FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
 _USED = re.compile(r"Used (\d+) registers")
+_BARRIERS = re.compile(r"used (\d+) barriers")
+_SHARED = re.compile(r"(\d+) bytes smem")
 
 
 def parse_verbose(text: str) -> list[KernelResources]:
     """The kernels in ``-Xptxas -v`` output, in the order ptxas compiled them.
 
     The trailing fields of the ``Used N registers`` line differ between architectures
-    (barriers, cmem, cumulative stack size); only the register count is read from it.
+    (barriers, cmem, cumulative stack size); the register count, the barriers and the
+    static shared memory (``N bytes smem``) are read from it where present.
     Properties of non-entry functions (``__noinline__`` helpers) are skipped.
     """
     frames: dict[str, tuple[int, int, int]] = {}
     entries: list[tuple[str, str]] = []
     registers: dict[str, int] = {}
+    usage: dict[str, tuple[int, int]] = {}
     properties_of = entry = None
     for line in text.splitlines():
         if match := _ENTRY.search(line):
@@ -75,6 +83,8 @@ def parse_verbose(text: str) -> list[KernelResources]:
             properties_of = None
         elif (match := _USED.search(line)) and entry is not None:
             registers[entry] = int(match.group(1))
+            shared, barriers = _SHARED.search(line), _BARRIERS.search(line)
+            usage[entry] = (int(shared.group(1)) if shared else 0, int(barriers.group(1)) if barriers else 0)
             entry = None
     kernels = []
     for mangled, arch in entries:
@@ -82,7 +92,10 @@ def parse_verbose(text: str) -> list[KernelResources]:
             continue
         name, label = demangle(mangled)
         stack, stores, loads = frames.get(mangled, (0, 0, 0))
-        kernels.append(KernelResources(mangled, name, label, arch, registers[mangled], stack, stores, loads))
+        shared, barriers = usage[mangled]
+        kernels.append(
+            KernelResources(mangled, name, label, arch, registers[mangled], stack, stores, loads, shared, barriers)
+        )
     return kernels
 
 

@@ -14,10 +14,12 @@ from cudalint.dataflow import (
     DataPattern,
     Facts,
     KernelFacts,
+    LaunchOccupancy,
     LaunchRecord,
     MemorySpace,
 )
 from cudalint.figures import depends_on_block_index
+from cudalint.ir import FunctionKind
 from cudalint.report import display_path
 
 
@@ -240,12 +242,29 @@ def branch_details(record: dict) -> list[str]:
     return lines
 
 
+def _occupancy_rows(facts: Facts, kernels: list[KernelFacts]) -> dict[int, list[LaunchOccupancy]]:
+    """The occupancy table of each kernel, given with its first configuration only (it
+    covers every launch)."""
+    shown: set[str] = set()
+    rows = {}
+    for kernel in kernels:
+        if kernel.function.kind is FunctionKind.KERNEL and kernel.function.decl not in shown:
+            shown.add(kernel.function.decl)
+            rows[id(kernel)] = facts.occupancies(kernel)
+    return rows
+
+
 def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> str:
     out: list[str] = []
+    occupancies = _occupancy_rows(facts, kernels)
     for kernel in kernels:
         record = kernel_record(kernel, root, facts.launches_of(kernel.function))
         out.append(f"{record['kind']} {record['function']}  [{record['location']}]  {kernel.shape.describe()}")
         out.extend(f"  launch {launch['summary']}" for launch in record["launches"])
+        out.extend(
+            f"  occupancy on sm_{kernel.build.arch} at {row.where}: {row.describe()}"
+            for row in occupancies.get(id(kernel), ())
+        )
         if record["analyzed_for"] is not None:
             out.append(f"  analyzed for the launch at {record['analyzed_for']['summary']}")
         for access, (item, _) in zip(record["accesses"], kernel.accesses, strict=True):
@@ -279,5 +298,14 @@ def _values(used: dict[str, int]) -> str:
 
 
 def render_facts_json(facts: Facts, kernels: list[KernelFacts], root: str) -> str:
-    records = [kernel_record(k, root, facts.launches_of(k.function)) for k in kernels]
+    occupancies = _occupancy_rows(facts, kernels)
+    records = []
+    for kernel in kernels:
+        record = kernel_record(kernel, root, facts.launches_of(kernel.function))
+        if id(kernel) in occupancies:
+            record["occupancy"] = {
+                "arch": f"sm_{kernel.build.arch}",
+                "launches": [row.record() for row in occupancies[id(kernel)]],
+            }
+        records.append(record)
     return json.dumps({"kernels": records}, indent=2) + "\n"

@@ -107,6 +107,13 @@ RULES = _table(
     RuleCode(
         "CL502", "local-array-dynamic-index", Status.STABLE, "cl502_local_array_dynamic_index:LocalArrayDynamicIndex"
     ),
+    RuleCode("CL503", "occupancy-cliff", Status.PREVIEW, "cl503_occupancy_cliff:OccupancyCliff"),
+    RuleCode(
+        "CL504",
+        "math-slow-path-local-memory",
+        Status.PREVIEW,
+        "cl504_math_slow_path_local_memory:MathSlowPathLocalMemory",
+    ),
 )
 
 

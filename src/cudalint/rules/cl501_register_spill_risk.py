@@ -21,9 +21,8 @@ class RegisterSpillRisk(FactRule):
     that stay rolled (64-bit values count twice) and a fixed overhead. When the estimate
     exceeds the cap, it warns, naming the cap's source and the largest contributors.
 
-    With `--ptxas` the verdict is ptxas's own: the warning gives the exact spill bytes, and
-    a `note` reports the registers a kernel uses when they, rather than the block size,
-    limit how many warps an SM can hold.
+    With `--ptxas` the verdict is ptxas's own: the warning gives the exact spill bytes.
+    How the registers a kernel uses limit the warps an SM holds is CL503's.
 
     ## Why is this bad?
     What does not fit is spilled to local memory: per-thread off-chip storage, cached in
@@ -132,19 +131,6 @@ class RegisterSpillRisk(FactRule):
                 _header(kernel),
                 function=name,
                 properties=figures,
-            )
-            return
-        occupancy = kernel.occupancy(resources.registers)
-        if occupancy.limited_by_registers:
-            blocks = "" if kernel.shape.assumed else f" with {kernel.shape.threads}-thread blocks"
-            yield self.finding(
-                f"ptxas: kernel '{name}' uses {resources.registers} registers per thread, which allows "
-                f"{occupancy.warps} of {occupancy.max_warps} warps per SM ({occupancy.percent}% occupancy)"
-                f"{blocks} on sm_{arch}",
-                _header(kernel),
-                level=Level.NOTE,
-                function=name,
-                properties={**figures, "residentWarps": occupancy.warps, "occupancyPercent": occupancy.percent},
             )
 
 

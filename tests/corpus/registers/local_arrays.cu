@@ -159,7 +159,7 @@ __global__ void long_body(const float* in, float* out) {
     float a[32];
     for (int i = 0; i < 32; ++i) {
         float x = in[i * 256 + threadIdx.x];
-        a[i] = sinf(x) * cosf(x) + expf(x) * logf(x + 1.f) + tanhf(x);  // expect: CL502 warning
+        a[i] = sinf(x) * cosf(x) + expf(x) * logf(x + 1.f) + tanhf(x);  // expect: CL502 warning, CL504 warning, CL504 warning
     }
     float s = 0.f;
     for (int i = 0; i < 32; ++i) s += a[i];  // expect: CL502 warning
@@ -172,7 +172,7 @@ __global__ void long_body_short(const float* in, float* out) {
     float a[4];
     for (int i = 0; i < 4; ++i) {
         float x = in[i * 256 + threadIdx.x];
-        a[i] = sinf(x) * cosf(x) + expf(x) * logf(x + 1.f) + tanhf(x);
+        a[i] = sinf(x) * cosf(x) + expf(x) * logf(x + 1.f) + tanhf(x);  // expect: CL504 warning, CL504 warning
     }
     float s = 0.f;
     for (int i = 0; i < 4; ++i) s += a[i];

@@ -99,7 +99,7 @@ __global__ void lt_unrolled_double_rows(double* out, const double* in) {
 
 void lt_launch_all(unsigned* data, float* out, const float* in) {
     lt_bitonic_sort<<<8, SORT_THREADS>>>(data);
-    lt_row_sums<<<8, 32>>>(out, in);
+    lt_row_sums<<<8, 32>>>(out, in);  // expect: CL503 note
     lt_cube_planes<<<8, dim3(4, 4, 8)>>>(out, in);
     lt_cube_dense<<<8, dim3(4, 4, 8)>>>(out, in);
 }
