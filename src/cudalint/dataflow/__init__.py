@@ -641,7 +641,8 @@ class Facts:
         ``__launch_bounds__`` block; none when neither says how many threads a block has."""
         rows: dict[tuple[int, int | None], LaunchOccupancy] = {}
         for record in self.launches_of(kernel.function):
-            if record.block is None or min(record.block) <= 0:
+            # A block with an axis its launch leaves open has no thread count to judge.
+            if record.block is None or None in record.block or min(record.block) <= 0:
                 continue
             threads = record.block[0] * record.block[1] * record.block[2]
             key = (threads, record.shared_bytes)
