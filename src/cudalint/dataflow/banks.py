@@ -169,6 +169,43 @@ def _request_wavefronts(request: tuple[int | None, ...], size: int, matrix: bool
     return Wavefronts(taken, ideal, 1)
 
 
+@dataclass(frozen=True)
+class Collision:
+    """The worst phase of a request: lanes asking one bank for different words."""
+
+    lanes: tuple[int, ...]
+    """Lanes of the phase (numbered from 0 within it) whose words share ``bank``, one per word."""
+    bank: int
+    """The first bank of the colliding lanes' words."""
+    banks: int
+    """How many banks each lane's word spans (4 for 16 bytes)."""
+    wavefronts: int
+    """Wavefronts that phase takes."""
+
+
+def worst_collision(requests: Sequence[Request], size: int, matrix: bool = False) -> Collision | None:
+    """The phase of ``requests`` that takes the most wavefronts, with the lanes that collide
+    in it; None when no phase has two words in one bank."""
+    worst: Collision | None = None
+    for request in requests:
+        per_phase = _lanes_per_phase(request, size, matrix)
+        for phase, banks in request_phases(request, size, matrix).items():
+            bank, words = max(banks.items(), key=lambda item: (len(item[1]), -item[0]))
+            if len(words) < 2 or (worst is not None and len(words) <= worst.wavefronts):
+                continue
+            lanes: dict[int, int] = {}
+            for lane in range(phase * per_phase, min(len(request), (phase + 1) * per_phase)):
+                address = request[lane]
+                if address is None:
+                    continue
+                word = next((w for w in lane_words(address, size) if w % BANKS == bank), None)
+                if word is not None and word not in lanes.values():
+                    lanes[lane - phase * per_phase] = word
+            first = min(lane_words(request[phase * per_phase + min(lanes)], size)) % BANKS
+            worst = Collision(tuple(sorted(lanes)), first, len(lane_words(0, size)), len(words))
+    return worst
+
+
 # Warps of a block costed for one access: all of most blocks. Larger blocks repeat the
 # patterns of their first warps (rows of a tile, planes of a cube), so the first ones
 # that run the access stand for the rest.
