@@ -68,7 +68,10 @@ class SharedBankConflict(FactRule):
       `&tile[lane % 16][(lane / 16) * 8]` has 64-byte rows: rows 0, 2, 4 and 6 of each
       matrix share banks 0-3, 4 wavefronts per matrix (measured 4x on an H100); rows
       padded to 80 bytes, or 16-byte chunks permuted by the row (`chunk ^ row % 8`), are
-      conflict-free. The message names the instruction and the rows that collide.
+      conflict-free. The message names the instruction and the rows that collide; the
+      advice is a padding of one 16-byte chunk where that removes the conflict, else a
+      permutation of each row's chunks (padding by more would waste the memory a
+      swizzle saves).
     - `cp.async.ca/.cg.shared.global [dst], [src], 4/8/16` (and `__pipeline_memcpy_async`)
       writes each lane's bytes to shared memory as a store of that width is written (16
       bytes per lane: 8 lanes per wavefront); its global side is a load of that width,
@@ -246,6 +249,14 @@ def _listed(numbers: tuple[int, ...]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+SWIZZLE_CHUNK = 16
+"""Bytes of the chunks an ldmatrix row or a 16-byte cp.async moves per lane."""
+_SWIZZLE = (
+    "place each row's 16-byte chunks so that the lanes of a phase fall in different bank groups "
+    "(XOR the chunk index with the row index, as swizzled tensor-core tiles do)"
+)
+
+
 def _padding_advice(
     tu: ir.TranslationUnit, kernel: KernelFacts, access: Access, array: SharedArray | None
 ) -> tuple[Fix | None, str]:
@@ -255,9 +266,14 @@ def _padding_advice(
     for 16 banks (``[16][17]``) gets the padding that works on 32."""
     var = array.var if array is not None else None
     layout = row_layout(var)
+    chunks = access.instruction is not None and access.instruction.bytes == SWIZZLE_CHUNK
     if var is None or layout is None:
         return None, "use an odd stride or swap the indices"
     padding = kernel.conflict_free_padding(access, *layout)
+    if chunks and (padding is None or padding * layout[1] > SWIZZLE_CHUNK):
+        # Rows of 16-byte chunks: a padding of more than one chunk wastes memory a
+        # permutation of the chunks does without.
+        return None, _SWIZZLE
     if padding is None:
         return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"
     # Padding moves the elements: safe only where nothing reaches them but `tile[i][j]`.
