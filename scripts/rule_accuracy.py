@@ -207,11 +207,9 @@ def line_evaluation() -> dict[str, dict[str, source_lines.Tally]]:
         sidecars = {file: sidecar for file, sidecar in sidecars.items() if sidecar is not None}
         if not sidecars:
             continue
-        launches = [
-            launch
-            for launch in harness.collect(path, use_frontend=False)
-            if launch.measured or launch.synccheck is not None
-        ]
+        # The sidecar is the measurement of every launch the file lists (a kernel it lacks
+        # figures for has no lines in it, and is not judged).
+        launches = harness.collect(path, use_frontend=False)
         for measured_file, sidecar in sidecars.items():
             held = [launch for launch in launches if launch.path == measured_file]
             verdicts, findings = file_line_verdicts(measured_file, sidecar, held, path)

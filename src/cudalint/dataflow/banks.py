@@ -206,6 +206,60 @@ def worst_collision(requests: Sequence[Request], size: int, matrix: bool = False
     return worst
 
 
+GLOBAL_LINE_BYTES = 128
+COPY_PHASE_LANES = WAVEFRONT_BYTES // WIDEST_WORD
+
+
+def _copy_source(access: Access, size: int, bindings: Mapping[str, int]) -> Sym | None:
+    """The lane-varying part of the global address a 16-byte cp.async copies from, when it
+    is known exactly (no value left to sample): None otherwise, and for other accesses."""
+    source = access.copy_source
+    if source is None or size != WIDEST_WORD:
+        return None
+    offset = lane_relevant(source.offset)
+    return None if _sampled([offset], bindings) else offset
+
+
+def _copy_cost(requests: Mapping[int, Request], sources: Mapping[int, Sequence[int | None]], size: int) -> Wavefronts:
+    """The block's wavefronts for a 16-byte cp.async: each 8-lane phase as a store, except
+    that one wavefront takes data of one global 128-byte line only, so the lanes of a phase
+    that read different lines are written in separate wavefronts (measured: a conflict-free
+    tile filled from eight 64-byte global rows takes 2x). Where the lines start is not
+    known (the allocation's offset), so the fewest wavefronts over the alignments is taken."""
+    total = Wavefronts()
+    for warp, request in requests.items():
+        plain = request_wavefronts(request, size)
+        lanes = sources.get(warp)
+        if lanes is None or any(a is not None and lanes[i] is None for i, a in enumerate(request)):
+            total += plain
+            continue
+        known = [address for address, own in zip(lanes, request, strict=False) if own is not None]
+        base = min(known, default=0)
+        split = min(
+            _line_split_wavefronts(request, lanes, base - alignment, size)
+            for alignment in range(0, GLOBAL_LINE_BYTES, size)
+        )
+        total += Wavefronts(max(plain.taken, split), plain.ideal, 1)
+    return total
+
+
+def _line_split_wavefronts(request: Request, lanes: Sequence[int | None], origin: int, size: int) -> int:
+    taken = 0
+    for start in range(0, len(request), COPY_PHASE_LANES):
+        groups: dict[int, list[int]] = {}
+        for lane in range(start, min(len(request), start + COPY_PHASE_LANES)):
+            address, source = request[lane], lanes[lane]
+            if address is not None and source is not None:
+                groups.setdefault((source - origin) // GLOBAL_LINE_BYTES, []).append(address)
+        for addresses in groups.values():
+            banks: dict[int, set[int]] = {}
+            for address in addresses:
+                for word in lane_words(address, size):
+                    banks.setdefault(word % BANKS, set()).add(word)
+            taken += max(len(words) for words in banks.values())
+    return taken
+
+
 # Warps of a block costed for one access: all of most blocks. Larger blocks repeat the
 # patterns of their first warps (rows of a tile, planes of a cube), so the first ones
 # that run the access stand for the rest.
@@ -551,6 +605,13 @@ def shared_access_pattern(
     if rounds is None or size <= 0:
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
     costs = [block_cost(requests, size, matrix_access(access)) for requests in rounds if requests]
+    source = _copy_source(access, size, bindings or {})
+    if source is not None and tried is not None:
+        costs = [
+            _copy_cost(requests, {warp: evaluator.lanes(source, warp) for warp in requests}, size)
+            for evaluator, requests in tried
+            if requests
+        ]
     if not costs:
         return pattern
     conditions = [guard.condition for guard in access.guards if decidable(guard.condition)]

@@ -259,6 +259,8 @@ class Access:
     instruction: ptx.PtxMemory | None = None
     """The inline-PTX instruction (or the intrinsic issuing one) that makes the access:
     ``ldmatrix.x4``, ``cp.async.cg``; None for an access the C++ code makes."""
+    copy_source: Pointer | None = None
+    """For the shared side of a cp.async: the global address the lane copies from."""
 
     @property
     def span(self) -> ir.Span:
@@ -1544,12 +1546,15 @@ class Interpreter:
             location = replace(location, offset=location.offset + instruction.displacement)
         element = _lane_type(instruction.bytes)
         expr = ir.Expr(ir.ExprKind.UNKNOWN, element, span, name=instruction.name)
+        recorded = len(self.trace.accesses)
         if instruction.store:
             self._record(expr, AccessKind.STORE, location, element, instruction)
             self._remember(location, self._fresh(f"{instruction.name}(...)", Variance.DATA, loaded=True))
         else:
             self._record(expr, AccessKind.LOAD, location, element, instruction)
         if isinstance(source, Pointer) and not instruction.zero_fill:
+            if len(self.trace.accesses) > recorded:
+                self.trace.accesses[recorded].copy_source = source
             self._record(expr, AccessKind.LOAD, source, element, instruction)
 
     def _window_location(self, address: Value | None) -> Pointer | None:

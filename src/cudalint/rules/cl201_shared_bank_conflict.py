@@ -73,9 +73,18 @@ class SharedBankConflict(FactRule):
       permutation of each row's chunks (padding by more would waste the memory a
       swizzle saves).
     - `cp.async.ca/.cg.shared.global [dst], [src], 4/8/16` (and `__pipeline_memcpy_async`)
-      writes each lane's bytes to shared memory as a store of that width is written (16
-      bytes per lane: 8 lanes per wavefront); its global side is a load of that width,
-      judged by CL101.
+      writes each lane's bytes to shared memory at least as a store of that width is
+      written (16 bytes per lane: 8 lanes per wavefront); its global side is a load of
+      that width, judged by CL101. Measured on an H200 (tests/corpus/shared/
+      cp_async_tiles.cu), 4- and 8-byte copies cost exactly that; 16-byte copies cost
+      more where the copy is split: lanes whose 16-byte pieces of one 32-byte global
+      sector do not land in one aligned 32 bytes of shared memory are written apart
+      (rows padded to 80 bytes: 3.75x where a 16-byte store is 2x; lanes 32 bytes apart:
+      8x where a store is 2x), and a phase of 8 lanes reading two global 128-byte lines
+      takes a wavefront per line (2x into a conflict-free tile; 3x with chunks permuted
+      by the row). cudalint costs 16-byte copies as the store plus that split by global
+      lines (where the lanes' global addresses are known exactly) and gives the figure
+      as a lower bound ("at least"); the split 32-byte pieces it does not model.
     - `ld.shared`/`st.shared` with `.v2`/`.v4`: loads and stores of that width, at the
       operand's address plus the instruction's immediate offset.
 
@@ -177,6 +186,8 @@ class SharedBankConflict(FactRule):
                     qualifier += f" {launch}"
                 array = kernel.shared_arrays.get(access.location.base)
                 fix, advice = _padding_advice(facts.tu, kernel, access, array)
+                if _split_by_global_lines(kernel, access):
+                    fix, advice = None, _CONTIGUOUS_SOURCE
                 cost = (
                     _per_request(pattern.wavefronts, pattern.ideal_wavefronts)
                     if access.instruction is None
@@ -234,13 +245,26 @@ def _instruction_cost(kernel: KernelFacts, access: Access, wavefronts: float, id
         what = f"`{instruction.name}` {verb} {instruction.bytes} bytes per lane{side}, {phase} lanes per wavefront"
         who = "lanes"
         figures = _per_request(wavefronts, ideal)
+        if instruction.source is not None and instruction.bytes == SWIZZLE_CHUNK:
+            figures = f"at least {figures}"  # The hardware splits such copies further (see the docs).
     if collision is None:
+        if instruction.source is not None:
+            return f"{what}; the lanes of a phase read different 128-byte global lines, a wavefront each: {figures}"
         return f"{what}: {figures}"
     span = f"bank {collision.bank}"
     if collision.banks > 1:
         span = f"banks {collision.bank}-{collision.bank + collision.banks - 1}"
     colliding = f"all {phase} {who}" if len(collision.lanes) == phase else f"{who} {_listed(collision.lanes)}"
     return f"{what}; {colliding} share {span}: {figures}"
+
+
+_CONTIGUOUS_SOURCE = "let the 8 lanes of each phase copy 128 contiguous bytes of one global line"
+
+
+def _split_by_global_lines(kernel: KernelFacts, access: Access) -> bool:
+    """A cp.async conflict-free in shared memory whose cost comes from its phases' lanes
+    reading several global lines."""
+    return access.instruction is not None and access.instruction.source is not None and kernel.collision(access) is None
 
 
 def _listed(numbers: tuple[int, ...]) -> str:
