@@ -41,6 +41,7 @@ from cudalint.dataflow.banks import (
     Request,
     access_rounds,
     lane_words,
+    matrix_access,
     phase_lanes,
     request_phases,
     request_wavefronts,
@@ -371,13 +372,15 @@ def _shared_figure(
     if not candidates:
         return _no_picture("shared", header, subject, formula, "no picture: no lane of the block runs this access")
 
+    matrix = matrix_access(access)
+
     def badness(candidate) -> tuple[float, int]:
-        cost = request_wavefronts(candidate[2], size)
+        cost = request_wavefronts(candidate[2], size, matrix)
         return cost.taken / max(cost.ideal, 1), cost.taken
 
     evaluator, warp, request = max(candidates, key=badness)
     coordinates = kernel.shape.lane_coordinates(warp)
-    panels = [_bank_panel(f"warp {warp}, as declared", request, size, coordinates)]
+    panels = [_bank_panel(f"warp {warp}, as declared", request, size, coordinates, matrix=matrix)]
     drawn = panels[0]
     if drawn.cost > drawn.ideal:
         panels.append(_padded_panel(kernel, access, warp, request, size, coordinates))
@@ -395,9 +398,9 @@ def _shared_figure(
     )
 
 
-def _bank_panel(title: str, request: Request, size: int, coordinates, note: str = "") -> Panel:
-    phases = request_phases(request, size)
-    per_phase = phase_lanes(request, size)
+def _bank_panel(title: str, request: Request, size: int, coordinates, note: str = "", matrix: bool = False) -> Panel:
+    phases = request_phases(request, size, matrix)
+    per_phase = phase_lanes(request, size, matrix)
     bank_ways = [0] * BANKS
     for banks in phases.values():
         for bank, words in banks.items():
@@ -410,7 +413,7 @@ def _bank_panel(title: str, request: Request, size: int, coordinates, note: str 
         banks = tuple(word % BANKS for word in lane_words(address, size))
         phase = phases[lane // per_phase]
         lanes.append(Lane(lane, coordinates[lane], address, banks, max(len(phase[bank]) for bank in banks)))
-    cost = request_wavefronts(request, size)
+    cost = request_wavefronts(request, size, matrix)
     if len(phases) > 1:
         note = (note + "; " if note else "") + f"served in {len(phases)} phases of {per_phase} lanes"
     return Panel(title, tuple(lanes), cost.taken, cost.ideal, bank_ways=tuple(bank_ways), note=note)
@@ -437,7 +440,9 @@ def _padded_panel(kernel: KernelFacts, access: Access, warp: int, request: Reque
     rows = (var.type.size or 0) // row_bytes
     title = f"warp padded as {var.name}[{rows}][{padded_row // element_bytes}] (CL201's fix)"
     if padded_row % size == 0 or not access.size:
-        return _bank_panel(title, laid_out(request, row_bytes, padded_row), size, coordinates)
+        return _bank_panel(
+            title, laid_out(request, row_bytes, padded_row), size, coordinates, matrix=matrix_access(access)
+        )
     rounds = access_rounds(access, kernel.shape, kernel.bindings, kernel.trace.loops)
     requests = [
         laid_out(r, row_bytes, padded_row) for _, by_warp in rounds or () for w, r in by_warp.items() if w == warp

@@ -227,6 +227,18 @@ class Unroll:
         return self.count is None and not self.argument
 
 
+@dataclass(frozen=True, slots=True)
+class AsmOperand:
+    """One operand of an inline assembly statement: ``"=r"(x)`` is constraint ``=r``, expression ``x``."""
+
+    constraint: str
+    expr: Expr
+
+    @property
+    def is_output(self) -> bool:
+        return self.constraint.startswith(("=", "+"))
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Stmt:
     """One statement node.
@@ -234,7 +246,9 @@ class Stmt:
     IF: ``cond``, ``body=(then,)``, ``orelse``. FOR: ``init``, ``cond``, ``step``,
     ``body=(loop_body,)``, ``unroll``. WHILE/DO/SWITCH: ``cond``, ``body=(b,)``.
     CASE: ``expr`` (value), ``body``. COMPOUND/DEFAULT/LABEL/UNKNOWN: ``body``.
-    EXPR/RETURN: ``expr``. DECL: ``decls``. LABEL/GOTO: ``label``.
+    EXPR/RETURN: ``expr``. DECL: ``decls``. LABEL/GOTO: ``label``. ASM: ``label`` (the
+    instruction text, the macro's own where a macro writes the statement), ``operands``
+    (outputs first, ``%0`` onwards, as the text numbers them).
     """
 
     kind: StmtKind
@@ -248,6 +262,7 @@ class Stmt:
     decls: tuple[VarDecl, ...] = ()
     label: str | None = None
     unroll: Unroll | None = None
+    operands: tuple[AsmOperand, ...] = ()
 
     def walk(self):
         """Yield this statement and every statement below it, parents first."""
@@ -270,6 +285,8 @@ class Stmt:
         for var in self.decls:
             if var.init is not None:
                 yield var.init
+        for operand in self.operands:
+            yield operand.expr
 
 
 class FunctionKind(enum.Enum):

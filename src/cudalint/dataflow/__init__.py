@@ -16,11 +16,15 @@ from cudalint import ir
 from cudalint.dataflow.banks import (
     BANK_BYTES,
     BANKS,
+    Collision,
     SharedInstruction,
     WideAccess,
+    access_rounds,
+    matrix_access,
     merged_accesses,
     shared_access_pattern,
     shared_instruction,
+    worst_collision,
 )
 from cudalint.dataflow.barriers import other_arm_barrier, reaching_decisions, skipped_then, skippers_exit
 from cudalint.dataflow.cfg import ControlFlow
@@ -95,6 +99,7 @@ __all__ = [
     "BlockShape",
     "BuildContext",
     "Branch",
+    "Collision",
     "BranchPattern",
     "Confidence",
     "Cost",
@@ -428,6 +433,16 @@ class KernelFacts:
         return shared_instruction(
             access, self.shape, self.loops, self._merged_shared.get(id(access)), self._unrolled_trips
         )
+
+    def collision(self, access: Access) -> Collision | None:
+        """The worst phase of a shared access's requests over the block's warps and the
+        values tried: the lanes (an ldmatrix's rows) whose words share a bank."""
+        instruction = self.shared_instruction(access)
+        rounds = access_rounds(
+            access, self.shape, self.bindings, self.loops, instruction.offset, instruction.merged_trips
+        )
+        requests = [request for _, by_warp in rounds or () for request in by_warp.values()]
+        return worst_collision(requests, instruction.size, matrix_access(access)) if requests else None
 
     def _unrolled_trips(self, run: LoopRun) -> int | None:
         """Trips of a loop the compiler unrolls fully; None for a loop it keeps rolled."""

@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 
 from cudalint import ir
 from cudalint.dataflow.interpret import Access, AccessKind, Barrier, LoopRun, MemorySpace
+from cudalint.dataflow.ptx import MATRIX_ROWS
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators
 from cudalint.dataflow.warps import (
@@ -111,22 +112,26 @@ def _units(request: Request) -> int:
     return units
 
 
-def _lanes_per_phase(request: Request, size: int) -> int:
+def _lanes_per_phase(request: Request, size: int, matrix: bool = False) -> int:
+    if matrix:
+        return MATRIX_ROWS
     if size <= BANK_BYTES:
         return len(request) or 1
     lanes = max(1, WAVEFRONT_BYTES // size)
     return lanes * 2 if _pairs_share_addresses(request) else lanes
 
 
-def request_wavefronts(request: Request, size: int) -> Wavefronts:
-    """The wavefronts one warp request of ``size``-byte words takes, and its conflict-free minimum."""
+def request_wavefronts(request: Request, size: int, matrix: bool = False) -> Wavefronts:
+    """The wavefronts one warp request of ``size``-byte words takes, and its conflict-free
+    minimum; ``matrix``: an ldmatrix/stmatrix request, the rows of one 8x8 matrix (8 lanes)
+    per phase, one wavefront per matrix at best."""
     running = [address for address in request if address is not None]
     if not running:
         return Wavefronts()
     # Moving every lane by whole words only renames the banks: warps that differ by such a
     # move (rows of a tile, warps of a block) share one evaluation.
     shift = min(running) // BANK_BYTES * BANK_BYTES
-    return _request_wavefronts(tuple(None if a is None else a - shift for a in request), max(size, 1))
+    return _request_wavefronts(tuple(None if a is None else a - shift for a in request), max(size, 1), matrix)
 
 
 def lane_words(address: int, size: int) -> range:
@@ -134,9 +139,9 @@ def lane_words(address: int, size: int) -> range:
     return range(address // BANK_BYTES, (address + size - 1) // BANK_BYTES + 1)
 
 
-def request_phases(request: Request, size: int) -> dict[int, dict[int, set[int]]]:
+def request_phases(request: Request, size: int, matrix: bool = False) -> dict[int, dict[int, set[int]]]:
     """The request's phases (by number): the distinct words each bank must deliver in each."""
-    lanes_per_phase = _lanes_per_phase(request, size)
+    lanes_per_phase = _lanes_per_phase(request, size, matrix)
     phases: dict[int, dict[int, set[int]]] = {}
     for lane, address in enumerate(request):
         if address is None:
@@ -147,19 +152,112 @@ def request_phases(request: Request, size: int) -> dict[int, dict[int, set[int]]
     return phases
 
 
-def phase_lanes(request: Request, size: int) -> int:
+def phase_lanes(request: Request, size: int, matrix: bool = False) -> int:
     """Lanes served together in one phase of the request."""
-    return _lanes_per_phase(request, size)
+    return _lanes_per_phase(request, size, matrix)
 
 
 @functools.lru_cache(maxsize=4096)
-def _request_wavefronts(request: tuple[int | None, ...], size: int) -> Wavefronts:
-    phases = request_phases(request, size)
+def _request_wavefronts(request: tuple[int | None, ...], size: int, matrix: bool = False) -> Wavefronts:
+    phases = request_phases(request, size, matrix)
     taken = sum(max(len(words) for words in banks.values()) for banks in phases.values())
+    if matrix:
+        return Wavefronts(taken, len(phases), 1)
     ideal = max(1, -(-_units(request) * size // WAVEFRONT_BYTES))
     if size > BANK_BYTES and _pairs_share_addresses(request):
         ideal = max(ideal, len(phases))  # Each widened phase that runs is a wavefront even then.
     return Wavefronts(taken, ideal, 1)
+
+
+@dataclass(frozen=True)
+class Collision:
+    """The worst phase of a request: lanes asking one bank for different words."""
+
+    lanes: tuple[int, ...]
+    """Lanes of the phase (numbered from 0 within it) whose words share ``bank``, one per word."""
+    bank: int
+    """The first bank of the colliding lanes' words."""
+    banks: int
+    """How many banks each lane's word spans (4 for 16 bytes)."""
+    wavefronts: int
+    """Wavefronts that phase takes."""
+
+
+def worst_collision(requests: Sequence[Request], size: int, matrix: bool = False) -> Collision | None:
+    """The phase of ``requests`` that takes the most wavefronts, with the lanes that collide
+    in it; None when no phase has two words in one bank."""
+    worst: Collision | None = None
+    for request in requests:
+        per_phase = _lanes_per_phase(request, size, matrix)
+        for phase, banks in request_phases(request, size, matrix).items():
+            bank, words = max(banks.items(), key=lambda item: (len(item[1]), -item[0]))
+            if len(words) < 2 or (worst is not None and len(words) <= worst.wavefronts):
+                continue
+            lanes: dict[int, int] = {}
+            for lane in range(phase * per_phase, min(len(request), (phase + 1) * per_phase)):
+                address = request[lane]
+                if address is None:
+                    continue
+                word = next((w for w in lane_words(address, size) if w % BANKS == bank), None)
+                if word is not None and word not in lanes.values():
+                    lanes[lane - phase * per_phase] = word
+            first = min(lane_words(request[phase * per_phase + min(lanes)], size)) % BANKS
+            worst = Collision(tuple(sorted(lanes)), first, len(lane_words(0, size)), len(words))
+    return worst
+
+
+GLOBAL_LINE_BYTES = 128
+COPY_PHASE_LANES = WAVEFRONT_BYTES // WIDEST_WORD
+
+
+def _copy_source(access: Access, size: int, bindings: Mapping[str, int]) -> Sym | None:
+    """The lane-varying part of the global address a 16-byte cp.async copies from, when it
+    is known exactly (no value left to sample): None otherwise, and for other accesses."""
+    source = access.copy_source
+    if source is None or size != WIDEST_WORD:
+        return None
+    offset = lane_relevant(source.offset)
+    return None if _sampled([offset], bindings) else offset
+
+
+def _copy_cost(requests: Mapping[int, Request], sources: Mapping[int, Sequence[int | None]], size: int) -> Wavefronts:
+    """The block's wavefronts for a 16-byte cp.async: each 8-lane phase as a store, except
+    that one wavefront takes data of one global 128-byte line only, so the lanes of a phase
+    that read different lines are written in separate wavefronts (measured: a conflict-free
+    tile filled from eight 64-byte global rows takes 2x). Where the lines start is not
+    known (the allocation's offset), so the fewest wavefronts over the alignments is taken."""
+    total = Wavefronts()
+    for warp, request in requests.items():
+        plain = request_wavefronts(request, size)
+        lanes = sources.get(warp)
+        if lanes is None or any(a is not None and lanes[i] is None for i, a in enumerate(request)):
+            total += plain
+            continue
+        known = [address for address, own in zip(lanes, request, strict=False) if own is not None]
+        base = min(known, default=0)
+        split = min(
+            _line_split_wavefronts(request, lanes, base - alignment, size)
+            for alignment in range(0, GLOBAL_LINE_BYTES, size)
+        )
+        total += Wavefronts(max(plain.taken, split), plain.ideal, 1)
+    return total
+
+
+def _line_split_wavefronts(request: Request, lanes: Sequence[int | None], origin: int, size: int) -> int:
+    taken = 0
+    for start in range(0, len(request), COPY_PHASE_LANES):
+        groups: dict[int, list[int]] = {}
+        for lane in range(start, min(len(request), start + COPY_PHASE_LANES)):
+            address, source = request[lane], lanes[lane]
+            if address is not None and source is not None:
+                groups.setdefault((source - origin) // GLOBAL_LINE_BYTES, []).append(address)
+        for addresses in groups.values():
+            banks: dict[int, set[int]] = {}
+            for address in addresses:
+                for word in lane_words(address, size):
+                    banks.setdefault(word % BANKS, set()).add(word)
+            taken += max(len(words) for words in banks.values())
+    return taken
 
 
 # Warps of a block costed for one access: all of most blocks. Larger blocks repeat the
@@ -179,10 +277,19 @@ def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> dic
         if not any(running):
             continue
         addresses = evaluator.lanes(offset, warp)
+        if matrix_access(access):
+            # Only the lanes that give a row of one of the matrices (8 per matrix) use their address.
+            rows = MATRIX_ROWS * access.instruction.matrices
+            running = [on and lane < rows for lane, on in enumerate(running)]
         if any(on and address is None for address, on in zip(addresses, running, strict=False)):
             return None
         requests[warp] = [address if on else None for address, on in zip(addresses, running, strict=False)]
     return requests
+
+
+def matrix_access(access: Access) -> bool:
+    """Made by ldmatrix or stmatrix: 8x8 matrices of 16-byte rows, one matrix per phase."""
+    return access.instruction is not None and access.instruction.matrices > 0
 
 
 @dataclass(frozen=True)
@@ -268,10 +375,10 @@ def access_rounds(
     return rounds
 
 
-def block_cost(requests: list[Request], size: int) -> Wavefronts:
+def block_cost(requests: list[Request], size: int, matrix: bool = False) -> Wavefronts:
     total = Wavefronts()
     for request in requests:
-        total += request_wavefronts(request, size)
+        total += request_wavefronts(request, size, matrix)
     return total
 
 
@@ -301,7 +408,12 @@ def merged_accesses(
     aligned."""
     groups: dict[tuple, list[int]] = {}
     for index, access in enumerate(accesses):
-        if access.space is MemorySpace.SHARED and access.size and access.size < WIDEST_WORD:
+        if (
+            access.space is MemorySpace.SHARED
+            and access.size
+            and access.size < WIDEST_WORD
+            and access.instruction is None  # An instruction written in PTX is issued as written.
+        ):
             key = (
                 access.location.base,
                 access.kind,
@@ -460,7 +572,11 @@ def shared_instruction(
     """The instruction that serves ``access`` (see ``shared_access_pattern`` for ``wide`` and ``unrolled``)."""
     size = wide.size if wide else access.size or 0
     offset = lane_relevant(wide.offset if wide else access.location.offset)
-    merged_trips = None if wide or unrolled is None else unrolled_trips(access, offset, shape, loops, unrolled)
+    merged_trips = (
+        None
+        if wide or unrolled is None or access.instruction is not None
+        else unrolled_trips(access, offset, shape, loops, unrolled)
+    )
     if merged_trips is not None:
         size *= merged_trips.words
     return SharedInstruction(offset, size, merged_trips)
@@ -488,7 +604,14 @@ def shared_access_pattern(
     rounds = None if tried is None else [list(requests.values()) for _, requests in tried]
     if rounds is None or size <= 0:
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
-    costs = [block_cost(requests, size) for requests in rounds if requests]
+    costs = [block_cost(requests, size, matrix_access(access)) for requests in rounds if requests]
+    source = _copy_source(access, size, bindings or {})
+    if source is not None and tried is not None:
+        costs = [
+            _copy_cost(requests, {warp: evaluator.lanes(source, warp) for warp in requests}, size)
+            for evaluator, requests in tried
+            if requests
+        ]
     if not costs:
         return pattern
     conditions = [guard.condition for guard in access.guards if decidable(guard.condition)]

@@ -37,9 +37,10 @@ import enum
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cudalint import ir
+from cudalint.dataflow import ptx
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import (
@@ -255,6 +256,11 @@ class Access:
     """For a load: an earlier load or store of the same address, in the same loops and
     under the same conditions or fewer, with nothing else stored to that allocation and no
     barrier since. The compiler reuses the value: this load issues no instruction of its own."""
+    instruction: ptx.PtxMemory | None = None
+    """The inline-PTX instruction (or the intrinsic issuing one) that makes the access:
+    ``ldmatrix.x4``, ``cp.async.cg``; None for an access the C++ code makes."""
+    copy_source: Pointer | None = None
+    """For the shared side of a cp.async: the global address the lane copies from."""
 
     @property
     def span(self) -> ir.Span:
@@ -476,6 +482,9 @@ class Interpreter:
         their address: what the block stored there, so a value of its address alone."""
         self.pointer_targets: dict[tuple[MemorySpace, str], set[tuple[MemorySpace, str]]] = {}
         """The allocations whose addresses were stored into each allocation."""
+        self.shared_windows: dict[Atom, str] = {}
+        """The shared-window address of each shared allocation made into an integer
+        (``__cvta_generic_to_shared(&tile[0][0])``): its atom, and the allocation."""
         self._argument_spaces = (
             {} if function.kind is ir.FunctionKind.KERNEL else _argument_spaces(tu, function, self.globals)
         )
@@ -582,9 +591,8 @@ class Interpreter:
             self._loop(stmt)
         elif kind is ir.StmtKind.SWITCH:
             self._switch(stmt)
-        elif kind is ir.StmtKind.ASM and _ASM_BARRIER.search(stmt.label or ""):
-            marker = ir.Expr(ir.ExprKind.UNKNOWN, _VOID, stmt.span, name="bar.sync")
-            self._barrier(marker, "bar.sync", BarrierScope.BLOCK)
+        elif kind is ir.StmtKind.ASM:
+            self._inline_assembly(stmt)
         elif kind is ir.StmtKind.RETURN:
             value = self._expr(stmt.expr) if stmt.expr is not None else None
             if self._returns and value is not None:
@@ -1200,7 +1208,14 @@ class Interpreter:
         else:
             self.env[alias.decl] = value
 
-    def _record(self, expr: ir.Expr, kind: AccessKind, location: Pointer, type_: ir.CType | None) -> None:
+    def _record(
+        self,
+        expr: ir.Expr,
+        kind: AccessKind,
+        location: Pointer,
+        type_: ir.CType | None,
+        instruction: ptx.PtxMemory | None = None,
+    ) -> None:
         if (
             not self.recording
             or type_ is None
@@ -1220,7 +1235,12 @@ class Interpreter:
                 loops=loops,
                 stmt=self.statement,
                 inlined_from=tuple(self.call_names),
-                repeats=self._repeated_load(location, type_.size, guards, loops) if kind is AccessKind.LOAD else None,
+                repeats=(
+                    self._repeated_load(location, type_.size, guards, loops)
+                    if kind is AccessKind.LOAD and instruction is None
+                    else None
+                ),
+                instruction=instruction,
             )
         )
 
@@ -1466,6 +1486,123 @@ class Interpreter:
         elif location is not None:
             self._record(target, AccessKind.STORE, location, target.type)
             self._remember(location, value)
+
+    # ---- inline PTX and the intrinsics that issue its memory instructions
+
+    def _inline_assembly(self, stmt: ir.Stmt) -> None:
+        """Inline PTX: a block barrier (``bar.sync``), or the accesses its memory
+        instructions make at the addresses its operands hold (``ptx.memory_instructions``),
+        and what its outputs receive: the data an instruction loads, or the shared-window
+        address ``cvta.to.shared`` makes of a pointer.
+        Other outputs keep what they held: what the instructions compute is not modelled."""
+        text = stmt.label or ""
+        if _ASM_BARRIER.search(text):
+            marker = ir.Expr(ir.ExprKind.UNKNOWN, _VOID, stmt.span, name="bar.sync")
+            self._barrier(marker, "bar.sync", BarrierScope.BLOCK)
+            return
+        inputs = [number for number, operand in enumerate(stmt.operands) if not operand.is_output]
+        constants = {
+            number: value
+            for number in inputs
+            if stmt.operands[number].constraint in ("n", "i")
+            and (value := self._int(self._expr(stmt.operands[number].expr)).constant) is not None
+        }
+        instructions = ptx.memory_instructions(text, constants)
+        # Only the operands the model reads are evaluated: the registers of instructions it
+        # does not model (an mma's fragments) are left as the C++ code leaves them.
+        used = {i.address for i in instructions} | {i.source for i in instructions if i.source is not None}
+        if ptx.CVTA_TO_SHARED.search(text):
+            used.update(inputs)
+        values: dict[int, Value] = {
+            number: self._expr(stmt.operands[number].expr) for number in sorted(used) if number in inputs
+        }
+        for instruction in instructions:
+            self._ptx_access(instruction, values.get(instruction.address), values.get(instruction.source), stmt.span)
+        loaded = next((i for i in instructions if not i.store), None)
+        pointers = [v for v in values.values() if isinstance(v, Pointer) and v.space is MemorySpace.SHARED]
+        for operand in stmt.operands:
+            if not operand.is_output or operand.expr.kind is not ir.ExprKind.DECL_REF:
+                continue
+            if loaded is not None:
+                value: Value = self._fresh(
+                    f"{loaded.name}(...)", Variance.DATA, f"loaded from shared memory by {loaded.name}", loaded=True
+                )
+            elif ptx.CVTA_TO_SHARED.search(text) and len(pointers) == 1:
+                value = self._shared_window(pointers[0])
+            else:
+                continue
+            self._store(operand.expr, value, operand.expr)
+
+    def _ptx_access(
+        self, instruction: ptx.PtxMemory, address: Value | None, source: Value | None, span: ir.Span
+    ) -> None:
+        """Record the shared access ``instruction`` makes at ``address`` (a shared-window
+        address, or a pointer into shared memory) and, for a copy from global memory, the
+        load of its source."""
+        location = self._window_location(address)
+        if location is None:
+            return
+        if instruction.displacement:
+            location = replace(location, offset=location.offset + instruction.displacement)
+        element = _lane_type(instruction.bytes)
+        expr = ir.Expr(ir.ExprKind.UNKNOWN, element, span, name=instruction.name)
+        recorded = len(self.trace.accesses)
+        if instruction.store:
+            self._record(expr, AccessKind.STORE, location, element, instruction)
+            self._remember(location, self._fresh(f"{instruction.name}(...)", Variance.DATA, loaded=True))
+        else:
+            self._record(expr, AccessKind.LOAD, location, element, instruction)
+        if isinstance(source, Pointer) and not instruction.zero_fill:
+            if len(self.trace.accesses) > recorded:
+                self.trace.accesses[recorded].copy_source = source
+            self._record(expr, AccessKind.LOAD, source, element, instruction)
+
+    def _window_location(self, address: Value | None) -> Pointer | None:
+        """Where a shared-window address (or a pointer into shared memory) points."""
+        if isinstance(address, Pointer):
+            return address if address.space is MemorySpace.SHARED else None
+        if not isinstance(address, Sym):
+            return None
+        for atom, base in self.shared_windows.items():
+            coefficient = address.coefficient_of(atom)
+            if coefficient.constant == 1:
+                offset = address - Sym.atom(atom)
+                if atom not in offset.atoms():
+                    return Pointer(MemorySpace.SHARED, base, offset, None)
+        return None
+
+    def _shared_window(self, pointer: Pointer) -> Sym:
+        """The 32-bit shared-window address of ``pointer``: the allocation's own (an unknown
+        the same in every thread) plus the byte offset, so integer arithmetic on it
+        (``addr + chunk * 16``) moves it by bytes."""
+        atom = next((a for a, base in self.shared_windows.items() if base == pointer.base), None)
+        if atom is None:
+            window = self._fresh(
+                f"__cvta_generic_to_shared({pointer.base})",
+                Variance.UNIFORM,
+                f"the shared-memory address of `{pointer.base}`: the same in every thread of the block",
+            )
+            atom = window.terms[0][0][0]
+            self.shared_windows[atom] = pointer.base
+        return Sym.atom(atom) + pointer.offset
+
+    def _shared_address_call(self, name: str, expr: ir.Expr) -> Value:
+        """``__cvta_generic_to_shared(p)``: the shared-window address of a pointer into shared memory."""
+        arguments = [self._expr(c) for c in expr.children]
+        if len(arguments) == 1 and isinstance(arguments[0], Pointer) and arguments[0].space is MemorySpace.SHARED:
+            return self._shared_window(arguments[0])
+        return self._computed(f"{name}(...)", *arguments)
+
+    def _pipeline_copy(self, name: str, expr: ir.Expr) -> Value:
+        """``__pipeline_memcpy_async(dst, src, size[, zfill])``: the cp.async of ``size`` bytes
+        per thread (4, 8 or 16) from global ``src`` to shared ``dst``."""
+        arguments = [self._expr(c) for c in expr.children]
+        size = self._int(arguments[2]).constant if len(arguments) >= 3 else None
+        zero_fill = len(arguments) >= 4 and self._int(arguments[3]).constant != 0
+        if size in (4, 8, 16):
+            instruction = ptx.PtxMemory("cp.async", True, 0, 0, size, window=False, source=1, zero_fill=zero_fill)
+            self._ptx_access(instruction, arguments[0], arguments[1], expr.span)
+        return sym.ZERO
 
     def _barrier(self, expr: ir.Expr, name: str, scope: BarrierScope) -> None:
         if self.recording:
@@ -1815,6 +1952,8 @@ _CALL_HANDLERS = {
     **dict.fromkeys(_STORES, Interpreter._cache_hinted_store),
     _ATOMIC: Interpreter._atomic,
     "operator=": Interpreter._assign_call,
+    "__cvta_generic_to_shared": Interpreter._shared_address_call,
+    "__pipeline_memcpy_async": Interpreter._pipeline_copy,
 }
 """Calls the interpreter runs itself, by name (every atomic function under ``_ATOMIC``)."""
 
@@ -2139,6 +2278,11 @@ def _is_integral(ctype: ir.CType) -> bool:
     return ctype.kind in (ir.TypeKind.INTEGER, ir.TypeKind.BOOL, ir.TypeKind.ENUM)
 
 
+def _lane_type(size: int) -> ir.CType:
+    """The type of what one lane of an inline-PTX instruction moves: ``size`` bytes."""
+    return ir.CType(ir.TypeKind.INTEGER, f".b{size * 8}", size, size, False)
+
+
 def _advance(pointer: Pointer, elements: Sym, pointee: ir.CType | None) -> Pointer:
     """``pointer + elements``: the offset grows by the size of what it points to."""
     element = pointer.pointee
@@ -2209,13 +2353,18 @@ def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration:
     return _opaque(name, start)
 
 
+_LAUNCH_CONSTANTS = frozenset((AtomKind.PARAMETER, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM, AtomKind.BLOCK_INDEX))
+
+
 def _moved_by(value: Sym, start: Sym) -> Sym | None:
     """How far ``value`` is from ``start`` when it is ``start`` plus amounts free of it, also
     through selects (``c ? start + n : start`` is ``start`` moved by ``c ? n : 0``); None
     when ``value`` is some other function of ``start``."""
     if not start.terms:
         return None
-    start_atoms = set(start.atoms())
+    # Launch constants (a row stride `K`, blockDim) may appear on both sides: `p + 8 * K`
+    # from a start `(lane / 4) * K` still moves it by an amount free of where it started.
+    start_atoms = {atom for atom in start.atoms() if atom.kind not in _LAUNCH_CONSTANTS}
     difference = value - start
     if not start_atoms & set(difference.atoms()):
         return difference

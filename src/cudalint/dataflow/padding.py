@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_rounds, request_wavefronts
+from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_rounds, matrix_access, request_wavefronts
 from cudalint.dataflow.interpret import Access, LoopRun
 from cudalint.dataflow.symbolic import Atom
 from cudalint.dataflow.threads import BlockShape
@@ -69,30 +69,32 @@ def conflict_free_padding(
     requests = requests_of.of(access)
     if not requests or row_bytes <= 0 or element_bytes <= 0:
         return None
-    size = access.size or 0
+    size, matrix = access.size or 0, matrix_access(access)
     others = [
-        (found, sibling.size or 0)
+        (found, sibling.size or 0, matrix_access(sibling))
         for sibling in siblings
         if sibling is not access and (found := requests_of.of(sibling))
     ]
-    everything = [(requests, size), *others]
-    before = sum(_cost(found, size_, row_bytes, row_bytes) for found, size_ in everything)
+    everything = [(requests, size, matrix), *others]
+    before = sum(_cost(found, size_, matrix_, row_bytes, row_bytes) for found, size_, matrix_ in everything)
     for padding in range(1, PADDING_PERIOD_BYTES // element_bytes):
         padded_row = row_bytes + padding * element_bytes
         if any(
             cost.taken > cost.ideal
-            for cost in (request_wavefronts(laid_out(request, row_bytes, padded_row), size) for request in requests)
+            for cost in (
+                request_wavefronts(laid_out(request, row_bytes, padded_row), size, matrix) for request in requests
+            )
         ):
             continue
-        if sum(_cost(found, size_, row_bytes, padded_row) for found, size_ in everything) < before:
+        if sum(_cost(found, size_, matrix_, row_bytes, padded_row) for found, size_, matrix_ in everything) < before:
             return padding
     return None
 
 
-def _cost(requests: Counter[tuple[int | None, ...]], size: int, row_bytes: int, padded_row: int) -> int:
+def _cost(requests: Counter[tuple[int | None, ...]], size: int, matrix: bool, row_bytes: int, padded_row: int) -> int:
     """The wavefronts the requests take with rows ``padded_row`` bytes apart."""
     return sum(
-        count * request_wavefronts(laid_out(request, row_bytes, padded_row), size).taken
+        count * request_wavefronts(laid_out(request, row_bytes, padded_row), size, matrix).taken
         for request, count in requests.items()
     )
 

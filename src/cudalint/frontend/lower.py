@@ -744,10 +744,25 @@ class Lowering:
         )
 
     def _asm(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
+        """Inline assembly: its instruction text and its operands. libclang gives the operand
+        expressions (outputs, then inputs) but neither the text nor the constraints; they are
+        read from the tokens, the macro's definition where a macro writes the statement
+        (``LDMATRIX_X4(r0, r1, r2, r3, addr)``)."""
         extent = cursor.extent
         file = clang_ext.file_name(extent.start.file)
         text = self._tokens_between(file, extent.start.offset, extent.end.offset)
-        return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(text))
+        parts = asm_parts(text)
+        if parts is None:
+            view = self._view(file)
+            expansion = view.macro_map.expansion_at(extent.start.offset) if view is not None else None
+            parts = asm_parts(list(expansion.body)) if expansion is not None else None
+        if parts is None:
+            return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(text))
+        instruction, constraints = parts
+        operands: tuple[ir.AsmOperand, ...] = ()
+        if len(constraints) == len(children):
+            operands = tuple(ir.AsmOperand(c, self.expr(child)) for c, child in zip(constraints, children, strict=True))
+        return ir.Stmt(ir.StmtKind.ASM, span, label=instruction, operands=operands)
 
     def _unexposed_stmt(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
         if len(children) == 1 and not children[0].kind.is_expression():
@@ -1434,3 +1449,64 @@ def _copies_itself(record: cindex.Type) -> bool:
         if copies and not child.is_default_method() and not child.is_deleted_method():
             return True
     return False
+
+
+_ASM_KEYWORDS = frozenset(("asm", "__asm__", "__asm"))
+_ASM_QUALIFIERS = frozenset(("volatile", "__volatile__", "__volatile", "inline", "goto"))
+_STRING_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'"}
+
+
+def asm_parts(tokens: list[str]) -> tuple[str, list[str]] | None:
+    """(instruction text, operand constraints in order: outputs, then inputs) of the tokens
+    of an ``asm`` statement; None when they do not spell one."""
+    start = next((i for i, token in enumerate(tokens) if token in _ASM_KEYWORDS), None)
+    if start is None:
+        return None
+    # C++ lexes `::` as one token: `"..." :: "r"(a)` has no outputs, then inputs.
+    tokens = [piece for token in tokens[start:] for piece in ((":", ":") if token == "::" else (token,))]
+    position = 1
+    while position < len(tokens) and tokens[position] in _ASM_QUALIFIERS:
+        position += 1
+    if position >= len(tokens) or tokens[position] != "(":
+        return None
+    position += 1
+    pieces = []
+    while position < len(tokens) and _is_string(tokens[position]):
+        pieces.append(_string_value(tokens[position]))
+        position += 1
+    if not pieces:
+        return None
+    constraints: list[str] = []
+    for _section in range(2):  # outputs, inputs (clobbers and labels name no operand)
+        if position >= len(tokens) or tokens[position] != ":":
+            break
+        position += 1
+        while position < len(tokens) and tokens[position] not in (":", ")"):
+            if tokens[position] == "[":  # a named operand, `[addr] "r"(a)`
+                position = tokens.index("]", position) + 1 if "]" in tokens[position:] else len(tokens)
+                continue
+            if not _is_string(tokens[position]) or position + 1 >= len(tokens) or tokens[position + 1] != "(":
+                return None
+            constraints.append(_string_value(tokens[position]))
+            position = _after_parentheses(tokens, position + 1)
+            if position < len(tokens) and tokens[position] == ",":
+                position += 1
+    return "".join(pieces), constraints
+
+
+def _is_string(token: str) -> bool:
+    return token.endswith('"') and '"' in token[:-1]
+
+
+def _string_value(token: str) -> str:
+    body = token[token.index('"') + 1 : -1]
+    return re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m.group(1), m.group(1)), body)
+
+
+def _after_parentheses(tokens: list[str], open_at: int) -> int:
+    depth = 0
+    for position in range(open_at, len(tokens)):
+        depth += {"(": 1, ")": -1}.get(tokens[position], 0)
+        if depth == 0:
+            return position + 1
+    return len(tokens)

@@ -56,6 +56,38 @@ class SharedBankConflict(FactRule):
     a row word by word (two doubles or four floats per 16-byte load). Every figure of the probe
     bench/realcode/probes/shared_widths.cu, measured on an H100, follows from this.
 
+    Shared accesses written in inline PTX (`asm volatile`, often behind macros such as
+    `LDMATRIX_X4` or `CP_ASYNC_CG`) are costed from the instruction and the address its
+    operand holds, followed back through `__cvta_generic_to_shared` (or `cvta.to.shared`)
+    and integer arithmetic on the 32-bit address to the `__shared__` array element:
+    - `ldmatrix.sync.aligned.m8n8.x1/.x2/.x4{.trans}.b16` (and sm_90's `stmatrix`) moves 1,
+      2 or 4 matrices of 8x8 16-bit elements; each matrix is eight rows of 16 bytes whose
+      addresses lanes 8m to 8m+7 give. The hardware serves one matrix per wavefront at
+      best; rows of one matrix in the same four banks (a 16-byte bank group) at different
+      addresses take a wavefront each. The tensor-core tile `half tile[..][32]` read by
+      `&tile[lane % 16][(lane / 16) * 8]` has 64-byte rows: rows 0, 2, 4 and 6 of each
+      matrix share banks 0-3, 4 wavefronts per matrix (measured 4x on an H100); rows
+      padded to 80 bytes, or 16-byte chunks permuted by the row (`chunk ^ row % 8`), are
+      conflict-free. The message names the instruction and the rows that collide; the
+      advice is a padding of one 16-byte chunk where that removes the conflict, else a
+      permutation of each row's chunks (padding by more would waste the memory a
+      swizzle saves).
+    - `cp.async.ca/.cg.shared.global [dst], [src], 4/8/16` (and `__pipeline_memcpy_async`)
+      writes each lane's bytes to shared memory at least as a store of that width is
+      written (16 bytes per lane: 8 lanes per wavefront); its global side is a load of
+      that width, judged by CL101. Measured on an H200 (tests/corpus/shared/
+      cp_async_tiles.cu), 4- and 8-byte copies cost exactly that; 16-byte copies cost
+      more where the copy is split: lanes whose 16-byte pieces of one 32-byte global
+      sector do not land in one aligned 32 bytes of shared memory are written apart
+      (rows padded to 80 bytes: 3.75x where a 16-byte store is 2x; lanes 32 bytes apart:
+      8x where a store is 2x), and a phase of 8 lanes reading two global 128-byte lines
+      takes a wavefront per line (2x into a conflict-free tile; 3x with chunks permuted
+      by the row). cudalint costs 16-byte copies as the store plus that split by global
+      lines (where the lanes' global addresses are known exactly) and gives the figure
+      as a lower bound ("at least"); the split 32-byte pieces it does not model.
+    - `ld.shared`/`st.shared` with `.v2`/`.v4`: loads and stores of that width, at the
+      operand's address plus the instruction's immediate offset.
+
     A warning is a cost the hardware shows on that line (Nsight Compute's shared
     wavefronts at least twice its ideal); where that depends on what only the run
     knows, the rule stays quiet or only notes:
@@ -154,10 +186,17 @@ class SharedBankConflict(FactRule):
                     qualifier += f" {launch}"
                 array = kernel.shared_arrays.get(access.location.base)
                 fix, advice = _padding_advice(facts.tu, kernel, access, array)
+                if _split_by_global_lines(kernel, access):
+                    fix, advice = None, _CONTIGUOUS_SOURCE
+                cost = (
+                    _per_request(pattern.wavefronts, pattern.ideal_wavefronts)
+                    if access.instruction is None
+                    else _instruction_cost(kernel, access, pattern.wavefronts, pattern.ideal_wavefronts)
+                )
                 yield self.finding(
                     f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
-                    f"{_per_request(pattern.wavefronts, pattern.ideal_wavefronts)}; {advice}",
+                    f"{cost}; {advice}",
                     access.span,
                     level=level,
                     fix=fix,
@@ -189,6 +228,59 @@ def _per_request(wavefronts: float, ideal: float) -> str:
     return text if whole else f"on average {text}"
 
 
+def _instruction_cost(kernel: KernelFacts, access: Access, wavefronts: float, ideal: float) -> str:
+    """The cost of an access written in PTX, said the way the instruction moves data: rows
+    of 8x8 matrices for ldmatrix/stmatrix, lanes of a phase for cp.async and ld/st.shared,
+    with the rows or lanes that share banks in the worst phase."""
+    instruction = access.instruction
+    collision = kernel.collision(access)
+    verb = "writes" if instruction.store else "reads"
+    if instruction.matrices:
+        what = f"`{instruction.name}` {verb} 8 rows of 16 bytes per matrix"
+        who, phase = "rows", 8
+        figures = f"{_figure(wavefronts / ideal)} wavefronts per matrix instead of 1" if ideal else ""
+    else:
+        phase = max(1, BANKS * BANK_BYTES // instruction.bytes)
+        side = " to shared memory" if instruction.source is not None else ""
+        what = f"`{instruction.name}` {verb} {instruction.bytes} bytes per lane{side}, {phase} lanes per wavefront"
+        who = "lanes"
+        figures = _per_request(wavefronts, ideal)
+        if instruction.source is not None and instruction.bytes == SWIZZLE_CHUNK:
+            figures = f"at least {figures}"  # The hardware splits such copies further (see the docs).
+    if collision is None:
+        if instruction.source is not None:
+            return f"{what}; the lanes of a phase read different 128-byte global lines, a wavefront each: {figures}"
+        return f"{what}: {figures}"
+    span = f"bank {collision.bank}"
+    if collision.banks > 1:
+        span = f"banks {collision.bank}-{collision.bank + collision.banks - 1}"
+    colliding = f"all {phase} {who}" if len(collision.lanes) == phase else f"{who} {_listed(collision.lanes)}"
+    return f"{what}; {colliding} share {span}: {figures}"
+
+
+_CONTIGUOUS_SOURCE = "let the 8 lanes of each phase copy 128 contiguous bytes of one global line"
+
+
+def _split_by_global_lines(kernel: KernelFacts, access: Access) -> bool:
+    """A cp.async conflict-free in shared memory whose cost comes from its phases' lanes
+    reading several global lines."""
+    return access.instruction is not None and access.instruction.source is not None and kernel.collision(access) is None
+
+
+def _listed(numbers: tuple[int, ...]) -> str:
+    """``0, 2, 4 and 6``."""
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+SWIZZLE_CHUNK = 16
+"""Bytes of the chunks an ldmatrix row or a 16-byte cp.async moves per lane."""
+_SWIZZLE = (
+    "place each row's 16-byte chunks so that the lanes of a phase fall in different bank groups "
+    "(XOR the chunk index with the row index, as swizzled tensor-core tiles do)"
+)
+
+
 def _padding_advice(
     tu: ir.TranslationUnit, kernel: KernelFacts, access: Access, array: SharedArray | None
 ) -> tuple[Fix | None, str]:
@@ -198,9 +290,14 @@ def _padding_advice(
     for 16 banks (``[16][17]``) gets the padding that works on 32."""
     var = array.var if array is not None else None
     layout = row_layout(var)
+    chunks = access.instruction is not None and access.instruction.bytes == SWIZZLE_CHUNK
     if var is None or layout is None:
         return None, "use an odd stride or swap the indices"
     padding = kernel.conflict_free_padding(access, *layout)
+    if chunks and (padding is None or padding * layout[1] > SWIZZLE_CHUNK):
+        # Rows of 16-byte chunks: a padding of more than one chunk wastes memory a
+        # permutation of the chunks does without.
+        return None, _SWIZZLE
     if padding is None:
         return None, f"padding the rows of `{var.name}` cannot remove it without costing its other accesses more"
     # Padding moves the elements: safe only where nothing reaches them but `tile[i][j]`.
