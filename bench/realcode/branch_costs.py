@@ -38,12 +38,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 import programs as listing  # noqa: E402
-import score  # noqa: E402
+import score  # noqa: E402 (puts the package on the path where it is not installed)
 
-import source_lines  # noqa: E402
-from source_lines import LineFigures  # noqa: E402
+from cudalint.profile import source_lines  # noqa: E402
+from cudalint.profile.source_lines import LineFigures  # noqa: E402
 
 FLOOR = 0.0005
 
