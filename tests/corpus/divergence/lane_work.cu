@@ -82,10 +82,10 @@ __global__ void lw_one_lane_long_body(float* out, const float* a) {
         float x = v;
         x = sqrtf(x * x + 1.0f);
         x = expf(-x) + logf(x + 2.0f);
-        x = sinf(x) * cosf(x) + tanhf(x);
+        x = sinf(x) * cosf(x) + tanhf(x);  // expect: CL504 warning, CL504 warning
         x = powf(x + 1.5f, 0.75f) + sqrtf(x * 3.0f + 4.0f);
         x = expf(x * 0.1f) * logf(x * x + 1.0f);
-        x = sinf(x + 1.0f) + cosf(x * 2.0f);
+        x = sinf(x + 1.0f) + cosf(x * 2.0f);  // expect: CL504 warning, CL504 warning
         out[32768 + blockIdx.x] = x;
     }
 }
