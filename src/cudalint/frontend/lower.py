@@ -89,6 +89,7 @@ _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
 # expression around the reference to the overload set.
 _CALLEE_WRAPPERS = (CK.UNEXPOSED_EXPR, CK.DECL_REF_EXPR, CK.PAREN_EXPR)
 _MEMBER_FUNCTIONS = (CK.CXX_METHOD, CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE)
+_CLASS_TEMPLATES = (CK.CLASS_TEMPLATE, CK.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)
 
 # A macro whose body launches a kernel (`#define LAUNCH(k) k<<<grid, block>>>`).
 _LAUNCH_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[^\n]*\\\r?\n)*[^\n]*<<<", re.MULTILINE)
@@ -154,7 +155,12 @@ class Lowering:
         self._copy_bytes: dict[str, int | None] = {}
         """By record: the widest piece a member-by-member copy moves (``ir.CType.copy_bytes``)."""
         self._functions: dict[str, ir.Function] = {}
-        self._pending_instantiations: list[cindex.Cursor] = []
+        self._pending: list[tuple[cindex.Cursor, bool]] = []
+        """Functions lowered code reached that are still to lower, each with whether it is an instantiation."""
+        self._unreached: dict[str, cindex.Cursor] = {}
+        """Header functions that wait for lowered code to reach them (``_lowered_when_reached``), by id."""
+        self._reached: set[str] = set()
+        """Ids of the functions lowered code called or named."""
         self.launches: list[ir.LaunchSite] = []
         self._current_function: str | None = None
         self._functions_in_progress: list[ir.FunctionKind] = []
@@ -187,9 +193,8 @@ class Lowering:
         for cursor in self._top_level_cursors:
             interruptions.checkpoint()
             self._top_level(cursor, globals_)
-        while self._pending_instantiations:
-            cursor = self._pending_instantiations.pop()
-            self._function(cursor, instantiation=True)
+        while self._pending:
+            self._function(*self._pending.pop())
         for closure in self._called_closures & self._generic_lambdas.keys():
             # Its calls' instantiations hold the concrete `auto` arguments; the pattern would
             # be analyzed as a function nothing calls.
@@ -297,7 +302,7 @@ class Lowering:
                 self._top_level(child, globals_)
         elif kind in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD):
             if cursor.is_definition():
-                self._function(cursor, instantiation=False)
+                self._definition(cursor)
             elif cursor.get_num_template_arguments() > 0:
                 # `template __global__ void k<8>(...);`: an explicit instantiation.
                 definition = cursor.get_definition()
@@ -306,9 +311,57 @@ class Lowering:
         elif kind in (CK.STRUCT_DECL, CK.CLASS_DECL, CK.CLASS_TEMPLATE):
             for child in cursor.get_children():
                 if child.kind in _MEMBER_FUNCTIONS and child.is_definition():
-                    self._function(child, instantiation=False)
+                    self._definition(child)
         elif kind == CK.VAR_DECL:
             globals_.append(self._var_decl(cursor, at_namespace_scope=True))
+
+    def _definition(self, cursor: cindex.Cursor) -> None:
+        """A function defined at the top level: lowered now, or once lowered code reaches it."""
+        if self._lowered_when_reached(cursor):
+            function_id = self._function_id(cursor)
+            if function_id not in self._reached:
+                self._unreached[function_id] = cursor
+                return
+        self._function(cursor, instantiation=False)
+
+    def _lowered_when_reached(self, cursor: cindex.Cursor) -> bool:
+        """Device code of a header that nvcc compiles only for its uses: a template, a member
+        of a class template, or an inline function (``inline``, ``__forceinline__``,
+        ``constexpr``, defined in its class). In a template library such as CuTe that is
+        thousands of functions per unit, nearly all of which the unit's kernels never call:
+        each is lowered, with the types and values of its use, when lowered code calls or
+        names it, and the others are neither lowered nor analyzed (no thread runs them).
+        Kernels, host code, the file's own functions and a header's non-inline device
+        functions (emitted in every unit, callable from others) are lowered as written."""
+        if clang_ext.file_name(cursor.location.file) == self.path:
+            return False
+        if self._function_kind(cursor) not in (ir.FunctionKind.DEVICE, ir.FunctionKind.HOST_DEVICE):
+            return False
+        parent = cursor.semantic_parent
+        return (
+            cursor.kind == CK.FUNCTION_TEMPLATE
+            or (parent is not None and parent.kind in _CLASS_TEMPLATES)
+            or clang_ext.is_inline(cursor)
+        )
+
+    def _lowered_for_host_only(self, callee: cindex.Cursor) -> bool:
+        """Whether host code calls a header's device code (``make_layout`` while setting up a
+        launch): the launch index reads host code's own values, and the analysis reads device
+        code from kernels, so nothing would read what the call reaches."""
+        if not self._functions_in_progress or self._functions_in_progress[-1] is not ir.FunctionKind.HOST:
+            return False
+        return clang_ext.file_name(callee.location.file) != self.path and self._function_kind(callee) in (
+            ir.FunctionKind.DEVICE,
+            ir.FunctionKind.HOST_DEVICE,
+        )
+
+    def _reach(self, function_id: str) -> None:
+        """Lowered code calls or names ``function_id``: a header function that waited for it is lowered."""
+        cursor = self._unreached.pop(function_id, None)
+        if cursor is not None:
+            self._pending.append((cursor, False))
+        else:
+            self._reached.add(function_id)
 
     # ------------------------------------------------------------------ tokens & text
 
@@ -947,7 +1000,8 @@ class Lowering:
         if referenced.get_num_template_arguments() > 0 and decl not in self._functions:
             definition = referenced if referenced.is_definition() else referenced.get_definition()
             if definition is not None and self._in_user_code(definition):
-                self._pending_instantiations.append(definition)
+                self._pending.append((definition, True))
+        self._reach(decl)
         return decl
 
     def _named_constant(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> int | None:
@@ -1059,13 +1113,18 @@ class Lowering:
             )
             # A member of a class template specialization (`SharedMemory<float>::operator float*`)
             # exists only as the instantiation the call names.
-            if (
+            if self._lowered_for_host_only(referenced):
+                pass
+            elif (
                 (instantiated or referenced.kind in _MEMBER_FUNCTIONS)
                 and referenced.is_definition()
                 and self._in_user_code(referenced)
                 and decl not in self._functions
             ):
-                self._pending_instantiations.append(referenced)
+                self._pending.append((referenced, True))
+                self._reach(decl)
+            else:
+                self._reach(decl)
         op = None
         if referenced is not None:
             op = (
