@@ -1,5 +1,5 @@
 """A header's templates and inline device functions are lowered only when lowered code
-reaches them (``Lowering._lowered_when_reached``): each test here fails if the lowering
+reaches them (``Lowering._definition``): each test here fails if the lowering
 dropped something a kernel needs, or kept what nvcc compiles no code for."""
 
 from __future__ import annotations

@@ -90,6 +90,7 @@ _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
 _CALLEE_WRAPPERS = (CK.UNEXPOSED_EXPR, CK.DECL_REF_EXPR, CK.PAREN_EXPR)
 _MEMBER_FUNCTIONS = (CK.CXX_METHOD, CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE)
 _CLASS_TEMPLATES = (CK.CLASS_TEMPLATE, CK.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)
+_DEVICE_CODE = (ir.FunctionKind.DEVICE, ir.FunctionKind.HOST_DEVICE)
 
 # A macro whose body launches a kernel (`#define LAUNCH(k) k<<<grid, block>>>`).
 _LAUNCH_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[^\n]*\\\r?\n)*[^\n]*<<<", re.MULTILINE)
@@ -158,7 +159,7 @@ class Lowering:
         self._pending: list[tuple[cindex.Cursor, bool]] = []
         """Functions lowered code reached that are still to lower, each with whether it is an instantiation."""
         self._unreached: dict[str, cindex.Cursor] = {}
-        """Header functions that wait for lowered code to reach them (``_lowered_when_reached``), by id."""
+        """A header's inline device functions that wait for lowered code to reach them (``_definition``), by id."""
         self._reached: set[str] = set()
         """Ids of the functions lowered code called or named."""
         self.launches: list[ir.LaunchSite] = []
@@ -316,33 +317,28 @@ class Lowering:
             globals_.append(self._var_decl(cursor, at_namespace_scope=True))
 
     def _definition(self, cursor: cindex.Cursor) -> None:
-        """A function defined at the top level: lowered now, or once lowered code reaches it."""
-        if self._lowered_when_reached(cursor):
-            function_id = self._function_id(cursor)
-            if function_id not in self._reached:
-                self._unreached[function_id] = cursor
-                return
-        self._function(cursor, instantiation=False)
+        """A function defined at the top level: lowered now, or once lowered code reaches it.
 
-    def _lowered_when_reached(self, cursor: cindex.Cursor) -> bool:
-        """Device code of a header that nvcc compiles only for its uses: a template, a member
-        of a class template, or an inline function (``inline``, ``__forceinline__``,
-        ``constexpr``, defined in its class). In a template library such as CuTe that is
-        thousands of functions per unit, nearly all of which the unit's kernels never call:
-        each is lowered, with the types and values of its use, when lowered code calls or
-        names it, and the others are neither lowered nor analyzed (no thread runs them).
-        Kernels, host code, the file's own functions and a header's non-inline device
+        A header's device code that nvcc compiles only for its uses waits for one: a
+        template or a member of a class template (its instantiations are the code, and the
+        calls that name them lower them), and an inline function (``inline``,
+        ``__forceinline__``, ``constexpr``, defined in its class). In a template library such
+        as CuTe that is thousands of functions per unit, nearly all of which the unit's
+        kernels never call: those are neither lowered nor analyzed, since no thread runs
+        them. Kernels, host code, the file's own functions and a header's non-inline device
         functions (emitted in every unit, callable from others) are lowered as written."""
-        if clang_ext.file_name(cursor.location.file) == self.path:
-            return False
-        if self._function_kind(cursor) not in (ir.FunctionKind.DEVICE, ir.FunctionKind.HOST_DEVICE):
-            return False
-        parent = cursor.semantic_parent
-        return (
-            cursor.kind == CK.FUNCTION_TEMPLATE
-            or (parent is not None and parent.kind in _CLASS_TEMPLATES)
-            or clang_ext.is_inline(cursor)
-        )
+        if clang_ext.file_name(cursor.location.file) != self.path:
+            parent = cursor.semantic_parent
+            template = cursor.kind == CK.FUNCTION_TEMPLATE or (parent is not None and parent.kind in _CLASS_TEMPLATES)
+            # The cheap questions first: the function's kind takes a walk over its children.
+            if (template or clang_ext.is_inline(cursor)) and self._function_kind(cursor) in _DEVICE_CODE:
+                if template:
+                    return
+                function_id = self._function_id(cursor)
+                if function_id not in self._reached:
+                    self._unreached[function_id] = cursor
+                    return
+        self._function(cursor, instantiation=False)
 
     def _lowered_for_host_only(self, callee: cindex.Cursor) -> bool:
         """Whether host code calls a header's device code (``make_layout`` while setting up a
@@ -350,10 +346,7 @@ class Lowering:
         code from kernels, so nothing would read what the call reaches."""
         if not self._functions_in_progress or self._functions_in_progress[-1] is not ir.FunctionKind.HOST:
             return False
-        return clang_ext.file_name(callee.location.file) != self.path and self._function_kind(callee) in (
-            ir.FunctionKind.DEVICE,
-            ir.FunctionKind.HOST_DEVICE,
-        )
+        return clang_ext.file_name(callee.location.file) != self.path and self._function_kind(callee) in _DEVICE_CODE
 
     def _reach(self, function_id: str) -> None:
         """Lowered code calls or names ``function_id``: a header function that waited for it is lowered."""
