@@ -4,11 +4,14 @@ dropped something a kernel needs, or kept what nvcc compiles no code for."""
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import pytest
 
-from cudalint import frontend, ir
+from cudalint import engine, frontend, ir
+from cudalint import units as planning
+from cudalint.config import Config
 from cudalint.dataflow import Facts
 
 HEADER = """
@@ -130,3 +133,45 @@ def test_entry_points_are_the_kernels_and_what_other_units_could_call(unit):
 
 def test_the_header_kernel_is_launched_through_the_wrapper(unit):
     assert {launch.kernel_name for launch in unit.launches} >= {"strided", "header_kernel"}
+
+
+STANDALONE = "#pragma once\n__device__ inline float gather(const float* p) { return p[threadIdx.x * 32]; }\n"
+KERNEL = '#include "lib.cuh"\n__global__ void k{n}(float* p) {{ p[threadIdx.x] = 1.0f; }}\n'
+
+
+@pytest.fixture()
+def library_tree(tmp_path):
+    (tmp_path / "lib.cuh").write_text(STANDALONE, encoding="utf-8")
+    for n in range(2):
+        (tmp_path / f"k{n}.cu").write_text(KERNEL.format(n=n), encoding="utf-8")
+    return tmp_path
+
+
+def _gather_findings(paths) -> list:
+    settings = engine.default_settings(Config(), ["CL101"], header_mode="embedded")
+    run = engine.run([str(p) for p in paths], settings, [])
+    return [(os.path.basename(f.span.file), f.span.line) for f in run.findings]
+
+
+def test_a_header_of_the_run_keeps_its_standalone_device_functions(library_tree):
+    """A user who checks a header, or the folder that holds it, asks about all its code:
+    its inline device functions are analyzed though no kernel calls them, in one unit."""
+    assert _gather_findings([library_tree / "lib.cuh"]) == [("lib.cuh", 2)]
+    assert _gather_findings([library_tree]) == [("lib.cuh", 2)]
+
+
+def test_a_header_outside_the_run_is_read_only_where_kernels_reach_it(library_tree):
+    assert _gather_findings([library_tree / "k0.cu"]) == []
+
+
+def test_each_header_of_the_run_is_owned_by_the_first_unit_that_covers_it(library_tree):
+    settings = engine.default_settings(Config(), header_mode="embedded")
+    files = sorted(str(p) for p in library_tree.iterdir())
+    environment = frontend.build_environment(settings.frontend, search_from=str(library_tree))
+    project = frontend.ProjectFiles(str(library_tree))
+    graph = frontend.IncludeGraph.around(files, environment, project, frontend.flags.system_include_dirs(environment))
+    units = planning.plan(files, set(), graph)
+    assert [(os.path.basename(u.main), [os.path.basename(o) for o in u.own]) for u in units] == [
+        ("k0.cu", ["lib.cuh"]),
+        ("k1.cu", []),
+    ]

@@ -260,7 +260,7 @@ def _analyze_unit(
     deadline = _Deadline(settings.time_limit)
     try:
         with deadline:
-            tu = parsed.lower()
+            tu = parsed.lower(unit.own)
             result.errors, result.includes, result.analyzed = tu.errors, tu.includes, True
             if launches_only:
                 from cudalint.dataflow.launches import launch_records
@@ -764,6 +764,7 @@ def _cache_arguments(
         *environment.args_for(unit.main),
         *(f"-I{d}" for d in unit.include_dirs),
         f"--legacy-api={unit.legacy_api}",
+        *(f"--own={path}" for path in unit.own),
         *((f"--launches-elsewhere={digest(external)}",) if external else ()),
         *(("--launches-only",) if launches_only else ()),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from clang import cindex
@@ -137,19 +137,23 @@ class Lowering:
         unknown_names: frozenset[str] = frozenset(),
         dependencies: tuple[str, ...] = (),
         buffers: Mapping[str, bytes] | None = None,
+        own: Sequence[str] = (),
     ):
         """``path`` is the file to lower, the one ``tu`` was parsed from or one it includes;
         ``text`` its contents as clang read them.
         ``unknown_names`` were declared by ``recovery``: their uses keep the name and lose
         the made-up declaration, so that they read as unknown values.
         ``dependencies``: files the result depends on besides those ``tu`` includes.
-        ``buffers``: the contents clang was given for files instead of what is on disk."""
+        ``buffers``: the contents clang was given for files instead of what is on disk.
+        ``own``: headers whose functions are lowered as written, as ``path``'s are (see
+        ``_definition``)."""
         self.tu = tu
         self.path = path
         self.errors = errors
         self.unknown_names = unknown_names
         self.dependencies = dependencies
         self.header_mode = header_mode
+        self._own_files = {path, *own}
         self.sources = _Sources(path, text if isinstance(text, bytes) else text.encode("utf-8"), buffers or {})
         self.records: dict[str, ir.Record] = {}
         self._types: dict[tuple[int, int | None], ir.CType] = {}
@@ -325,9 +329,11 @@ class Lowering:
         ``__forceinline__``, ``constexpr``, defined in its class). In a template library such
         as CuTe that is thousands of functions per unit, nearly all of which the unit's
         kernels never call: those are neither lowered nor analyzed, since no thread runs
-        them. Kernels, host code, the file's own functions and a header's non-inline device
-        functions (emitted in every unit, callable from others) are lowered as written."""
-        if clang_ext.file_name(cursor.location.file) != self.path:
+        them. Kernels, host code, the functions of the file parsed and of the headers of the
+        run it is the first unit to cover (``own``: those a user asked about), and a header's
+        non-inline device functions (emitted in every unit, callable from others) are
+        lowered as written."""
+        if clang_ext.file_name(cursor.location.file) not in self._own_files:
             parent = cursor.semantic_parent
             template = cursor.kind == CK.FUNCTION_TEMPLATE or (parent is not None and parent.kind in _CLASS_TEMPLATES)
             # The cheap questions first: the function's kind takes a walk over its children.
@@ -346,7 +352,10 @@ class Lowering:
         code from kernels, so nothing would read what the call reaches."""
         if not self._functions_in_progress or self._functions_in_progress[-1] is not ir.FunctionKind.HOST:
             return False
-        return clang_ext.file_name(callee.location.file) != self.path and self._function_kind(callee) in _DEVICE_CODE
+        return (
+            clang_ext.file_name(callee.location.file) not in self._own_files
+            and self._function_kind(callee) in _DEVICE_CODE
+        )
 
     def _reach(self, function_id: str) -> None:
         """Lowered code calls or names ``function_id``: a header function that waited for it is lowered."""
