@@ -296,6 +296,19 @@ def is_virtual_base(cursor: cindex.Cursor) -> bool:
     return bool(_Lib.get().clang_isVirtualBase(cursor))
 
 
+@cache
+def kind_ids(*predicates: str) -> frozenset[int]:
+    """The ids of the cursor kinds for which one of ``CursorKind``'s ``predicates``
+    (``"is_expression"``, ``"is_attribute"``...) holds. Each predicate is a call into
+    libclang: asked once per kind here, filtering a node's children by ``cursor._kind_id``
+    costs none per child."""
+    return frozenset(
+        kind.value
+        for kind in cindex.CursorKind.get_all_kinds()
+        if any(getattr(kind, predicate)() for predicate in predicates)
+    )
+
+
 def is_inline(function: cindex.Cursor) -> bool:
     """Whether a function is inline in the language's sense: declared ``inline`` (or
     ``__forceinline__``), ``constexpr``, or a member defined in its class's body. A

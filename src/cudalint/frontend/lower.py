@@ -190,6 +190,7 @@ class Lowering:
         # parse defined them, then constexpr variables as they are declared.
         self._named_integers: dict[str, str] = self._main.macro_map.object_like_definitions()
         self._builtin_members_seen: dict[tuple[str | None, int], int] = {}
+        self._noreturn: dict[str, bool] = {}
 
     # ------------------------------------------------------------------ entry point
 
@@ -547,8 +548,10 @@ class Lowering:
             if argument.kind == "integral" and parameter.kind == CK.TEMPLATE_NON_TYPE_PARAMETER
         }
 
-    def _function_kind(self, cursor: cindex.Cursor) -> ir.FunctionKind:
-        attrs = {child.kind for child in cursor.get_children() if child.kind.is_attribute()}
+    def _function_kind(self, cursor: cindex.Cursor, children: list[cindex.Cursor] | None = None) -> ir.FunctionKind:
+        """``children``: the function's, when the caller has them already."""
+        attributes = clang_ext.kind_ids("is_attribute")
+        attrs = {child.kind for child in children or cursor.get_children() if child._kind_id in attributes}
         if CK.CUDAGLOBAL_ATTR in attrs:
             return ir.FunctionKind.KERNEL
         if CK.CUDADEVICE_ATTR in attrs:
@@ -623,7 +626,8 @@ class Lowering:
         if function_id in self._functions:
             return
         is_pattern = cursor.kind == CK.FUNCTION_TEMPLATE
-        kind = self._function_kind(cursor)
+        children = list(cursor.get_children())
+        kind = self._function_kind(cursor, children)
         name = enclosing = None
         parent = cursor.semantic_parent
         if parent is not None and parent.kind == CK.CLASS_DECL:
@@ -651,11 +655,9 @@ class Lowering:
         previous = self._current_function
         self._current_function = function_id
         self._functions_in_progress.append(kind)
-        params = tuple(
-            self._var_decl(child, parameter=True) for child in cursor.get_children() if child.kind == CK.PARM_DECL
-        )
+        params = tuple(self._var_decl(child, parameter=True) for child in children if child.kind == CK.PARM_DECL)
         body = None
-        for child in cursor.get_children():
+        for child in children:
             if child.kind == CK.COMPOUND_STMT:
                 body = self._stmt(child)
         self._functions_in_progress.pop()
@@ -673,7 +675,7 @@ class Lowering:
             launch_bounds=bounds,
             max_registers=max_registers,
             template_args=self._template_args(cursor) if instantiation else (),
-            template_parameters=tuple(c.spelling for c in cursor.get_children() if c.kind in _TEMPLATE_PARAMETERS)
+            template_parameters=tuple(c.spelling for c in children if c.kind in _TEMPLATE_PARAMETERS)
             if is_pattern
             else (),
             is_template_pattern=is_pattern,
@@ -684,7 +686,8 @@ class Lowering:
     def _storage(self, cursor: cindex.Cursor, parameter: bool, at_namespace_scope: bool) -> ir.StorageClass:
         if parameter:
             return ir.StorageClass.PARAMETER
-        attrs = {child.kind for child in cursor.get_children() if child.kind.is_attribute()}
+        attributes = clang_ext.kind_ids("is_attribute")
+        attrs = {child.kind for child in cursor.get_children() if child._kind_id in attributes}
         if CK.CUDASHARED_ATTR in attrs:
             return ir.StorageClass.SHARED
         if CK.CUDACONSTANT_ATTR in attrs:
@@ -738,10 +741,11 @@ class Lowering:
         return None
 
     def _children(self, cursor: cindex.Cursor) -> list[cindex.Cursor]:
-        return [c for c in cursor.get_children() if not c.kind.is_attribute() and not c.kind.is_reference()]
+        skipped = clang_ext.kind_ids("is_attribute", "is_reference")
+        return [c for c in cursor.get_children() if c._kind_id not in skipped]
 
     def _stmt_or_expr(self, cursor: cindex.Cursor) -> ir.Stmt:
-        if cursor.kind.is_expression():
+        if cursor._kind_id in clang_ext.kind_ids("is_expression"):
             return ir.Stmt(ir.StmtKind.EXPR, self._span(cursor), expr=self.expr(cursor))
         if cursor.kind == CK.VAR_DECL:
             return ir.Stmt(ir.StmtKind.DECL, self._span(cursor), decls=(self._var_decl(cursor),))
@@ -752,7 +756,7 @@ class Lowering:
         kind = cursor.kind
         span = self._span(cursor) or _NOWHERE
         children = self._children(cursor)
-        if kind.is_expression():
+        if cursor._kind_id in clang_ext.kind_ids("is_expression"):
             return self._stmt_or_expr(cursor)
         return _STMT_HANDLERS.get(kind, Lowering._unknown_stmt)(self, cursor, span, children)
 
@@ -805,7 +809,7 @@ class Lowering:
         return ir.Stmt(ir.StmtKind.ASM, span, label=" ".join(text))
 
     def _unexposed_stmt(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
-        if len(children) == 1 and not children[0].kind.is_expression():
+        if len(children) == 1 and children[0]._kind_id not in clang_ext.kind_ids("is_expression"):
             # An attributed statement (``#pragma unroll`` on a loop) wraps the statement itself.
             return self._stmt(children[0])
         return self._unknown_stmt(cursor, span, children)
@@ -814,7 +818,7 @@ class Lowering:
         cond = None
         body: list[ir.Stmt] = []
         for child in children:
-            if child.kind.is_expression() and not body and child is not children[-1]:
+            if child._kind_id in clang_ext.kind_ids("is_expression") and not body and child is not children[-1]:
                 cond = self.expr(child)
             elif child.kind == CK.VAR_DECL and not body:
                 var = self._var_decl(child)
@@ -835,9 +839,9 @@ class Lowering:
                 var = self._var_decl(child)
                 init = ir.Stmt(ir.StmtKind.DECL, var.span, decls=(var,))
                 cond = var.init
-            elif cond is None and child.kind.is_expression() and remaining >= 2:
+            elif cond is None and child._kind_id in clang_ext.kind_ids("is_expression") and remaining >= 2:
                 cond = self.expr(child)
-            elif cond is None and child.kind.is_statement() and remaining > 2:
+            elif cond is None and child._kind_id in clang_ext.kind_ids("is_statement") and remaining > 2:
                 init = self._stmt_or_expr(child)
             else:
                 branches.append(self._stmt_or_expr(child))
@@ -901,8 +905,10 @@ class Lowering:
 
     # ------------------------------------------------------------------ expressions
 
-    def _expr_children(self, cursor: cindex.Cursor) -> list[cindex.Cursor]:
-        return [c for c in cursor.get_children() if c.kind.is_expression()]
+    def _expr_children(self, cursor: cindex.Cursor, children: list[cindex.Cursor] | None = None) -> list[cindex.Cursor]:
+        """``children``: all of ``cursor``'s, when the caller has them already."""
+        expressions = clang_ext.kind_ids("is_expression")
+        return [c for c in children or cursor.get_children() if c._kind_id in expressions]
 
     def expr(self, cursor: cindex.Cursor) -> ir.Expr:
         kind = cursor.kind
@@ -1099,9 +1105,8 @@ class Lowering:
 
     def _call(self, cursor: cindex.Cursor) -> ir.Expr:
         referenced = cursor.referenced
-        config = next(
-            (c for c in cursor.get_children() if c.kind == CK.CALL_EXPR and c.spelling == _LAUNCH_CONFIGURATION), None
-        )
+        children = list(cursor.get_children())
+        config = next((c for c in children if c.kind == CK.CALL_EXPR and c.spelling == _LAUNCH_CONFIGURATION), None)
         decl = None
         if referenced is not None and not self._declared_as_unknown(cursor, referenced):
             decl = self._function_id(referenced)
@@ -1130,11 +1135,15 @@ class Lowering:
         op = None
         if referenced is not None:
             op = (
-                "construct" if referenced.kind == CK.CONSTRUCTOR else "noreturn" if _never_returns(referenced) else None
+                "construct"
+                if referenced.kind == CK.CONSTRUCTOR
+                else "noreturn"
+                if self._never_returns(decl, referenced)
+                else None
             )
         span = self._span(cursor) or _NOWHERE
         arguments = self._anchored([self.expr(a) for a in cursor.get_arguments()], span)
-        receiver = self._receiver(cursor)
+        receiver = self._receiver(cursor, children)
         if (
             referenced is not None
             and referenced.kind == CK.CXX_METHOD
@@ -1149,7 +1158,7 @@ class Lowering:
             self.ctype(cursor.type),
             span,
             tuple(arguments),
-            name=cursor.spelling or self._dependent_callee(cursor),
+            name=cursor.spelling or self._dependent_callee(children),
             decl=decl,
             op=op,
             value=self._constant_call(cursor, arguments),
@@ -1163,11 +1172,26 @@ class Lowering:
             self._runtime_launch(node, cursor)
         return node
 
-    def _dependent_callee(self, cursor: cindex.Cursor) -> str | None:
+    def _never_returns(self, decl: str | None, function: cindex.Cursor) -> bool:
+        """Whether a function is declared ``[[noreturn]]`` (an assertion macro's abort); asked
+        once per function, not at each of its calls."""
+        if decl is not None and decl in self._noreturn:
+            return self._noreturn[decl]
+        attributes = clang_ext.kind_ids("is_attribute")
+        never = any(
+            child.kind == CK.UNEXPOSED_ATTR and any(t.spelling in _NORETURN for t in child.get_tokens())
+            for child in function.get_children()
+            if child._kind_id in attributes
+        )
+        if decl is not None:
+            self._noreturn[decl] = never
+        return never
+
+    def _dependent_callee(self, children: list[cindex.Cursor]) -> str | None:
         """The name a call in a template names when its arguments' types are not known yet
         (`reduce(s, t)` with `s` a `T*`): clang leaves the call unnamed and unresolved, the
-        name only on the reference to the overload set."""
-        callee = next(iter(cursor.get_children()), None)
+        name only on the reference to the overload set. ``children``: the call's."""
+        callee = next(iter(children), None)
         while callee is not None and not callee.spelling and callee.kind in _CALLEE_WRAPPERS:
             callee = next(iter(callee.get_children()), None)
         # Only a reference to an overload set names a callee: an unresolved operator's first
@@ -1176,9 +1200,9 @@ class Lowering:
             return None
         return callee.spelling or None
 
-    def _receiver(self, cursor: cindex.Cursor) -> ir.Expr | None:
+    def _receiver(self, cursor: cindex.Cursor, children: list[cindex.Cursor]) -> ir.Expr | None:
         """The object of ``object.method(...)``: the expression under the callee's member reference."""
-        callee = next(iter(self._expr_children(cursor)), None)
+        callee = next(iter(self._expr_children(cursor, children)), None)
         while callee is not None and callee.kind in (CK.UNEXPOSED_EXPR, *_TRANSPARENT_EXPRS):
             callee = next(iter(self._expr_children(callee)), None)
         if callee is None or callee.kind != CK.MEMBER_REF_EXPR:
@@ -1298,7 +1322,7 @@ class Lowering:
         call names the instantiation whose ``decltype(ic)::value`` clang evaluated."""
         span = self._span(cursor) or _NOWHERE
         enclosing = self._functions_in_progress[-1] if self._functions_in_progress else ir.FunctionKind.HOST
-        attributes = {c.kind for c in cursor.get_children() if c.kind.is_attribute()}
+        attributes = {c.kind for c in cursor.get_children() if c._kind_id in clang_ext.kind_ids("is_attribute")}
         # A lambda in a kernel is device code, not a kernel of its own.
         kind = (
             ir.FunctionKind.DEVICE
@@ -1317,15 +1341,6 @@ class Lowering:
         if operator.kind == CK.FUNCTION_TEMPLATE:
             self._generic_lambdas[self._decl_id(closure)] = self._function_id(operator)
         return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=self._function_id(operator))
-
-
-def _never_returns(function: cindex.Cursor) -> bool:
-    """Whether a function is declared ``[[noreturn]]`` (an assertion macro's abort)."""
-    return any(
-        child.kind == CK.UNEXPOSED_ATTR and any(t.spelling in _NORETURN for t in child.get_tokens())
-        for child in function.get_children()
-        if child.kind.is_attribute()
-    )
 
 
 _NORETURN = frozenset(("noreturn", "__noreturn__", "_Noreturn"))
