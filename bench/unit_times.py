@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         stopped, findings = runs[-1][0][1], runs[-1][0][2]
         totals[0] += seconds
         totals[1] += parse
-        print(f"{file.name:<24} {seconds:10.1f} {parse:8.1f} {ratio:6.2f}  {'reached' if stopped else 'no':<10}  {findings}")
+        limit = "reached" if stopped else "no"
+        print(f"{file.name:<24} {seconds:10.1f} {parse:8.1f} {ratio:6.2f}  {limit:<10}  {findings}")
     print(f"{'total':<24} {totals[0]:10.1f} {totals[1]:8.1f} {totals[0] / totals[1]:6.2f}")
     print(f"load average after: {_load()}")
     return 0
