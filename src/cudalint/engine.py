@@ -260,7 +260,7 @@ def _analyze_unit(
     deadline = _Deadline(settings.time_limit)
     try:
         with deadline:
-            tu = parsed.lower()
+            tu = parsed.lower(unit.own)
             result.errors, result.includes, result.analyzed = tu.errors, tu.includes, True
             if launches_only:
                 from cudalint.dataflow.launches import launch_records
@@ -767,6 +767,7 @@ def _cache_arguments(
         *environment.args_for(unit.main),
         *(f"-I{d}" for d in unit.include_dirs),
         f"--legacy-api={unit.legacy_api}",
+        *(f"--own={path}" for path in unit.own),
         *((f"--launches-elsewhere={digest(external)}",) if external else ()),
         *(("--launches-only",) if launches_only else ()),
     )
@@ -860,73 +861,130 @@ def _analyze_all(
             if hit is not None:
                 done[unit] = hit
     progress = _Progress(len(units), context.settings.progress, len(done))
-    pending = [unit for unit in units if unit not in done]
-    started = time.time_ns()
-    if pending:
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
+    try:
+        pending = [unit for unit in units if unit not in done]
+        started = time.time_ns()
+        if pending:
+            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures.process import BrokenProcessPool
 
-        from cudalint import rules
+            from cudalint import rules
 
-        rules.implemented()  # imported once here, the forked workers inherit the rules (and the analysis)
+            rules.implemented()  # imported once here, the forked workers inherit the rules (and the analysis)
 
-        crashed: list[Unit] = []
-        jobs = max(1, min(context.settings.jobs, len(pending)))
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(context,)) as pool:
-            futures = []
-            for unit in pending:
-                try:
-                    futures.append((unit, pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only)))
-                except BrokenProcessPool:
-                    # A worker died before every unit was handed out: the others run alone below.
-                    crashed.extend(pending[len(futures) :])
-                    break
-            for unit, future in futures:
-                try:
-                    done[unit] = future.result()
-                except BrokenProcessPool:
-                    crashed.append(unit)
-                    continue
-                except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
-                    done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
-                if cache is not None:  # As each comes: an interrupted run keeps what it did.
-                    _store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
-                progress.advance()
-        # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
-        for unit in crashed:
-            with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
-                started = time.time_ns()
-                try:
-                    done[unit] = pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only).result()
-                except BrokenProcessPool:
-                    result = UnitResult(unit.main, internal_error=True)
-                    result.notices.append(
-                        Notice(unit.main, NoticeKind.ERROR, "internal error: the C++ parser crashed on this file")
-                    )
-                    done[unit] = result
-                if cache is not None:
-                    _store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
-                progress.advance()
-    progress.finish()
+            crashed: list[Unit] = []
+            jobs = max(1, min(context.settings.jobs, len(pending)))
+            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(context,)) as pool:
+                futures = []
+                for unit in pending:
+                    try:
+                        futures.append(
+                            (unit, pool.submit(_analyze_in_worker, unit, external.get(unit, ()), launches_only))
+                        )
+                    except BrokenProcessPool:
+                        # A worker died before every unit was handed out: the others run alone below.
+                        crashed.extend(pending[len(futures) :])
+                        break
+                for unit, future in futures:
+                    try:
+                        done[unit] = future.result()
+                    except BrokenProcessPool:
+                        crashed.append(unit)
+                        continue
+                    except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
+                        done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
+                    if cache is not None:  # As each comes: an interrupted run keeps what it did.
+                        _store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
+                    progress.advance()
+            # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
+            for unit in crashed:
+                with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(context,)) as pool:
+                    started = time.time_ns()
+                    try:
+                        done[unit] = pool.submit(
+                            _analyze_in_worker, unit, external.get(unit, ()), launches_only
+                        ).result()
+                    except BrokenProcessPool:
+                        result = UnitResult(unit.main, internal_error=True)
+                        result.notices.append(
+                            Notice(unit.main, NoticeKind.ERROR, "internal error: the C++ parser crashed on this file")
+                        )
+                        done[unit] = result
+                    if cache is not None:
+                        _store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
+                    progress.advance()
+    finally:
+        progress.finish()  # An interrupted run leaves no line behind either.
     return [done[unit] for unit in units]
 
 
 class _Progress:
-    """``cudalint: 37/150 files`` on standard error, rewritten in place."""
+    """``cudalint: 37/150 files, 1 min 12 s`` on standard error, rewritten in place: at each
+    file done, and every second once the run has taken a few seconds, so that a run of one
+    long file (a template-heavy unit) shows it is alive too."""
+
+    DELAY = 3.0
+    """Seconds before the line shows the time taken; a run shorter than that shows none."""
+    INTERVAL = 1.0
 
     def __init__(self, total: int, enabled: bool, already: int):
-        self.total, self.enabled, self.count = total, enabled and total > 1, already
+        self.total, self.enabled, self.count = total, enabled, already
+        self._started = time.monotonic()
+        self._width = 0
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        if enabled:
+            self._ticker = threading.Thread(target=self._tick, name="cudalint-progress", daemon=True)
+            self._ticker.start()
+
+    def _tick(self) -> None:
+        if self._stop.wait(self.DELAY):
+            return
+        while not self._stop.is_set():
+            self._write()
+            self._stop.wait(self.INTERVAL)
 
     def advance(self) -> None:
         self.count += 1
-        if self.enabled:
-            sys.stderr.write(f"\rcudalint: {self.count}/{self.total} files")
+        if self.enabled and self.total > 1:
+            self._write()
+
+    def _write(self) -> None:
+        with _PROGRESS_WRITE:
+            elapsed = time.monotonic() - self._started
+            line = f"cudalint: {self.count}/{self.total} files"
+            if elapsed >= self.DELAY:
+                line += f", {_duration(elapsed)}"
+            sys.stderr.write("\r" + line.ljust(self._width))
             sys.stderr.flush()
+            self._width = len(line)
 
     def finish(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * (len(str(self.total)) * 2 + 18) + "\r")
-            sys.stderr.flush()
+        if self._ticker is None:
+            return
+        self._stop.set()
+        self._ticker.join()
+        with _PROGRESS_WRITE:
+            if self._width:
+                sys.stderr.write("\r" + " " * self._width + "\r")
+                sys.stderr.flush()
+            self._width = 0
+
+
+_PROGRESS_WRITE = threading.Lock()
+"""Held while the progress line is written. A worker process forked in the middle of
+a write would inherit standard error's own lock held by a thread it does not have."""
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(
+        before=_PROGRESS_WRITE.acquire,
+        after_in_parent=_PROGRESS_WRITE.release,
+        after_in_child=_PROGRESS_WRITE.release,
+    )
+
+
+def _duration(seconds: float) -> str:
+    minutes, seconds = divmod(int(seconds), 60)
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
 def _common_root(files: list[str]) -> str:

@@ -41,6 +41,11 @@ class Unit:
     """Directories of the project holding headers the search path misses."""
     legacy_api: bool = False
     """Whether the declarations of the removed runtime API are included up front."""
+    own: tuple[str, ...] = ()
+    """Headers of the run whose functions this unit lowers as written, those nothing calls
+    among them, as it does ``main``'s: the run's files it is the first unit to cover. In
+    other units, and in headers outside the run (a library's), a header's inline and
+    template device code is lowered only where kernels reach it."""
 
 
 @dataclass(frozen=True)
@@ -121,12 +126,18 @@ def plan(
             covered.update(graph.reachable(includers[0]))
         elif path in named:
             mains[path] = None
-    return [unit_for(main, graph, project_includes) for main in mains]
+    in_run, owned = set(files), set(mains)
+    units = []
+    for main in mains:
+        own = tuple(sorted(path for path in graph.reachable(main) if path in in_run and path not in owned))
+        owned.update(own)
+        units.append(unit_for(main, graph, project_includes, own))
+    return units
 
 
-def unit_for(main: str, graph: frontend.IncludeGraph, project_includes: bool = True) -> Unit:
+def unit_for(main: str, graph: frontend.IncludeGraph, project_includes: bool = True, own: tuple[str, ...] = ()) -> Unit:
     directories = tuple(d for d, _, _ in graph.project_directories(main)) if project_includes else ()
-    return Unit(main, directories, graph.uses_legacy_api(main))
+    return Unit(main, directories, graph.uses_legacy_api(main), own)
 
 
 def fallback_units(files: list[str], named: set[str], results: Iterable[UnitResult]) -> list[Unit]:

@@ -158,7 +158,9 @@ class ParsedUnit:
 
         return tuple(sorted({clang_ext.file_name(inclusion.include) for inclusion in self.tu.get_includes()}))
 
-    def lower(self) -> ir.TranslationUnit:
+    def lower(self, own: Sequence[str] = ()) -> ir.TranslationUnit:
+        """The unit's IR; ``own``: headers whose functions are lowered as written, as the
+        focus's are (``units.Unit.own``)."""
         from cudalint.frontend.lower import Lowering
 
         if sys.getrecursionlimit() < _RECURSION_LIMIT:
@@ -173,6 +175,7 @@ class ParsedUnit:
                 self.unknown_names,
                 dependencies=(self.main,) if self.focus != self.main else (),
                 buffers=self.buffers,
+                own=own,
             ).run()
         except RecursionError:
             raise SourceError("expressions nested too deeply to analyze") from None

@@ -97,6 +97,8 @@ class _Lib:
         lib.clang_getSpecializedCursorTemplate.errcheck = cindex.Cursor.from_result
         lib.clang_isVirtualBase.argtypes = [cindex.Cursor]
         lib.clang_isVirtualBase.restype = ctypes.c_uint
+        lib.clang_Cursor_isFunctionInlined.argtypes = [cindex.Cursor]
+        lib.clang_Cursor_isFunctionInlined.restype = ctypes.c_uint
         lib.clang_Cursor_Evaluate.argtypes = [cindex.Cursor]
         lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
         lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
@@ -292,6 +294,26 @@ def specialized_template(cursor: cindex.Cursor) -> cindex.Cursor | None:
 def is_virtual_base(cursor: cindex.Cursor) -> bool:
     """Whether a base-class specifier is ``virtual``."""
     return bool(_Lib.get().clang_isVirtualBase(cursor))
+
+
+@cache
+def kind_ids(*predicates: str) -> frozenset[int]:
+    """The ids of the cursor kinds for which one of ``CursorKind``'s ``predicates``
+    (``"is_expression"``, ``"is_attribute"``...) holds. Each predicate is a call into
+    libclang: asked once per kind here, filtering a node's children by ``cursor._kind_id``
+    costs none per child."""
+    return frozenset(
+        kind.value
+        for kind in cindex.CursorKind.get_all_kinds()
+        if any(getattr(kind, predicate)() for predicate in predicates)
+    )
+
+
+def is_inline(function: cindex.Cursor) -> bool:
+    """Whether a function is inline in the language's sense: declared ``inline`` (or
+    ``__forceinline__``), ``constexpr``, or a member defined in its class's body. A
+    compiler emits code for such a function only where a translation unit uses it."""
+    return bool(_Lib.get().clang_Cursor_isFunctionInlined(function))
 
 
 def evaluate(cursor: cindex.Cursor) -> int | float | None:

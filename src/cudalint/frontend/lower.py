@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from clang import cindex
@@ -89,6 +89,8 @@ _TRANSPARENT_EXPRS = (CK.PAREN_EXPR,)
 # expression around the reference to the overload set.
 _CALLEE_WRAPPERS = (CK.UNEXPOSED_EXPR, CK.DECL_REF_EXPR, CK.PAREN_EXPR)
 _MEMBER_FUNCTIONS = (CK.CXX_METHOD, CK.CONVERSION_FUNCTION, CK.FUNCTION_TEMPLATE)
+_CLASS_TEMPLATES = (CK.CLASS_TEMPLATE, CK.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)
+_DEVICE_CODE = (ir.FunctionKind.DEVICE, ir.FunctionKind.HOST_DEVICE)
 
 # A macro whose body launches a kernel (`#define LAUNCH(k) k<<<grid, block>>>`).
 _LAUNCH_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[^\n]*\\\r?\n)*[^\n]*<<<", re.MULTILINE)
@@ -135,26 +137,35 @@ class Lowering:
         unknown_names: frozenset[str] = frozenset(),
         dependencies: tuple[str, ...] = (),
         buffers: Mapping[str, bytes] | None = None,
+        own: Sequence[str] = (),
     ):
         """``path`` is the file to lower, the one ``tu`` was parsed from or one it includes;
         ``text`` its contents as clang read them.
         ``unknown_names`` were declared by ``recovery``: their uses keep the name and lose
         the made-up declaration, so that they read as unknown values.
         ``dependencies``: files the result depends on besides those ``tu`` includes.
-        ``buffers``: the contents clang was given for files instead of what is on disk."""
+        ``buffers``: the contents clang was given for files instead of what is on disk.
+        ``own``: headers whose functions are lowered as written, as ``path``'s are (see
+        ``_definition``)."""
         self.tu = tu
         self.path = path
         self.errors = errors
         self.unknown_names = unknown_names
         self.dependencies = dependencies
         self.header_mode = header_mode
+        self._own_files = {path, *own}
         self.sources = _Sources(path, text if isinstance(text, bytes) else text.encode("utf-8"), buffers or {})
         self.records: dict[str, ir.Record] = {}
         self._types: dict[tuple[int, int | None], ir.CType] = {}
         self._copy_bytes: dict[str, int | None] = {}
         """By record: the widest piece a member-by-member copy moves (``ir.CType.copy_bytes``)."""
         self._functions: dict[str, ir.Function] = {}
-        self._pending_instantiations: list[cindex.Cursor] = []
+        self._pending: list[tuple[cindex.Cursor, bool]] = []
+        """Functions lowered code reached that are still to lower, each with whether it is an instantiation."""
+        self._unreached: dict[str, cindex.Cursor] = {}
+        """A header's inline device functions that wait for lowered code to reach them (``_definition``), by id."""
+        self._reached: set[str] = set()
+        """Ids of the functions lowered code called or named."""
         self.launches: list[ir.LaunchSite] = []
         self._current_function: str | None = None
         self._functions_in_progress: list[ir.FunctionKind] = []
@@ -179,6 +190,7 @@ class Lowering:
         # parse defined them, then constexpr variables as they are declared.
         self._named_integers: dict[str, str] = self._main.macro_map.object_like_definitions()
         self._builtin_members_seen: dict[tuple[str | None, int], int] = {}
+        self._noreturn: dict[str, bool] = {}
 
     # ------------------------------------------------------------------ entry point
 
@@ -187,9 +199,8 @@ class Lowering:
         for cursor in self._top_level_cursors:
             interruptions.checkpoint()
             self._top_level(cursor, globals_)
-        while self._pending_instantiations:
-            cursor = self._pending_instantiations.pop()
-            self._function(cursor, instantiation=True)
+        while self._pending:
+            self._function(*self._pending.pop())
         for closure in self._called_closures & self._generic_lambdas.keys():
             # Its calls' instantiations hold the concrete `auto` arguments; the pattern would
             # be analyzed as a function nothing calls.
@@ -297,7 +308,7 @@ class Lowering:
                 self._top_level(child, globals_)
         elif kind in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD):
             if cursor.is_definition():
-                self._function(cursor, instantiation=False)
+                self._definition(cursor)
             elif cursor.get_num_template_arguments() > 0:
                 # `template __global__ void k<8>(...);`: an explicit instantiation.
                 definition = cursor.get_definition()
@@ -306,9 +317,54 @@ class Lowering:
         elif kind in (CK.STRUCT_DECL, CK.CLASS_DECL, CK.CLASS_TEMPLATE):
             for child in cursor.get_children():
                 if child.kind in _MEMBER_FUNCTIONS and child.is_definition():
-                    self._function(child, instantiation=False)
+                    self._definition(child)
         elif kind == CK.VAR_DECL:
             globals_.append(self._var_decl(cursor, at_namespace_scope=True))
+
+    def _definition(self, cursor: cindex.Cursor) -> None:
+        """A function defined at the top level: lowered now, or once lowered code reaches it.
+
+        A header's device code that nvcc compiles only for its uses waits for one: a
+        template or a member of a class template (its instantiations are the code, and the
+        calls that name them lower them), and an inline function (``inline``,
+        ``__forceinline__``, ``constexpr``, defined in its class). In a template library such
+        as CuTe that is thousands of functions per unit, nearly all of which the unit's
+        kernels never call: those are neither lowered nor analyzed, since no thread runs
+        them. Kernels, host code, the functions of the file parsed and of the headers of the
+        run it is the first unit to cover (``own``: those a user asked about), and a header's
+        non-inline device functions (emitted in every unit, callable from others) are
+        lowered as written."""
+        if clang_ext.file_name(cursor.location.file) not in self._own_files:
+            parent = cursor.semantic_parent
+            template = cursor.kind == CK.FUNCTION_TEMPLATE or (parent is not None and parent.kind in _CLASS_TEMPLATES)
+            # The cheap questions first: the function's kind takes a walk over its children.
+            if (template or clang_ext.is_inline(cursor)) and self._function_kind(cursor) in _DEVICE_CODE:
+                if template:
+                    return
+                function_id = self._function_id(cursor)
+                if function_id not in self._reached:
+                    self._unreached[function_id] = cursor
+                    return
+        self._function(cursor, instantiation=False)
+
+    def _lowered_for_host_only(self, callee: cindex.Cursor) -> bool:
+        """Whether host code calls a header's device code (``make_layout`` while setting up a
+        launch): the launch index reads host code's own values, and the analysis reads device
+        code from kernels, so nothing would read what the call reaches."""
+        if not self._functions_in_progress or self._functions_in_progress[-1] is not ir.FunctionKind.HOST:
+            return False
+        return (
+            clang_ext.file_name(callee.location.file) not in self._own_files
+            and self._function_kind(callee) in _DEVICE_CODE
+        )
+
+    def _reach(self, function_id: str) -> None:
+        """Lowered code calls or names ``function_id``: a header function that waited for it is lowered."""
+        cursor = self._unreached.pop(function_id, None)
+        if cursor is not None:
+            self._pending.append((cursor, False))
+        else:
+            self._reached.add(function_id)
 
     # ------------------------------------------------------------------ tokens & text
 
@@ -492,8 +548,10 @@ class Lowering:
             if argument.kind == "integral" and parameter.kind == CK.TEMPLATE_NON_TYPE_PARAMETER
         }
 
-    def _function_kind(self, cursor: cindex.Cursor) -> ir.FunctionKind:
-        attrs = {child.kind for child in cursor.get_children() if child.kind.is_attribute()}
+    def _function_kind(self, cursor: cindex.Cursor, children: list[cindex.Cursor] | None = None) -> ir.FunctionKind:
+        """``children``: the function's, when the caller has them already."""
+        attributes = clang_ext.kind_ids("is_attribute")
+        attrs = {child.kind for child in children or cursor.get_children() if child._kind_id in attributes}
         if CK.CUDAGLOBAL_ATTR in attrs:
             return ir.FunctionKind.KERNEL
         if CK.CUDADEVICE_ATTR in attrs:
@@ -568,7 +626,8 @@ class Lowering:
         if function_id in self._functions:
             return
         is_pattern = cursor.kind == CK.FUNCTION_TEMPLATE
-        kind = self._function_kind(cursor)
+        children = list(cursor.get_children())
+        kind = self._function_kind(cursor, children)
         name = enclosing = None
         parent = cursor.semantic_parent
         if parent is not None and parent.kind == CK.CLASS_DECL:
@@ -596,11 +655,9 @@ class Lowering:
         previous = self._current_function
         self._current_function = function_id
         self._functions_in_progress.append(kind)
-        params = tuple(
-            self._var_decl(child, parameter=True) for child in cursor.get_children() if child.kind == CK.PARM_DECL
-        )
+        params = tuple(self._var_decl(child, parameter=True) for child in children if child.kind == CK.PARM_DECL)
         body = None
-        for child in cursor.get_children():
+        for child in children:
             if child.kind == CK.COMPOUND_STMT:
                 body = self._stmt(child)
         self._functions_in_progress.pop()
@@ -618,7 +675,7 @@ class Lowering:
             launch_bounds=bounds,
             max_registers=max_registers,
             template_args=self._template_args(cursor) if instantiation else (),
-            template_parameters=tuple(c.spelling for c in cursor.get_children() if c.kind in _TEMPLATE_PARAMETERS)
+            template_parameters=tuple(c.spelling for c in children if c.kind in _TEMPLATE_PARAMETERS)
             if is_pattern
             else (),
             is_template_pattern=is_pattern,
@@ -629,7 +686,8 @@ class Lowering:
     def _storage(self, cursor: cindex.Cursor, parameter: bool, at_namespace_scope: bool) -> ir.StorageClass:
         if parameter:
             return ir.StorageClass.PARAMETER
-        attrs = {child.kind for child in cursor.get_children() if child.kind.is_attribute()}
+        attributes = clang_ext.kind_ids("is_attribute")
+        attrs = {child.kind for child in cursor.get_children() if child._kind_id in attributes}
         if CK.CUDASHARED_ATTR in attrs:
             return ir.StorageClass.SHARED
         if CK.CUDACONSTANT_ATTR in attrs:
@@ -683,10 +741,11 @@ class Lowering:
         return None
 
     def _children(self, cursor: cindex.Cursor) -> list[cindex.Cursor]:
-        return [c for c in cursor.get_children() if not c.kind.is_attribute() and not c.kind.is_reference()]
+        skipped = clang_ext.kind_ids("is_attribute", "is_reference")
+        return [c for c in cursor.get_children() if c._kind_id not in skipped]
 
     def _stmt_or_expr(self, cursor: cindex.Cursor) -> ir.Stmt:
-        if cursor.kind.is_expression():
+        if cursor._kind_id in clang_ext.kind_ids("is_expression"):
             return ir.Stmt(ir.StmtKind.EXPR, self._span(cursor), expr=self.expr(cursor))
         if cursor.kind == CK.VAR_DECL:
             return ir.Stmt(ir.StmtKind.DECL, self._span(cursor), decls=(self._var_decl(cursor),))
@@ -697,7 +756,7 @@ class Lowering:
         kind = cursor.kind
         span = self._span(cursor) or _NOWHERE
         children = self._children(cursor)
-        if kind.is_expression():
+        if cursor._kind_id in clang_ext.kind_ids("is_expression"):
             return self._stmt_or_expr(cursor)
         return _STMT_HANDLERS.get(kind, Lowering._unknown_stmt)(self, cursor, span, children)
 
@@ -765,7 +824,7 @@ class Lowering:
         return ir.Stmt(ir.StmtKind.ASM, span, label=instruction, operands=operands)
 
     def _unexposed_stmt(self, cursor: cindex.Cursor, span: ir.Span, children: list[cindex.Cursor]) -> ir.Stmt:
-        if len(children) == 1 and not children[0].kind.is_expression():
+        if len(children) == 1 and children[0]._kind_id not in clang_ext.kind_ids("is_expression"):
             # An attributed statement (``#pragma unroll`` on a loop) wraps the statement itself.
             return self._stmt(children[0])
         return self._unknown_stmt(cursor, span, children)
@@ -774,7 +833,7 @@ class Lowering:
         cond = None
         body: list[ir.Stmt] = []
         for child in children:
-            if child.kind.is_expression() and not body and child is not children[-1]:
+            if child._kind_id in clang_ext.kind_ids("is_expression") and not body and child is not children[-1]:
                 cond = self.expr(child)
             elif child.kind == CK.VAR_DECL and not body:
                 var = self._var_decl(child)
@@ -795,9 +854,9 @@ class Lowering:
                 var = self._var_decl(child)
                 init = ir.Stmt(ir.StmtKind.DECL, var.span, decls=(var,))
                 cond = var.init
-            elif cond is None and child.kind.is_expression() and remaining >= 2:
+            elif cond is None and child._kind_id in clang_ext.kind_ids("is_expression") and remaining >= 2:
                 cond = self.expr(child)
-            elif cond is None and child.kind.is_statement() and remaining > 2:
+            elif cond is None and child._kind_id in clang_ext.kind_ids("is_statement") and remaining > 2:
                 init = self._stmt_or_expr(child)
             else:
                 branches.append(self._stmt_or_expr(child))
@@ -861,8 +920,10 @@ class Lowering:
 
     # ------------------------------------------------------------------ expressions
 
-    def _expr_children(self, cursor: cindex.Cursor) -> list[cindex.Cursor]:
-        return [c for c in cursor.get_children() if c.kind.is_expression()]
+    def _expr_children(self, cursor: cindex.Cursor, children: list[cindex.Cursor] | None = None) -> list[cindex.Cursor]:
+        """``children``: all of ``cursor``'s, when the caller has them already."""
+        expressions = clang_ext.kind_ids("is_expression")
+        return [c for c in children or cursor.get_children() if c._kind_id in expressions]
 
     def expr(self, cursor: cindex.Cursor) -> ir.Expr:
         kind = cursor.kind
@@ -962,7 +1023,8 @@ class Lowering:
         if referenced.get_num_template_arguments() > 0 and decl not in self._functions:
             definition = referenced if referenced.is_definition() else referenced.get_definition()
             if definition is not None and self._in_user_code(definition):
-                self._pending_instantiations.append(definition)
+                self._pending.append((definition, True))
+        self._reach(decl)
         return decl
 
     def _named_constant(self, cursor: cindex.Cursor, referenced: cindex.Cursor | None) -> int | None:
@@ -1058,9 +1120,8 @@ class Lowering:
 
     def _call(self, cursor: cindex.Cursor) -> ir.Expr:
         referenced = cursor.referenced
-        config = next(
-            (c for c in cursor.get_children() if c.kind == CK.CALL_EXPR and c.spelling == _LAUNCH_CONFIGURATION), None
-        )
+        children = list(cursor.get_children())
+        config = next((c for c in children if c.kind == CK.CALL_EXPR and c.spelling == _LAUNCH_CONFIGURATION), None)
         decl = None
         if referenced is not None and not self._declared_as_unknown(cursor, referenced):
             decl = self._function_id(referenced)
@@ -1074,21 +1135,30 @@ class Lowering:
             )
             # A member of a class template specialization (`SharedMemory<float>::operator float*`)
             # exists only as the instantiation the call names.
-            if (
+            if self._lowered_for_host_only(referenced):
+                pass
+            elif (
                 (instantiated or referenced.kind in _MEMBER_FUNCTIONS)
                 and referenced.is_definition()
                 and self._in_user_code(referenced)
                 and decl not in self._functions
             ):
-                self._pending_instantiations.append(referenced)
+                self._pending.append((referenced, True))
+                self._reach(decl)
+            else:
+                self._reach(decl)
         op = None
         if referenced is not None:
             op = (
-                "construct" if referenced.kind == CK.CONSTRUCTOR else "noreturn" if _never_returns(referenced) else None
+                "construct"
+                if referenced.kind == CK.CONSTRUCTOR
+                else "noreturn"
+                if self._never_returns(decl, referenced)
+                else None
             )
         span = self._span(cursor) or _NOWHERE
         arguments = self._anchored([self.expr(a) for a in cursor.get_arguments()], span)
-        receiver = self._receiver(cursor)
+        receiver = self._receiver(cursor, children)
         if (
             referenced is not None
             and referenced.kind == CK.CXX_METHOD
@@ -1103,7 +1173,7 @@ class Lowering:
             self.ctype(cursor.type),
             span,
             tuple(arguments),
-            name=cursor.spelling or self._dependent_callee(cursor),
+            name=cursor.spelling or self._dependent_callee(children),
             decl=decl,
             op=op,
             value=self._constant_call(cursor, arguments),
@@ -1117,11 +1187,26 @@ class Lowering:
             self._runtime_launch(node, cursor)
         return node
 
-    def _dependent_callee(self, cursor: cindex.Cursor) -> str | None:
+    def _never_returns(self, decl: str | None, function: cindex.Cursor) -> bool:
+        """Whether a function is declared ``[[noreturn]]`` (an assertion macro's abort); asked
+        once per function, not at each of its calls."""
+        if decl is not None and decl in self._noreturn:
+            return self._noreturn[decl]
+        attributes = clang_ext.kind_ids("is_attribute")
+        never = any(
+            child.kind == CK.UNEXPOSED_ATTR and any(t.spelling in _NORETURN for t in child.get_tokens())
+            for child in function.get_children()
+            if child._kind_id in attributes
+        )
+        if decl is not None:
+            self._noreturn[decl] = never
+        return never
+
+    def _dependent_callee(self, children: list[cindex.Cursor]) -> str | None:
         """The name a call in a template names when its arguments' types are not known yet
         (`reduce(s, t)` with `s` a `T*`): clang leaves the call unnamed and unresolved, the
-        name only on the reference to the overload set."""
-        callee = next(iter(cursor.get_children()), None)
+        name only on the reference to the overload set. ``children``: the call's."""
+        callee = next(iter(children), None)
         while callee is not None and not callee.spelling and callee.kind in _CALLEE_WRAPPERS:
             callee = next(iter(callee.get_children()), None)
         # Only a reference to an overload set names a callee: an unresolved operator's first
@@ -1130,9 +1215,9 @@ class Lowering:
             return None
         return callee.spelling or None
 
-    def _receiver(self, cursor: cindex.Cursor) -> ir.Expr | None:
+    def _receiver(self, cursor: cindex.Cursor, children: list[cindex.Cursor]) -> ir.Expr | None:
         """The object of ``object.method(...)``: the expression under the callee's member reference."""
-        callee = next(iter(self._expr_children(cursor)), None)
+        callee = next(iter(self._expr_children(cursor, children)), None)
         while callee is not None and callee.kind in (CK.UNEXPOSED_EXPR, *_TRANSPARENT_EXPRS):
             callee = next(iter(self._expr_children(callee)), None)
         if callee is None or callee.kind != CK.MEMBER_REF_EXPR:
@@ -1252,7 +1337,7 @@ class Lowering:
         call names the instantiation whose ``decltype(ic)::value`` clang evaluated."""
         span = self._span(cursor) or _NOWHERE
         enclosing = self._functions_in_progress[-1] if self._functions_in_progress else ir.FunctionKind.HOST
-        attributes = {c.kind for c in cursor.get_children() if c.kind.is_attribute()}
+        attributes = {c.kind for c in cursor.get_children() if c._kind_id in clang_ext.kind_ids("is_attribute")}
         # A lambda in a kernel is device code, not a kernel of its own.
         kind = (
             ir.FunctionKind.DEVICE
@@ -1271,15 +1356,6 @@ class Lowering:
         if operator.kind == CK.FUNCTION_TEMPLATE:
             self._generic_lambdas[self._decl_id(closure)] = self._function_id(operator)
         return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=self._function_id(operator))
-
-
-def _never_returns(function: cindex.Cursor) -> bool:
-    """Whether a function is declared ``[[noreturn]]`` (an assertion macro's abort)."""
-    return any(
-        child.kind == CK.UNEXPOSED_ATTR and any(t.spelling in _NORETURN for t in child.get_tokens())
-        for child in function.get_children()
-        if child.kind.is_attribute()
-    )
 
 
 _NORETURN = frozenset(("noreturn", "__noreturn__", "_Noreturn"))

@@ -1,0 +1,103 @@
+"""Processor time of cudalint on single translation units, against libclang's bare parse.
+
+For each FILE (its compile_commands.json found as cudalint finds it), back to back:
+
+  parse     libclang alone, in this process, with the arguments cudalint parses it with
+            (no precompiled headers, as cudalint's first parse of it)
+  cudalint  ``cudalint check FILE --no-cache --jobs 1 --format sarif`` in a child process:
+            cold, with the default time limit unless --time-limit says otherwise
+
+and prints processor seconds (cudalint / parse / ratio), whether the unit stopped at the
+time limit, and how many findings it reported, with the load average before and after:
+on a shared machine wall times follow the load, processor times much less. This is the
+measure for template-heavy units (CuTe's tutorials in bench/realcode's modern part),
+where one unit can cost more than a whole classic tree; ``benchmark.py`` measures trees.
+
+    python bench/unit_times.py FILE... [--repeat 1] [--time-limit S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchmark import _children_cpu, _load, child_environment, median  # noqa: E402
+
+
+def bare_parse(path: str) -> float:
+    """Processor seconds of libclang parsing ``path`` as cudalint's planner would hand it over."""
+    from clang import cindex
+
+    from cudalint import engine, frontend
+    from cudalint import units as planning
+    from cudalint.config import Config
+
+    config = Config()
+    settings = engine.default_settings(config)
+    files, _ = engine.discover([path], config, [])
+    environment = frontend.build_environment(settings.frontend, search_from=path)
+    project = frontend.ProjectFiles(frontend.project_root(os.path.dirname(path)))
+    graph = frontend.IncludeGraph.around(files, environment, project, frontend.flags.system_include_dirs(environment))
+    (unit,) = planning.plan(files, set(), graph)
+    args = list(environment.args_for(unit.main))
+    for directory in unit.include_dirs:
+        args += ["-idirafter", directory]
+    started = time.process_time()
+    cindex.Index.create().parse(unit.main, args=args, options=frontend.PARSE_OPTIONS)
+    return time.process_time() - started
+
+
+def cudalint_run(path: str, time_limit: float | None) -> tuple[float, bool, int]:
+    """Processor seconds of a cold run, whether it stopped at the time limit, and its findings."""
+    limit = ["--time-limit", f"{time_limit:g}"] if time_limit is not None else []
+    command = [sys.executable, "-m", "cudalint", "check", path, "--no-cache", "--jobs", "1", "--format", "sarif"]
+    cpu = _children_cpu()
+    completed = subprocess.run(
+        [*command, "--exit-zero", "--min-level", "note", *limit],
+        capture_output=True,
+        text=True,
+        env=child_environment(),
+        cwd=os.path.dirname(path),
+    )
+    seconds = _children_cpu() - cpu
+    if completed.returncode != 0:
+        raise SystemExit(f"cudalint failed on {path}: {completed.stderr.strip()}")
+    run = json.loads(completed.stdout)["runs"][0]
+    notices = [
+        n["message"]["text"] for i in run.get("invocations", []) for n in i.get("toolExecutionNotifications", [])
+    ]
+    return seconds, any("time limit" in text for text in notices), len(run.get("results", []))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, help="cudalint's limit per unit (0: none)")
+    options = parser.parse_args(argv)
+    print(f"load average before: {_load()}")
+    print(f"{'unit':<24} {'cudalint s':>10} {'parse s':>8} {'ratio':>6}  time limit  findings")
+    totals = [0.0, 0.0]
+    for file in options.files:
+        path = str(file.resolve())
+        runs = [(cudalint_run(path, options.time_limit), bare_parse(path)) for _ in range(options.repeat)]
+        ratio = median([run[0][0] / run[1] for run in runs])
+        seconds, parse = median([run[0][0] for run in runs]), median([run[1] for run in runs])
+        stopped, findings = runs[-1][0][1], runs[-1][0][2]
+        totals[0] += seconds
+        totals[1] += parse
+        limit = "reached" if stopped else "no"
+        print(f"{file.name:<24} {seconds:10.1f} {parse:8.1f} {ratio:6.2f}  {limit:<10}  {findings}")
+    print(f"{'total':<24} {totals[0]:10.1f} {totals[1]:8.1f} {totals[0] / totals[1]:6.2f}")
+    print(f"load average after: {_load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
