@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, load_script
+from conftest import CORPUS
+from cudalint.profile import source_lines
 
 MATH = CORPUS / "registers" / "math_slow_paths.cu"
 _PTXAS = re.compile(r"^// ptxas: registers=\d+ stack=(\d+)")
@@ -35,7 +36,7 @@ def test_local_memory_lines_in_the_sass(corpus_results):
     from cudalint.rules import implemented
     from test_registers import NVCC, _local_memory_lines
 
-    nvdisasm = load_script("source_lines").find_tool("nvdisasm")
+    nvdisasm = source_lines.find_tool("nvdisasm")
     if nvdisasm is None or NVCC is None:
         pytest.skip("nvcc or nvdisasm is not available")
     truth = _local_memory_lines(MATH, nvdisasm)
