@@ -38,7 +38,7 @@ from cudalint.dataflow.divergence import (
     examined_warps,
     issue_fractions,
 )
-from cudalint.dataflow.interpret import (
+from cudalint.dataflow.facts import (
     Access,
     AccessKind,
     Barrier,
@@ -48,9 +48,9 @@ from cudalint.dataflow.interpret import (
     KernelTrace,
     LoopRun,
     MemorySpace,
-    static_trips,
-    trace_kernel,
 )
+from cudalint.dataflow.interpret import trace_kernel
+from cudalint.dataflow.interpret.loops import static_trips
 from cudalint.dataflow.launches import launch_records
 from cudalint.dataflow.math_paths import MathSlowPath, math_slow_paths
 from cudalint.dataflow.occupancy import (

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from cudalint import ir
-from cudalint.dataflow.interpret import Branch, LoopRun
+from cudalint.dataflow.facts import Branch, LoopRun
 from cudalint.dataflow.registers import expression_cost
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators, refine_variance, value_dependent

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from cudalint import ir
-from cudalint.dataflow.interpret import Access, AccessKind, KernelTrace, LoopRun, MemorySpace
+from cudalint.dataflow.facts import Access, AccessKind, KernelTrace, LoopRun, MemorySpace
 from cudalint.dataflow.occupancy import REGISTER_ALLOCATION_UNIT, WARP_SIZE, sm_limits
 from cudalint.dataflow.symbolic import OPERATORS, Atom, AtomKind, Sym, operation
 
