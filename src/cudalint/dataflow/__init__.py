@@ -52,6 +52,7 @@ from cudalint.dataflow.facts import (
 from cudalint.dataflow.interpret import trace_kernel
 from cudalint.dataflow.interpret.loops import static_trips
 from cudalint.dataflow.launches import launch_records
+from cudalint.dataflow.local_arrays import LocalArray, local_arrays, math_library_stack
 from cudalint.dataflow.math_paths import MathSlowPath, math_slow_paths
 from cudalint.dataflow.occupancy import (
     LaunchOccupancy,
@@ -64,22 +65,17 @@ from cudalint.dataflow.occupancy import (
 from cudalint.dataflow.padding import SharedArray, TileRequests, conflict_free_padding, row_layout, shared_arrays
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
-    LocalArray,
     RegisterBudget,
     RegisterEstimate,
-    UnrollModel,
-    UnrollReason,
-    counter_indices,
     estimate_registers,
     launch_bounds_registers,
-    local_arrays,
-    math_library_stack,
     register_budget,
 )
 from cudalint.dataflow.shapes import configurations, launch_place
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape, evaluators
 from cudalint.dataflow.trips import TripProfile, trip_profile, trip_profiles
+from cudalint.dataflow.unrolling import UnrollModel, UnrollReason, counter_indices
 from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
 from cudalint.launches import LaunchRecord
 from cudalint.ptxas import KernelResources
