@@ -473,7 +473,8 @@ __global__ void pattern(const float* x, float* out) {
 def test_template_constant_trip_counts(snippets):
     """A pattern no instantiation here reaches: its loops' trip counts are constants of each
     instantiation. `#pragma unroll` unrolls them fully; unasked, each instantiation decides."""
-    from cudalint.dataflow.registers import Placement, UnrollReason
+    from cudalint.dataflow.local_arrays import Placement
+    from cudalint.dataflow.unrolling import UnrollReason
 
     facts = kernel(snippets.facts(TEMPLATE_PATTERN), "pattern")
     model = facts.unroll_model

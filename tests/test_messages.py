@@ -19,7 +19,7 @@ import pytest
 from conftest import run_cli
 from cudalint.dataflow import BuildContext, Confidence, Facts, KernelResources, Variance
 from cudalint.dataflow import symbolic as sym
-from cudalint.dataflow.interpret import Pointer
+from cudalint.dataflow.facts import Pointer
 from cudalint.ir import Span
 from cudalint.rules import implemented, rule_name
 from cudalint.rules.base import RuleKind

@@ -15,7 +15,8 @@ import pytest
 
 from cudalint.dataflow import KernelFacts, MemorySpace
 from cudalint.dataflow.divergence import branch_pattern
-from cudalint.dataflow.interpret import AccessKind, trace_kernel
+from cudalint.dataflow.facts import AccessKind
+from cudalint.dataflow.interpret import trace_kernel
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import BlockShape
 from test_gpu_records import FILES, all_launches, launches_of

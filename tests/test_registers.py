@@ -21,7 +21,8 @@ import pytest
 from conftest import CORPUS, analyze, build_config, expectations, load_script, run_cli
 from cudalint import engine
 from cudalint.dataflow import BuildContext, Facts
-from cudalint.dataflow.registers import math_library_stack, register_budget
+from cudalint.dataflow.local_arrays import math_library_stack
+from cudalint.dataflow.registers import register_budget
 from cudalint.ir import CType, Function, FunctionKind, LaunchBounds, Span, TypeKind
 from cudalint.profile import source_lines
 from cudalint.ptxas import KernelResources, parse_verbose

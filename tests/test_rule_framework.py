@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import analyze
-from cudalint import rules
+from cudalint import dataflow, rules
 from cudalint.config import enabled_rules, parse_selectors
 from cudalint.diagnostics import Level
 from cudalint.ir import Comment
@@ -180,7 +180,10 @@ def test_rules_read_facts_not_the_frontend():
         assert "cudalint.frontend" not in source and "cindex" not in source, path.name
 
 
-DATAFLOW_SUBMODULES = frozenset(module.stem for module in (SRC / "dataflow").glob("*.py") if module.stem != "__init__")
+DATAFLOW_SUBMODULES = frozenset(
+    {module.stem for module in (SRC / "dataflow").glob("*.py") if module.stem != "__init__"}
+    | {package.parent.name for package in (SRC / "dataflow").glob("*/__init__.py")}
+)
 
 
 def _dataflow_submodule_imports(path: Path, package_root: Path = SRC) -> list[str]:
@@ -213,22 +216,36 @@ def test_rules_import_only_what_dataflow_exports():
     assert not offenders, "rules read only what cudalint.dataflow exports:\n" + "\n".join(offenders)
 
 
+def test_figures_import_only_what_dataflow_exports():
+    offenders = _dataflow_submodule_imports(SRC / "figures.py")
+    assert not offenders, "figures read only what cudalint.dataflow exports:\n" + "\n".join(offenders)
+    imported = {
+        alias.name
+        for node in ast.walk(ast.parse((SRC / "figures.py").read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module == "cudalint.dataflow"
+        for alias in node.names
+    }
+    assert imported <= set(dataflow.__all__), sorted(imported - set(dataflow.__all__))
+
+
 @pytest.mark.parametrize(
     ("statement", "flagged"),
     [
-        ("from cudalint.dataflow.symbolic import Sym", True),
-        ("import cudalint.dataflow.symbolic", True),
-        ("import cudalint.dataflow.symbolic as symbolic", True),
-        ("from cudalint.dataflow import Facts, symbolic", True),
-        ("from ..dataflow.symbolic import Sym", True),
-        ("from ..dataflow import symbolic", True),
-        ("from .. import dataflow", False),
-        ("from cudalint.dataflow import Facts, Sym", False),
+        ("from cudalint.dataflow.symbolic import Sym", "cudalint.dataflow.symbolic"),
+        ("import cudalint.dataflow.symbolic", "cudalint.dataflow.symbolic"),
+        ("import cudalint.dataflow.symbolic as symbolic", "cudalint.dataflow.symbolic"),
+        ("from cudalint.dataflow import Facts, symbolic", "cudalint.dataflow.symbolic"),
+        ("from ..dataflow.symbolic import Sym", "cudalint.dataflow.symbolic"),
+        ("from ..dataflow import symbolic", "cudalint.dataflow.symbolic"),
+        ("from cudalint.dataflow.interpret.loops import static_trips", "cudalint.dataflow.interpret.loops"),
+        ("from cudalint.dataflow import interpret", "cudalint.dataflow.interpret"),
+        ("from .. import dataflow", None),
+        ("from cudalint.dataflow import Facts, Sym", None),
     ],
 )
 def test_the_layering_check_names_each_import_of_a_dataflow_submodule(tmp_path, statement, flagged):
     probe = tmp_path / "cudalint" / "rules" / "probe.py"
     probe.parent.mkdir(parents=True)
     probe.write_text(f"from cudalint.dataflow import Facts\n\n{statement}\n", encoding="utf-8")
-    expected = ["cudalint/rules/probe.py:3: imports cudalint.dataflow.symbolic"] if flagged else []
+    expected = [f"cudalint/rules/probe.py:3: imports {flagged}"] if flagged else []
     assert _dataflow_submodule_imports(probe, tmp_path / "cudalint") == expected

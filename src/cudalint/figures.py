@@ -25,36 +25,35 @@ from itertools import pairwise
 
 from cudalint import ir
 from cudalint.dataflow import (
+    BANKS,
+    SECTOR_BYTES,
     Access,
     AccessPattern,
+    AtomKind,
     Branch,
     BranchPattern,
     Confidence,
     DataPattern,
     Facts,
     KernelFacts,
+    LaneEvaluator,
     MemorySpace,
-    Variance,
-)
-from cudalint.dataflow.banks import (
-    BANKS,
     Request,
+    Sym,
+    Variance,
     access_rounds,
+    active_lanes,
+    costliest_piece,
+    examined_warps,
+    laid_out,
+    lane_relevant,
     lane_words,
     matrix_access,
+    most_split,
     phase_lanes,
     request_phases,
     request_wavefronts,
-)
-from cudalint.dataflow.divergence import examined_warps, most_split
-from cudalint.dataflow.padding import laid_out, row_layout
-from cudalint.dataflow.symbolic import AtomKind, Sym
-from cudalint.dataflow.threads import LaneEvaluator
-from cudalint.dataflow.warps import (
-    SECTOR_BYTES,
-    active_lanes,
-    costliest_piece,
-    lane_relevant,
+    row_layout,
     sampled_warps,
     transfer_bytes,
 )

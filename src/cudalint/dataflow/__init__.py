@@ -1,8 +1,9 @@
 """Facts derived from the IR. Rules read these; they never re-derive them.
 
-This module is the whole of what rules may import from the analysis: the facts
-(``Facts``, ``KernelFacts`` and what they hold) and the vocabulary needed to read them
-(``Sym`` and its atoms, access and barrier kinds, the warp and bank geometry). A decision
+This module is the whole of what rules and figures may import from the analysis: the facts
+(``Facts``, ``KernelFacts`` and what they hold), the vocabulary needed to read them
+(``Sym`` and its atoms, access and barrier kinds, the warp and bank geometry), and the
+lane-level models the figures draw one warp with (the same ones that cost the facts). A decision
 a rule needs is a fact computed here, never a helper of a submodule imported by the rule.
 """
 
@@ -17,11 +18,16 @@ from cudalint.dataflow.banks import (
     BANK_BYTES,
     BANKS,
     Collision,
+    Request,
     SharedInstruction,
     WideAccess,
     access_rounds,
+    lane_words,
     matrix_access,
     merged_accesses,
+    phase_lanes,
+    request_phases,
+    request_wavefronts,
     shared_access_pattern,
     shared_instruction,
     worst_collision,
@@ -37,8 +43,9 @@ from cudalint.dataflow.divergence import (
     branch_pattern,
     examined_warps,
     issue_fractions,
+    most_split,
 )
-from cudalint.dataflow.interpret import (
+from cudalint.dataflow.facts import (
     Access,
     AccessKind,
     Barrier,
@@ -48,10 +55,11 @@ from cudalint.dataflow.interpret import (
     KernelTrace,
     LoopRun,
     MemorySpace,
-    static_trips,
-    trace_kernel,
 )
+from cudalint.dataflow.interpret import trace_kernel
+from cudalint.dataflow.interpret.loops import static_trips
 from cudalint.dataflow.launches import launch_records
+from cudalint.dataflow.local_arrays import LocalArray, local_arrays, math_library_stack
 from cudalint.dataflow.math_paths import MathSlowPath, math_slow_paths
 from cudalint.dataflow.occupancy import (
     LaunchOccupancy,
@@ -61,26 +69,39 @@ from cudalint.dataflow.occupancy import (
     launch_occupancy,
     source_shared_bytes,
 )
-from cudalint.dataflow.padding import SharedArray, TileRequests, conflict_free_padding, row_layout, shared_arrays
+from cudalint.dataflow.padding import (
+    SharedArray,
+    TileRequests,
+    conflict_free_padding,
+    laid_out,
+    row_layout,
+    shared_arrays,
+)
 from cudalint.dataflow.precision import Fp64Region, find_fp64_regions
 from cudalint.dataflow.registers import (
-    LocalArray,
     RegisterBudget,
     RegisterEstimate,
-    UnrollModel,
-    UnrollReason,
-    counter_indices,
     estimate_registers,
     launch_bounds_registers,
-    local_arrays,
-    math_library_stack,
     register_budget,
 )
 from cudalint.dataflow.shapes import configurations, launch_place
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape, evaluators
+from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape, LaneEvaluator, evaluators
 from cudalint.dataflow.trips import TripProfile, trip_profile, trip_profiles
-from cudalint.dataflow.warps import AccessPattern, Confidence, DataPattern, access_pattern
+from cudalint.dataflow.unrolling import UnrollModel, UnrollReason, counter_indices
+from cudalint.dataflow.warps import (
+    SECTOR_BYTES,
+    AccessPattern,
+    Confidence,
+    DataPattern,
+    access_pattern,
+    active_lanes,
+    costliest_piece,
+    lane_relevant,
+    sampled_warps,
+    transfer_bytes,
+)
 from cudalint.launches import LaunchRecord
 from cudalint.ptxas import KernelResources
 
@@ -126,6 +147,25 @@ __all__ = [
     "Sym",
     "Variance",
     "row_layout",
+    # The lane-level models the figures (cudalint.figures) draw a warp with, the same
+    # ones that cost the facts: lanes, sectors, banks and phases, a branch's sides.
+    "SECTOR_BYTES",
+    "LaneEvaluator",
+    "Request",
+    "access_rounds",
+    "active_lanes",
+    "costliest_piece",
+    "examined_warps",
+    "laid_out",
+    "lane_relevant",
+    "lane_words",
+    "matrix_access",
+    "most_split",
+    "phase_lanes",
+    "request_phases",
+    "request_wavefronts",
+    "sampled_warps",
+    "transfer_bytes",
 ]
 
 

@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from cudalint import ir
-from cudalint.dataflow.interpret import Access, AccessKind, Barrier, LoopRun, MemorySpace
+from cudalint.dataflow.facts import Access, AccessKind, Barrier, LoopRun, MemorySpace
 from cudalint.dataflow.ptx import MATRIX_ROWS
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators

@@ -32,7 +32,8 @@ from collections.abc import Callable, Collection, Sequence
 
 from cudalint import ir
 from cudalint.dataflow.cfg import ControlFlow
-from cudalint.dataflow.interpret import Access, AccessKind, Barrier, MemorySpace, exits_early
+from cudalint.dataflow.facts import Access, AccessKind, Barrier, MemorySpace
+from cudalint.dataflow.interpret.statements import exits_early
 
 _LOOPS = (ir.StmtKind.FOR, ir.StmtKind.WHILE, ir.StmtKind.DO)
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from cudalint import ir
-from cudalint.dataflow.interpret import Branch, LoopRun
-from cudalint.dataflow.registers import expression_cost
+from cudalint.dataflow.facts import Branch, LoopRun
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators, refine_variance, value_dependent
 from cudalint.dataflow.trips import TripProfile
+from cudalint.dataflow.unrolling import expression_cost
 from cudalint.dataflow.warps import MAX_WARPS_EXAMINED, active_lanes, first_running_warp, loop_trips
 
 WARP_SIZE = 32

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from cudalint import ir
 from cudalint.dataflow.banks import BANK_BYTES, BANKS, Request, access_rounds, matrix_access, request_wavefronts
-from cudalint.dataflow.interpret import Access, LoopRun
+from cudalint.dataflow.facts import Access, LoopRun
 from cudalint.dataflow.symbolic import Atom
 from cudalint.dataflow.threads import BlockShape
 

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow.interpret import Branch, LoopRun
+from cudalint.dataflow.facts import Branch, LoopRun
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators
 from cudalint.dataflow.warps import active_lanes, loop_trips

@@ -25,7 +25,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow.interpret import Access, Guard, LoopRun
+from cudalint.dataflow.facts import Access, Guard, LoopRun
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, LoopTrips, evaluators
 
