@@ -838,7 +838,8 @@ def estimate_registers(
     """Registers one thread needs at its busiest: the arrays kept in registers, the structs
     that hold arrays (wmma fragments), the values carried across the loops that stay rolled,
     and a fixed overhead. Arrays and structs are counted as live together (they usually
-    are, around the main loop)."""
+    are, around the main loop), except the operand arrays of one step of a rolled loop,
+    which ptxas streams (``_operand_contributor``)."""
     in_registers = [a for a in arrays if not a.in_local_memory and a.words]
     rolled = [run.stmt for run in model.loops.values() if model.verdict(run) is not UnrollReason.UNROLLED]
     streamed = _streamed_operands(in_registers, rolled)
