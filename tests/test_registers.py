@@ -206,6 +206,26 @@ def test_precision_and_recall_against_ptxas(header_mode, compiled, corpus_result
         assert precision >= target and recall >= target, (code, tp, fp, fn, tn)
 
 
+def test_tensor_core_tiles_fit_or_spill_as_ptxas_says(corpus_results):
+    """The accumulator tile is live across the rolled loop over K; of the step's operand
+    fragments, one side is counted whole and the other one fragment at a time. The
+    spill-free tile nearest its cap is within a few registers of it, and so is the
+    spilling one nearest below its cap."""
+    path = CORPUS / "registers" / "fragment_tiles.cu"
+    facts, records = _facts(corpus_results, path, "embedded", compiled=False)
+    kernels = {kernel.label: kernel for kernel in facts.kernels}
+    for label, figures in records.items():
+        kernel = kernels[label]
+        spills = figures["spill-stores"] + figures["spill-loads"] > 0
+        assert (kernel.register_estimate.registers > kernel.register_budget.registers) == spills, label
+    wide = kernels["wmma_tile<4,6>"].register_estimate
+    operands = next(c for c in wide.contributors if c.what.startswith("operands of one step"))
+    # a[4] whole (32) and one of b[6] (8): the 80 registers of all operands do not fit beside 192.
+    assert operands.registers == 40 and "`b` loaded an element at a time" in operands.what
+    assert kernels["mma_capped<4,6>"].register_estimate.registers == 126  # ptxas: 128, no spill
+    assert kernels["wmma_tile_bounded<2,6>"].register_estimate.registers == 134  # ptxas: spills at 128
+
+
 @pytest.mark.parametrize("path", REGISTERS, ids=[p.name for p in REGISTERS])
 def test_recorded_ptxas_figures_are_current(path):
     if NVCC is None:

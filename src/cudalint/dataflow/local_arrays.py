@@ -100,7 +100,7 @@ class LocalArray:
     def declaration(self) -> str:
         """As declared: ``float acc[8][8]``."""
         return f"{_element_type(self.var.type).spelling} {self.var.name}" + "".join(
-            f"[{n}]" for n in _dimensions(self.var.type)
+            f"[{n}]" for n in array_dimensions(self.var.type)
         )
 
     @property
@@ -500,7 +500,8 @@ def math_library_stack(trace: KernelTrace) -> int:
     return (32 if trace.calls & _FLOAT_TRIG else 0) + (40 if trace.calls & _DOUBLE_TRIG else 0)
 
 
-def _dimensions(ctype: ir.CType) -> list[int]:
+def array_dimensions(ctype: ir.CType) -> list[int]:
+    """The element counts of an array type, outermost first (``float a[4][8]``: 4, 8)."""
     counts = []
     while ctype is not None and ctype.kind is ir.TypeKind.ARRAY:
         counts.append(ctype.count or 0)

@@ -21,6 +21,38 @@ class RegisterSpillRisk(FactRule):
     that stay rolled (64-bit values count twice) and a fixed overhead. When the estimate
     exceeds the cap, it warns, naming the cap's source and the largest contributors.
 
+    Tensor-core tiles are counted as ptxas allocates them. Fragments cost their
+    `num_elements` in 32-bit words: a wmma `fragment<accumulator, 16, 16, 16, float>` 8
+    registers, a `matrix_a` or `matrix_b` half fragment 8 (16 halves, two per register);
+    an `mma.sync` m16n8k16 tile's `float RC[..][..][4]` 4 per tile, its A operand 4 `b32`
+    registers and its B operand 2. The accumulator tile declared outside the rolled loop
+    over K is live throughout it. The operand arrays declared inside that loop (`a[WM]`
+    and `b[WN]`, `RA` and `RB`) are not all live at once: in the unrolled outer product
+    each `a[i]` meets every `b[j]`, so one side stays whole while ptxas loads the other
+    one element (fragment) at a time, just before use. The estimate counts all operands
+    but one plus one element of that one, whichever is less.
+
+    Measured with ptxas (nvcc 13.0, sm_90) on warp tiles shaped like tensor-core GEMMs
+    (tests/corpus/registers/fragment_tiles*.cu), accumulator registers of the tile, the
+    estimate, and the registers ptxas needs without spilling (caps tried 8 apart):
+
+    | tile                     | accumulators | estimate | spill-free at | spills at |
+    |--------------------------|-------------:|---------:|--------------:|----------:|
+    | wmma 2 x 4               |           64 |      102 |           128 |         - |
+    | wmma 2 x 6               |           96 |      134 |           136 |       128 |
+    | wmma 3 x 4               |           96 |      142 |           136 |         - |
+    | wmma 4 x 4               |          128 |      182 |           176 |       168 |
+    | wmma 4 x 6               |          192 |      246 |           255 |         - |
+    | wmma 4 x 8               |          256 |      310 |             - |       255 |
+    | mma.sync m16n8k16 4 x 6  |           96 |      126 |           128 |         - |
+    | mma.sync m16n8k16 4 x 7  |          112 |      144 |           144 |       136 |
+    | mma.sync m16n8k16 4 x 8  |          128 |      160 |           176 |       168 |
+    | mma.sync m16n8k16 8 x 8  |          256 |      290 |             - |       255 |
+
+    The estimate lands within 16 registers of ptxas's need; a cap inside that margin can
+    go either way (the 4 x 8 `mma.sync` tile under `-maxrregcount=160` spills 52 bytes
+    unflagged), and `--ptxas` settles it.
+
     With `--ptxas` the verdict is ptxas's own: the warning gives the exact spill bytes.
     How the registers a kernel uses limit the warps an SM holds is CL503's.
 
