@@ -573,7 +573,7 @@ CLASSES: dict[str, tuple[str, ...]] = {
     "divergence": ("CL301",),
     "barrier": ("CL302",),
     "fp64": ("CL401",),
-    "local": ("CL502",),
+    "local": ("CL502", "CL504"),
 }
 """The static rules each class's verdicts judge."""
 MEASURED_CODES: dict[str, str] = {
