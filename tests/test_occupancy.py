@@ -128,6 +128,25 @@ def test_cl503_warns_only_for_small_steps_of_latency_bound_kernels(corpus_result
 # ---------------------------------------------------------------- Nsight Compute
 
 
+def _reproduces(row: dict[str, str]):
+    """The model's occupancy of one launch ncu measured, with ncu's registers and shared
+    bytes, after checking that its warps per SM and its register, warp and block limits
+    are ncu's."""
+    occupancy = theoretical_occupancy(
+        90,
+        int(row["block_threads"]),
+        int(row["registers"]),
+        int(row["static_shared"]) + int(row["dynamic_shared"]),
+        int(row["barriers"]),
+    )
+    where = f"{row['build']} {row['kernel']} block {row['block_threads']}"
+    assert occupancy.warps == int(row["theoretical_warps"]), where
+    assert occupancy.allowed_by(Limiter.REGISTERS) == int(row["limit_registers"]), where
+    assert occupancy.allowed_by(Limiter.WARPS) == int(row["limit_warps"]), where
+    assert occupancy.allowed_by(Limiter.BLOCKS) == int(row["limit_blocks"]), where
+    return occupancy
+
+
 def _measured() -> list[dict[str, str]]:
     with NCU.open(newline="") as handle:
         return list(csv.DictReader(handle))
@@ -142,18 +161,8 @@ def test_model_reproduces_nsight_compute():
     rows = _measured()
     assert len(rows) == 42
     for row in rows:
-        occupancy = theoretical_occupancy(
-            90,
-            int(row["block_threads"]),
-            int(row["registers"]),
-            int(row["static_shared"]) + int(row["dynamic_shared"]),
-            int(row["barriers"]),
-        )
+        occupancy = _reproduces(row)
         where = f"{row['build']} {row['kernel']} block {row['block_threads']}"
-        assert occupancy.warps == int(row["theoretical_warps"]), where
-        assert occupancy.allowed_by(Limiter.REGISTERS) == int(row["limit_registers"]), where
-        assert occupancy.allowed_by(Limiter.WARPS) == int(row["limit_warps"]), where
-        assert occupancy.allowed_by(Limiter.BLOCKS) == int(row["limit_blocks"]), where
         assert occupancy.allowed_by(Limiter.SHARED_MEMORY) >= int(row["limit_shared_mem"]), where
 
 
@@ -191,15 +200,4 @@ def test_model_reproduces_nsight_compute_on_real_programs():
         rows = list(csv.DictReader(handle))
     assert len(rows) == 107 and len({row["build"] for row in rows}) == 25
     for row in rows:
-        occupancy = theoretical_occupancy(
-            90,
-            int(row["block_threads"]),
-            int(row["registers"]),
-            int(row["static_shared"]) + int(row["dynamic_shared"]),
-            int(row["barriers"]),
-        )
-        where = f"{row['build']} {row['kernel']} block {row['block_threads']}"
-        assert occupancy.warps == int(row["theoretical_warps"]), where
-        assert occupancy.allowed_by(Limiter.REGISTERS) == int(row["limit_registers"]), where
-        assert occupancy.allowed_by(Limiter.WARPS) == int(row["limit_warps"]), where
-        assert occupancy.allowed_by(Limiter.BLOCKS) == int(row["limit_blocks"]), where
+        _reproduces(row)
