@@ -517,10 +517,11 @@ def _parse_one(file: Path, options: argparse.Namespace):
 
 
 def _parse_with_build(file: Path, options: argparse.Namespace, use_ptxas: bool | None = False):
-    """``file`` parsed, and how the project builds it (``engine.build_context``): with
+    """``file`` parsed, and how the project builds it (``unit_analysis.build_context``): with
     ``use_ptxas`` (None: as configured), ptxas's figures for its kernels too."""
     from cudalint import engine, frontend
     from cudalint.config import Config, ConfigError, find_config, load_config
+    from cudalint.unit_analysis import build_context
     from cudalint.units import UnitResult
 
     try:
@@ -538,7 +539,7 @@ def _parse_with_build(file: Path, options: argparse.Namespace, use_ptxas: bool |
         settings.nvcc = _nvcc(options.cuda_path or config.resolve(config.cuda_path))
     compiled = frontend.compiled_file(str(file), environment)
     result = UnitResult(compiled)
-    build = engine.build_context(compiled, environment, settings, result)
+    build = build_context(compiled, environment, settings, result)
     for notice in result.notices:
         print(notice.one_line(), file=sys.stderr)
     return tu, build
