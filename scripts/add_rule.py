@@ -128,8 +128,7 @@ class {class_name}(FactRule):
         for kernel in facts.kernels:
             loads = {{id(access.expr): access for access, _ in kernel.accesses if access.kind is AccessKind.LOAD}}
             for access, pattern in kernel.accesses:
-                source = _stored_load(access, loads)
-                if source is None or pattern.single_lane:
+                if pattern.single_lane or not _writes_back_its_load(access, loads):
                     continue
                 yield self.finding(
                     f"global store of {{wording.code(facts.source_text(access.span), 'a value')}} writes back the "
@@ -139,21 +138,21 @@ class {class_name}(FactRule):
                 )
 
 
-def _stored_load(store: Access, loads: dict[int, Access]) -> Access | None:
-    """The load whose value ``store`` writes back to the address it was loaded from, if any."""
+def _writes_back_its_load(store: Access, loads: dict[int, Access]) -> bool:
+    """Whether ``store`` is a global ``a[i] = a[i]``: it stores the value its statement loads
+    from the same address (``loads``: the kernel's loads by expression)."""
     if store.kind is not AccessKind.STORE or store.space is not MemorySpace.GLOBAL or store.stmt is None:
-        return None
+        return False
     assignment = store.stmt.expr
     if assignment is None or assignment.kind is not ir.ExprKind.ASSIGN or assignment.op != "=":
-        return None
+        return False
     target, value = assignment.children
     while value.kind is ir.ExprKind.CAST and value.cast is ir.CastKind.IMPLICIT:
         value = value.children[0]
     load = loads.get(id(value))
     if target is not store.expr or load is None:
-        return None
-    same = (load.location.base, load.location.offset) == (store.location.base, store.location.offset)
-    return load if same else None
+        return False
+    return (load.location.base, load.location.offset) == (store.location.base, store.location.offset)
 '''
 
 HAZARD_STATEMENT = "data[i] = data[i];"
