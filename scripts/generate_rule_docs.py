@@ -19,23 +19,32 @@ TABLE_END = "<!-- end of rules table -->"
 
 
 def rule_page(rule) -> str:
-    header = f"# {rule.code} {rule.name}\n\nCategory: {rule.category} · Default level: {rule.default_level.value}\n\n"
+    row = RULES[rule.code]
+    header = (
+        f"# {rule.code} {rule.name}\n\n"
+        f"Category: {rule.category} · Default level: {rule.default_level.value} · "
+        f"Status: {row.status.value} · Since: {row.since}\n\n"
+    )
     return header + rule.doc.markdown
 
 
 def _table_row(row: RuleCode) -> str:
     if row.rule is None:
-        return f"| {row.code} | {row.name} | {row.status.value} | | no longer reported |"
+        return f"| {row.code} | {row.name} | {row.status.value} | {row.since} | | no longer reported |"
     summary = row.rule.doc.summary.replace("|", "\\|")
     return (
-        f"| [{row.code}](docs/rules/{row.code}.md) | {row.name} | {row.status.value} "
+        f"| [{row.code}](docs/rules/{row.code}.md) | {row.name} | {row.status.value} | {row.since} "
         f"| {row.rule.default_level.value} | {summary} |"
     )
 
 
 def rules_table() -> str:
     """The README's table of every code in the rule table, between its two markers."""
-    lines = [TABLE_START, "| code | name | status | default level | what it finds |", "| --- | --- | --- | --- | --- |"]
+    lines = [
+        TABLE_START,
+        "| code | name | status | since | default level | what it finds |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     lines += [_table_row(row) for row in RULES.values()]
     return "\n".join([*lines, TABLE_END])
 

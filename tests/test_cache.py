@@ -11,8 +11,7 @@ import pytest
 from conftest import CORPUS, run_cli, toolkit_available
 from cudalint import engine, frontend
 from cudalint.cache import ResultCache, analyzer_digest
-from cudalint.config import Config
-from cudalint.rules import implemented
+from cudalint.config import Config, enabled_rules
 
 KERNEL = '#include "scale.h"\n__global__ void k(float* a) { a[threadIdx.x] = a[threadIdx.x] * SCALE; }\n'
 
@@ -25,7 +24,7 @@ def project(tmp_path):
 
 
 def _run(project, cache_dir, select=("ALL",)):
-    enabled = [code for code in implemented() if select == ("ALL",) or code in select]
+    enabled = enabled_rules(list(select), [], [])  # as a configuration's `select` chooses them
     settings = engine.default_settings(Config(), enabled, header_mode="embedded")
     settings.cache_dir = str(cache_dir)
     settings.jobs = 1

@@ -10,6 +10,7 @@ import time
 from cudalint import cli, engine
 from cudalint.config import Config
 from cudalint.diagnostics import NoticeKind
+from cudalint.progress import Progress
 
 KERNEL = "__global__ void k{n}(float* a) {{ a[threadIdx.x] = a[threadIdx.x] * 0.1; }}\n"
 
@@ -111,23 +112,23 @@ def test_progress_line_only_when_asked(tmp_path, capsys):
 def test_a_long_run_shows_its_time_even_for_one_file(tmp_path, capsys, monkeypatch):
     """A single template-heavy unit can take minutes: after ``DELAY`` the line ticks with
     the time taken, and it is wiped when the run ends."""
-    monkeypatch.setattr(engine._Progress, "DELAY", 0.05)
-    monkeypatch.setattr(engine._Progress, "INTERVAL", 0.05)
-    progress = engine._Progress(1, enabled=True, already=0)
+    monkeypatch.setattr(Progress, "DELAY", 0.05)
+    monkeypatch.setattr(Progress, "INTERVAL", 0.05)
+    progress = Progress(1, enabled=True, already=0)
     time.sleep(0.3)
     progress.advance()
     progress.finish()
     err = capsys.readouterr().err
     assert "\rcudalint: 0/1 files, 0 s" in err
     assert err.endswith("\r") and err.rsplit("\r", 2)[-2].strip() == ""
-    quiet = engine._Progress(1, enabled=False, already=0)
+    quiet = Progress(1, enabled=False, already=0)
     time.sleep(0.2)
     quiet.finish()
     assert capsys.readouterr().err == ""
 
 
 def test_a_short_run_shows_no_time(capsys):
-    progress = engine._Progress(3, enabled=True, already=0)
+    progress = Progress(3, enabled=True, already=0)
     progress.advance()
     progress.finish()
     err = capsys.readouterr().err
@@ -137,7 +138,7 @@ def test_a_short_run_shows_no_time(capsys):
 def test_progress_stays_off_standard_output(tmp_path, capsys, monkeypatch):
     """On a terminal the line goes to standard error; a SARIF report on standard output
     stays valid JSON."""
-    monkeypatch.setattr(engine._Progress, "DELAY", 0.0)
+    monkeypatch.setattr(Progress, "DELAY", 0.0)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     monkeypatch.delenv("CI", raising=False)
     _tree(tmp_path, count=2)

@@ -1,7 +1,8 @@
 """Every rule's messages, rendered with the edge cases real code produces: no Python
 ``None``, no internal name of the dataflow, no empty quotes, no impossible count.
 
-The facts of one kernel that gives every rule something to say are bent into the shapes
+The facts of one kernel that gives every rule something to say (and of the kernels in
+``RULE_KERNELS``, one per rule whose hazard that kernel does not show) are bent into the shapes
 real code reaches: source text that is not in the file (macros, headers), no lane
 stride, strides and dependencies made of values the dataflow had to invent names for
 (a load, a value carried around a loop, a loop's trip counter), unknown sizes, single
@@ -25,7 +26,7 @@ from cudalint.rules import implemented, rule_name
 from cudalint.rules.base import RuleKind
 from cudalint.suppressions import UnusedSuppression as UnusedEntry
 
-SOURCE = """
+KERNEL = """
 __global__ void __launch_bounds__(1024, 1) messages(const float* a, float* out, const int* idx, int n, int stride,
                                                     const float4* v) {
     __shared__ float tile[32][32];
@@ -51,6 +52,13 @@ __global__ void __launch_bounds__(1024, 1) messages(const float* a, float* out, 
     out[row] = acc * 0.1 + history[idx[t] & 15];
 }
 """
+
+# A kernel per rule whose hazard KERNEL does not show, keyed by the rule's code; its own
+# name, so that KERNEL stays the first kernel (the one the resources below describe).
+# scripts/add_rule.py writes a new rule's entry from its corpus case's hazard.
+RULE_KERNELS: dict[str, str] = {}
+
+SOURCE = KERNEL + "".join(RULE_KERNELS.values())
 
 # Names the dataflow might give values it cannot compute; none may reach a user.
 INTERNAL = ("carried3", "after-loop", "x[]", "zq_internal")

@@ -67,8 +67,11 @@ def _invoke(*args: str):
 def test_rule_prints_the_documentation(code):
     result = _invoke(code.lower())
     assert result.exit_code == EXIT_CLEAN
-    rule = implemented()[code]
-    assert result.stdout == f"# {code} {rule.name}\n\n{rule.doc.markdown}"
+    rule, row = implemented()[code], RULES[code]
+    assert (
+        result.stdout
+        == f"# {code} {rule.name}\n\nStatus: {row.status.value} · Since: {row.since}\n\n{rule.doc.markdown}"
+    )
     for section in ("What it does", "Why is this bad?", *SECTIONS):
         assert f"## {section}\n" in result.stdout
 
@@ -87,7 +90,7 @@ def test_unknown_code_exits_2():
 
 def test_removed_code_exits_2_and_says_so(monkeypatch):
     # Every code in the table is implemented today.
-    monkeypatch.setitem(RULES, "CL997", RuleCode("CL997", "removed-rule", Status.REMOVED, None))
+    monkeypatch.setitem(RULES, "CL997", RuleCode("CL997", "removed-rule", Status.REMOVED, "0.1.0", None))
     result = _invoke("CL997")
     assert result.exit_code == EXIT_ERROR
     assert result.stderr == (

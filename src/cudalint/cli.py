@@ -517,10 +517,11 @@ def _parse_one(file: Path, options: argparse.Namespace):
 
 
 def _parse_with_build(file: Path, options: argparse.Namespace, use_ptxas: bool | None = False):
-    """``file`` parsed, and how the project builds it (``engine.build_context``): with
+    """``file`` parsed, and how the project builds it (``unit_analysis.build_context``): with
     ``use_ptxas`` (None: as configured), ptxas's figures for its kernels too."""
     from cudalint import engine, frontend
     from cudalint.config import Config, ConfigError, find_config, load_config
+    from cudalint.unit_analysis import build_context
     from cudalint.units import UnitResult
 
     try:
@@ -538,7 +539,7 @@ def _parse_with_build(file: Path, options: argparse.Namespace, use_ptxas: bool |
         settings.nvcc = _nvcc(options.cuda_path or config.resolve(config.cuda_path))
     compiled = frontend.compiled_file(str(file), environment)
     result = UnitResult(compiled)
-    build = engine.build_context(compiled, environment, settings, result)
+    build = build_context(compiled, environment, settings, result)
     for notice in result.notices:
         print(notice.one_line(), file=sys.stderr)
     return tu, build
@@ -638,7 +639,7 @@ def rule_command(options: argparse.Namespace) -> int:
     if options.all_rules and options.code is not None:
         raise CommandFailed("give a rule code or --all, not both")
     if options.all_rules:
-        sys.stdout.write("\n\n".join(f"# {r.code} {r.name}\n\n{r.doc.markdown}" for r in implemented().values()))
+        sys.stdout.write("\n\n".join(_rule_page(RULES[code]) for code in implemented()))
         return EXIT_CLEAN
     if options.code is None:
         raise CommandFailed("give a rule code (e.g. `cudalint rule CL401`) or --all")
@@ -648,8 +649,13 @@ def rule_command(options: argparse.Namespace) -> int:
         raise CommandFailed(f"unknown rule {code}")
     if row.rule is None:
         raise CommandFailed(f"{code} ({row.name}) was removed; cudalint {__version__} no longer reports it")
-    sys.stdout.write(f"# {code} {row.name}\n\n{row.rule.doc.markdown}")
+    sys.stdout.write(_rule_page(row))
     return EXIT_CLEAN
+
+
+def _rule_page(row) -> str:
+    """A rule's documentation headed by its code, name, status and the first release that had it."""
+    return f"# {row.code} {row.name}\n\nStatus: {row.status.value} · Since: {row.since}\n\n{row.rule.doc.markdown}"
 
 
 def server_command(options: argparse.Namespace) -> int:

@@ -1,5 +1,10 @@
 """One run: find the files, plan their translation units (see ``units``), analyze each in
-worker processes under a time limit, and merge the results into each file's findings."""
+worker processes under a time limit, and merge the results into each file's findings.
+
+A unit's own analysis is ``unit_analysis`` (its time limit: ``deadline``); the cached
+results a run reuses and keeps are chosen by ``unit_cache``; the progress line on a
+terminal is ``progress``. This module holds the run around them: discovery, the workers,
+the units analyzed again with launches other units saw, and the merge into files."""
 
 from __future__ import annotations
 
@@ -7,25 +12,25 @@ import dataclasses
 import gc
 import os
 import re
-import signal
-import sys
-import threading
 import time
-import traceback
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cudalint import __version__, frontend, interruptions, ir
+from cudalint import __version__, frontend, ir
 from cudalint import units as planning
 from cudalint.cache import ResultCache, analyzer_digest
 from cudalint.config import DEFAULT_TIME_LIMIT, Config, enabled_rules, ignored_for_file, is_excluded, selector_matches
+from cudalint.deadline import TimeLimitReached
 from cudalint.diagnostics import Finding, Level, Notice, NoticeKind
-from cudalint.launches import LaunchIndex, LaunchRecord, digest
+from cudalint.launches import LaunchIndex, LaunchRecord
+from cudalint.progress import Progress
 from cudalint.rules import RULES, RuleKind, of_kind
 from cudalint.suppressions import apply_suppressions, parse_suppressions, unused_suppressions
+from cudalint.unit_analysis import analyze_unit, rule_findings, timed_out
+from cudalint.unit_cache import cached_result, open_cache, store
 from cudalint.units import RECOVERED_CODE, FileReport, Unit, UnitResult
 
 if TYPE_CHECKING:
@@ -142,244 +147,6 @@ def discover(paths: list[str], config: Config, exclude: list[str]) -> tuple[list
     return files, notices
 
 
-# ---------------------------------------------------------------------------- one unit, in a worker
-
-
-class TimeLimitReached(BaseException):
-    """Raised in the middle of a unit's analysis when its time is up. A BaseException, so
-    that no ``except Exception`` on the way swallows it."""
-
-    def __init__(self, activity: str):
-        super().__init__(activity)
-        self.activity = activity
-
-
-def _activity(frame) -> str:
-    """What the interrupted code was doing: analyzing the outermost function on the stack,
-    else lowering."""
-    function = None
-    while frame is not None:
-        found = next((value for value in frame.f_locals.values() if isinstance(value, ir.Function)), None)
-        function = found or function
-        frame = frame.f_back
-    return f"analyzing `{function.display_name}`" if function is not None else "reading the parsed code"
-
-
-class _Deadline:
-    """Interrupts the code run under it, after ``seconds`` of this process's processor time,
-    with ``TimeLimitReached``.
-
-    Processor time, not wall time: a file's outcome must not depend on what else the
-    machine runs (a loaded CI runner or laptop would otherwise cut files short at random,
-    and the cache would keep that). libclang's own work is not interrupted; Python code
-    is, between any two of its steps.
-    The interruption waits while libclang's bindings run (see ``interruptions``), and
-    repeats until it takes: an exception raised where C code discards errors (some hash
-    computations) would otherwise be lost. Once the code under it is left, the deadline
-    raises nothing more."""
-
-    repeat_seconds = 0.2
-
-    def __init__(self, seconds: float | None):
-        usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-        self.seconds = seconds if usable else None
-        self.active = False
-        self.stopped: TimeLimitReached | None = None
-        """The interruption, once raised."""
-        self._previous = None
-
-    def __enter__(self) -> _Deadline:
-        if self.seconds:
-            self._previous = signal.signal(signal.SIGPROF, self._expire)
-            self.active = True
-            signal.setitimer(signal.ITIMER_PROF, self.seconds, self.repeat_seconds)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.active:
-            self.active = False
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            signal.signal(signal.SIGPROF, self._previous)
-            interruptions.clear()
-
-    def _expire(self, signum, frame) -> None:
-        if self.active:
-            self.stopped = self.stopped or TimeLimitReached(_activity(frame))
-            interruptions.interrupt(frame, self.stopped)
-
-
-def analyze_unit(
-    unit: Unit,
-    environment: frontend.ParseEnvironment,
-    settings: RunSettings,
-    project: frontend.ProjectFiles | None = None,
-    buffers: Mapping[str, bytes] | None = None,
-    on_facts: Callable[[Facts], None] | None = None,
-    external: tuple[LaunchRecord, ...] = (),
-    launches_only: bool = False,
-) -> UnitResult:
-    """Parse ``unit.main`` once and analyze every project file's code it holds; ``buffers``
-    are contents to use instead of the files on disk, ``on_facts`` is handed the unit's
-    facts once its rules ran (what a caller keeps of them besides the findings), and
-    ``external`` are launches of its kernels in other units of the run. ``launches_only``:
-    read only the unit's launches (a file outside the run that launches its kernels)."""
-    started = time.process_time()
-    result = _analyze_unit(unit, environment, settings, project, buffers, on_facts, external, launches_only)
-    result.seconds = time.process_time() - started
-    return result
-
-
-def _analyze_unit(
-    unit: Unit,
-    environment: frontend.ParseEnvironment,
-    settings: RunSettings,
-    project: frontend.ProjectFiles | None,
-    buffers: Mapping[str, bytes] | None,
-    on_facts: Callable[[Facts], None] | None,
-    external: tuple[LaunchRecord, ...] = (),
-    launches_only: bool = False,
-) -> UnitResult:
-    result = UnitResult(unit.main)
-    try:
-        parsed = frontend.parse_unit(
-            unit.main,
-            environment,
-            include_dirs=unit.include_dirs,
-            legacy_api=unit.legacy_api,
-            project=project,
-            buffers=buffers,
-        )
-    except frontend.SourceError as exc:
-        result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
-        return result
-    except Exception as exc:  # noqa: BLE001 - one broken file must not end the run
-        return _internal_error(result, exc)
-    from cudalint.dataflow import Facts
-
-    started = time.process_time()
-    deadline = _Deadline(settings.time_limit)
-    try:
-        with deadline:
-            tu = parsed.lower(unit.own)
-            result.errors, result.includes, result.analyzed = tu.errors, tu.includes, True
-            if launches_only:
-                from cudalint.dataflow.launches import launch_records
-
-                result.launches = launch_records(tu)
-                return result
-            build = build_context(unit.main, environment, settings, result)
-            facts = Facts(tu, build=build, external=external)
-            result.files = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
-            result.launches = facts.launch_records
-            result.kernels = tuple(
-                dict.fromkeys(
-                    (kernel.function.decl, kernel.function.name)
-                    for kernel in facts.kernels
-                    if kernel.function.kind is ir.FunctionKind.KERNEL and kernel.function.span.file in result.files
-                )
-            )
-            result.notices.extend(_budget_notices(facts, result.files))
-            if on_facts is not None:
-                on_facts(facts)
-    except TimeLimitReached as stop:
-        return _timed_out(result, parsed, settings, stop, time.process_time() - started)
-    except frontend.SourceError as exc:
-        result.notices.append(Notice(unit.main, NoticeKind.ERROR, str(exc)))
-    except Exception as exc:  # noqa: BLE001
-        if deadline.stopped is not None:
-            # ctypes reports an exception raised while it converted an argument as its own.
-            return _timed_out(result, parsed, settings, deadline.stopped, time.process_time() - started)
-        return _internal_error(result, exc)
-    return result
-
-
-def _timed_out(
-    result: UnitResult,
-    parsed: frontend.ParsedUnit | None,
-    settings: RunSettings,
-    stop: TimeLimitReached,
-    elapsed: float | None,
-) -> UnitResult:
-    result.files, result.timed_out, result.analyzed = {}, True, True
-    if parsed is not None and not result.includes:
-        # What the unit covers is known from its parse even when lowering did not finish.
-        result.includes = parsed.included_files()
-    after = f" after {elapsed:.1f} s" if elapsed is not None else ""
-    result.notices.append(
-        Notice(
-            result.main,
-            NoticeKind.INCOMPLETE,
-            (
-                f"time limit of {settings.time_limit:g} s reached{after} {stop.activity}: no findings for this file "
-                "(the `time-limit` setting or --time-limit raises it)"
-            ),
-        )
-    )
-    return result
-
-
-def _budget_notices(facts: Facts, files: dict[str, planning.FileReport]) -> list[Notice]:
-    """One notice for each entry point of a project file whose analysis stopped at its budget."""
-    return [
-        Notice(
-            kernel.function.span.file,
-            NoticeKind.INCOMPLETE,
-            f"the analysis of `{kernel.function.display_name}` stopped at line {kernel.cut.line} after "
-            f"{kernel.cut.budget} steps, its budget for a function of its size: accesses, branches and "
-            "barriers from there on are not checked",
-            kernel.cut.line,
-            1,
-        )
-        for kernel in facts.kernels
-        if kernel.cut is not None and kernel.function.span.file in files
-    ]
-
-
-def _rule_findings(facts: Facts, settings: RunSettings) -> list[Finding]:
-    """Every enabled rule's findings, in every file of the unit (suppressions come later)."""
-    findings = []
-    for rule in of_kind(RuleKind.FACTS, settings.enabled):
-        findings.extend(rule().check(facts))
-    return findings
-
-
-def _internal_error(result: UnitResult, exc: Exception) -> UnitResult:
-    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
-    result.internal_error = True
-    result.analyzed = False  # Its findings are lost: do not let the summary call it clean.
-    result.files = {}
-    result.notices.append(Notice(result.main, NoticeKind.ERROR, f"internal error: {type(exc).__name__}: {exc}{where}"))
-    return result
-
-
-def build_context(
-    path: str, environment: frontend.ParseEnvironment, settings: RunSettings, result: UnitResult
-) -> BuildContext:
-    """How the project builds ``path``; with ``settings.nvcc``, also what ptxas makes of it
-    (a failed compilation is noted and the source-level estimates stand)."""
-    from cudalint import ptxas
-    from cudalint.dataflow import BuildContext
-
-    flags = environment.flags_for(os.path.abspath(path))
-    arch = (
-        flags.arch
-        or (frontend.flags.parse_arch(settings.config.arch) if settings.config.arch else None)
-        or environment.default_arch
-    )
-    max_registers = flags.max_registers or settings.config.max_registers
-    if settings.nvcc is None:
-        return BuildContext(arch, max_registers)
-    try:
-        compiled = ptxas.compile_resources(
-            path, settings.nvcc, arch, (*environment.user_args, *flags.args), max_registers
-        )
-    except ptxas.CompileError as exc:
-        result.notices.append(Notice(path, NoticeKind.INCOMPLETE, f"--ptxas: {exc}; register findings are estimates"))
-        return BuildContext(arch, max_registers)
-    return BuildContext(arch, max_registers, {kernel.label: kernel for kernel in compiled})
-
-
 # ---------------------------------------------------------------------------- findings of a file
 
 
@@ -405,7 +172,7 @@ def check(tu: ir.TranslationUnit, settings: RunSettings, build: BuildContext | N
     from cudalint.dataflow import Facts
 
     facts = Facts(tu, build=build)
-    reports = planning.file_reports(tu, _rule_findings(facts, settings), facts.kernels)
+    reports = planning.file_reports(tu, rule_findings(facts, settings), facts.kernels)
     return finalize(tu.path, [reports[tu.path]], settings)
 
 
@@ -413,7 +180,7 @@ def check(tu: ir.TranslationUnit, settings: RunSettings, build: BuildContext | N
 
 
 @dataclass
-class _Run:
+class Run:
     """What every unit of a run shares."""
 
     settings: RunSettings
@@ -442,7 +209,7 @@ def run(paths: list[str], settings: RunSettings, exclude: list[str]) -> RunResul
         [*files, *beside], environment, project, frontend.flags.system_include_dirs(environment)
     )
     environment = dataclasses.replace(environment, include_graph=graph)
-    context = _Run(settings, environment, files, named, project, graph)
+    context = Run(settings, environment, files, named, project, graph)
     compiled = set(environment.compile_db.entries) if environment.compile_db else set()
     units = planning.plan(files, named, graph, compiled, settings.project_includes)
     unit_results = _analyze_all(units, context)
@@ -493,7 +260,7 @@ def analyze_file(
         [path, *frontend.sources_beside(path)], environment
     )
     project = _project_files(settings, environment, [path]) if search_project else None
-    context = _Run(settings, dataclasses.replace(environment, include_graph=graph), [path], {path}, project, graph)
+    context = Run(settings, dataclasses.replace(environment, include_graph=graph), [path], {path}, project, graph)
     buffers = {path: text} if text is not None else None
     if buffers is not None:
         cache = None
@@ -511,18 +278,18 @@ def analyze_file(
 
 def _cached_or_analyzed(
     unit: Unit,
-    context: _Run,
+    context: Run,
     cache: ResultCache | None,
     buffers: Mapping[str, bytes] | None = None,
     on_facts: Callable[[Facts], None] | None = None,
 ) -> UnitResult:
-    hit = _cached_result(unit, context, cache) if cache is not None else None
+    hit = cached_result(unit, context, cache) if cache is not None else None
     if hit is not None:
         return hit
     started = time.time_ns()
     result = analyze_unit(unit, context.environment, context.settings, context.project, buffers, on_facts)
     if cache is not None:
-        _store(unit, context, cache, result, started)
+        store(unit, context, cache, result, started)
     return result
 
 
@@ -538,7 +305,7 @@ def _toolkit_dirs(environment: frontend.ParseEnvironment) -> list[str]:
     return [a.split("=", 1)[1] for a in environment.base_args if a.startswith("--cuda-path=")]
 
 
-def _merge(context: _Run, unit_results: list[UnitResult]) -> list[FileResult]:
+def _merge(context: Run, unit_results: list[UnitResult]) -> list[FileResult]:
     """Each file of the scope that a unit covered, with its merged findings and notices."""
     scope = context.scope
     reports: dict[str, list[FileReport]] = {}
@@ -578,7 +345,7 @@ def _merge(context: _Run, unit_results: list[UnitResult]) -> list[FileResult]:
     return merged
 
 
-def _added_directories(context: _Run, unit_results: list[UnitResult]) -> list[Notice]:
+def _added_directories(context: Run, unit_results: list[UnitResult]) -> list[Notice]:
     """Each directory added to the search path, said once per run: at the first file that
     needed it, with the header it holds and how many other files needed it. A header the
     parse did not read (its directive in a disabled ``#if``: another vendor's build) was
@@ -651,14 +418,14 @@ def _name_missing_headers_once(results: list[FileResult]) -> None:
         result.notices = kept
 
 
-# ---------------------------------------------------------------------------- workers and the cache
+# ---------------------------------------------------------------------------- workers
 
 
 # Per-process state: the parse environment is built once per worker, not per file.
-_worker: _Run | None = None
+_worker: Run | None = None
 
 
-def _init_worker(context: _Run) -> None:
+def _init_worker(context: Run) -> None:
     global _worker
     _worker = context
     # What the worker inherited from the parent is never garbage here: leave it out of every
@@ -677,7 +444,7 @@ MAX_LAUNCHING_SOURCES = 32
 """Files outside the run read for the launches of its unlaunched kernels, at most."""
 
 
-def _with_launches_elsewhere(units: list[Unit], results: list[UnitResult], context: _Run) -> list[UnitResult]:
+def _with_launches_elsewhere(units: list[Unit], results: list[UnitResult], context: Run) -> list[UnitResult]:
     """The run's results once each unit whose kernels other units launch, by launches it
     did not see itself, is analyzed again with them (see ``cudalint.launches``). A kernel
     launched only where it is defined, the common case, is parsed once. Kernels no unit of
@@ -726,7 +493,7 @@ def _units_to_complete(units: list[Unit], results: list[UnitResult], index: Laun
     return [(unit, by_unit[unit], kernels) for unit, kernels in chosen.items()]
 
 
-def _launching_sources(names: set[str], units: list[Unit], results: list[UnitResult], context: _Run) -> list[str]:
+def _launching_sources(names: set[str], units: list[Unit], results: list[UnitResult], context: Run) -> list[str]:
     """CUDA sources outside the run that launch one of the kernels ``names``, by their text."""
     if not names:
         return []
@@ -753,96 +520,9 @@ def _launching_sources(names: set[str], units: list[Unit], results: list[UnitRes
     return found
 
 
-def _open_cache(settings: RunSettings) -> ResultCache | None:
-    return ResultCache(Path(settings.cache_dir), settings.fingerprint()) if settings.cache_dir else None
-
-
-def _cache_arguments(
-    unit: Unit, environment: frontend.ParseEnvironment, external: tuple[LaunchRecord, ...] = (), launches_only=False
-) -> tuple[str, ...]:
-    """What, besides its text, decides how a unit is parsed and analyzed: its arguments,
-    the launches of other units it is analyzed with (their digest), and whether only its
-    launches were read."""
-    return (
-        *environment.args_for(unit.main),
-        *(f"-I{d}" for d in unit.include_dirs),
-        f"--legacy-api={unit.legacy_api}",
-        *(f"--own={path}" for path in unit.own),
-        *((f"--launches-elsewhere={digest(external)}",) if external else ()),
-        *(("--launches-only",) if launches_only else ()),
-    )
-
-
-def _cached_result(
-    unit: Unit, context: _Run, cache: ResultCache, external: tuple[LaunchRecord, ...] = (), launches_only=False
-) -> UnitResult | None:
-    try:
-        data = frontend.read_source(unit.main)
-    except frontend.SourceError:
-        return None  # The worker reports it.
-    hit = cache.lookup(unit.main, data, _cache_arguments(unit, context.environment, external, launches_only))
-    if hit is None or _found_in_project(hit, context.project):
-        return None
-    return dataclasses.replace(hit, seconds=0.0)
-
-
-def _found_in_project(result: UnitResult, project: frontend.ProjectFiles | None) -> bool:
-    """Whether a header the result was analyzed without is now in the project, where the
-    search for project headers would find it (the cache checks the search path itself)."""
-    if project is None:
-        return False
-    return any(
-        project.directory_for(match.group(1), os.path.dirname(error.span.file)) is not None
-        for error in result.errors
-        if error.span is not None and (match := _MISSING_HEADER.fullmatch(error.message))
-    )
-
-
-def _store(
-    unit: Unit,
-    context: _Run,
-    cache: ResultCache,
-    result: UnitResult,
-    started_ns: int,
-    external: tuple[LaunchRecord, ...] = (),
-    launches_only: bool = False,
-) -> None:
-    """Keep ``result``, of an analysis begun at ``started_ns``."""
-    if not result.analyzed or result.internal_error:
-        return  # Only results that a second run would reproduce are kept.
-    try:
-        data = frontend.read_source(unit.main)
-    except frontend.SourceError:
-        return
-    arguments = _cache_arguments(unit, context.environment, external, launches_only)
-    absent = _missing_header_candidates(result, arguments, context.environment)
-    cache.store(unit.main, data, arguments, result.includes, result, absent=absent, since_ns=started_ns)
-
-
-def _missing_header_candidates(
-    result: UnitResult, arguments: tuple[str, ...], environment: frontend.ParseEnvironment
-) -> tuple[str, ...]:
-    """Every path where a header the unit includes and the parse did not find could appear
-    and be found: the including file's directory, then each directory of the search path."""
-    missing = [
-        (match.group(1), error.span.file if error.span is not None else result.main)
-        for error in result.errors
-        if (match := _MISSING_HEADER.fullmatch(error.message))
-    ]
-    if not missing:
-        return ()
-    search = [*frontend.flags.include_search_path(arguments), *frontend.flags.system_include_dirs(environment)]
-    candidates = {
-        os.path.normpath(os.path.join(directory, name))
-        for name, includer in missing
-        for directory in (os.path.dirname(includer), *search)
-    }
-    return tuple(sorted(candidates))
-
-
 def _analyze_all(
     units: list[Unit],
-    context: _Run,
+    context: Run,
     external: Mapping[Unit, tuple[LaunchRecord, ...]] | None = None,
     launches_only: bool = False,
 ) -> list[UnitResult]:
@@ -854,13 +534,13 @@ def _analyze_all(
         return []
     external = external or {}
     done: dict[Unit, UnitResult] = {}
-    cache = _open_cache(context.settings)
+    cache = open_cache(context.settings)
     if cache is not None:
         for unit in units:
-            hit = _cached_result(unit, context, cache, external.get(unit, ()), launches_only)
+            hit = cached_result(unit, context, cache, external.get(unit, ()), launches_only)
             if hit is not None:
                 done[unit] = hit
-    progress = _Progress(len(units), context.settings.progress, len(done))
+    progress = Progress(len(units), context.settings.progress, len(done))
     try:
         pending = [unit for unit in units if unit not in done]
         started = time.time_ns()
@@ -892,9 +572,9 @@ def _analyze_all(
                         crashed.append(unit)
                         continue
                     except TimeLimitReached as stop:  # It escaped the unit's own handling, right at its end.
-                        done[unit] = _timed_out(UnitResult(unit.main), None, context.settings, stop, None)
+                        done[unit] = timed_out(UnitResult(unit.main), None, context.settings, stop, None)
                     if cache is not None:  # As each comes: an interrupted run keeps what it did.
-                        _store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
+                        store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
                     progress.advance()
             # A dead worker breaks the whole pool: re-run each affected unit alone to find the culprit.
             for unit in crashed:
@@ -911,80 +591,11 @@ def _analyze_all(
                         )
                         done[unit] = result
                     if cache is not None:
-                        _store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
+                        store(unit, context, cache, done[unit], started, external.get(unit, ()), launches_only)
                     progress.advance()
     finally:
         progress.finish()  # An interrupted run leaves no line behind either.
     return [done[unit] for unit in units]
-
-
-class _Progress:
-    """``cudalint: 37/150 files, 1 min 12 s`` on standard error, rewritten in place: at each
-    file done, and every second once the run has taken a few seconds, so that a run of one
-    long file (a template-heavy unit) shows it is alive too."""
-
-    DELAY = 3.0
-    """Seconds before the line shows the time taken; a run shorter than that shows none."""
-    INTERVAL = 1.0
-
-    def __init__(self, total: int, enabled: bool, already: int):
-        self.total, self.enabled, self.count = total, enabled, already
-        self._started = time.monotonic()
-        self._width = 0
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
-        if enabled:
-            self._ticker = threading.Thread(target=self._tick, name="cudalint-progress", daemon=True)
-            self._ticker.start()
-
-    def _tick(self) -> None:
-        if self._stop.wait(self.DELAY):
-            return
-        while not self._stop.is_set():
-            self._write()
-            self._stop.wait(self.INTERVAL)
-
-    def advance(self) -> None:
-        self.count += 1
-        if self.enabled and self.total > 1:
-            self._write()
-
-    def _write(self) -> None:
-        with _PROGRESS_WRITE:
-            elapsed = time.monotonic() - self._started
-            line = f"cudalint: {self.count}/{self.total} files"
-            if elapsed >= self.DELAY:
-                line += f", {_duration(elapsed)}"
-            sys.stderr.write("\r" + line.ljust(self._width))
-            sys.stderr.flush()
-            self._width = len(line)
-
-    def finish(self) -> None:
-        if self._ticker is None:
-            return
-        self._stop.set()
-        self._ticker.join()
-        with _PROGRESS_WRITE:
-            if self._width:
-                sys.stderr.write("\r" + " " * self._width + "\r")
-                sys.stderr.flush()
-            self._width = 0
-
-
-_PROGRESS_WRITE = threading.Lock()
-"""Held while the progress line is written. A worker process forked in the middle of
-a write would inherit standard error's own lock held by a thread it does not have."""
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(
-        before=_PROGRESS_WRITE.acquire,
-        after_in_parent=_PROGRESS_WRITE.release,
-        after_in_child=_PROGRESS_WRITE.release,
-    )
-
-
-def _duration(seconds: float) -> str:
-    minutes, seconds = divmod(int(seconds), 60)
-    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
 def _common_root(files: list[str]) -> str:

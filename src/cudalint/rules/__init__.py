@@ -18,6 +18,7 @@ analysis, which a run whose results all come from the cache never needs.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -38,6 +39,9 @@ class RuleCode:
     code: str
     name: str
     status: Status
+    since: str
+    """The first release that had the rule (``0.4.0``): a user reading an older version's
+    documentation, or a configuration written for it, knows which codes it lacks."""
     location: str | None
     """``module:Class`` of the implementing class, under ``cudalint.rules``; None exactly when the rule was removed."""
 
@@ -60,6 +64,7 @@ class RuleCode:
 
 
 _LOADED: dict[str, type[Rule]] = {}
+_VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
 def _load(row: RuleCode) -> type[Rule]:
@@ -82,36 +87,67 @@ def _table(*rows: RuleCode) -> dict[str, RuleCode]:
             raise RuleDefinitionError(f"{row.code} is in the rule table twice")
         if (row.location is None) != (row.status is Status.REMOVED):
             raise RuleDefinitionError(f"{row.code}: a rule has a class unless it was removed")
+        if not _VERSION.fullmatch(row.since):
+            raise RuleDefinitionError(f"{row.code}: since {row.since!r} is not a release version (0.4.0)")
         table[row.code] = row
     return dict(sorted(table.items()))
 
 
 RULES = _table(
-    RuleCode("CL001", "unused-suppression", Status.STABLE, "cl001_unused_suppression:UnusedSuppression"),
-    RuleCode("CL091", "measured-excess-sectors", Status.STABLE, "cl091_measured_excess_sectors:MeasuredExcessSectors"),
-    RuleCode("CL092", "measured-bank-conflicts", Status.STABLE, "cl092_measured_bank_conflicts:MeasuredBankConflicts"),
-    RuleCode("CL093", "measured-divergence", Status.STABLE, "cl093_measured_divergence:MeasuredDivergence"),
-    RuleCode("CL094", "measured-fp64", Status.STABLE, "cl094_measured_fp64:MeasuredFp64"),
-    RuleCode("CL095", "measured-local-memory", Status.STABLE, "cl095_measured_local_memory:MeasuredLocalMemory"),
+    RuleCode("CL001", "unused-suppression", Status.STABLE, "0.1.0", "cl001_unused_suppression:UnusedSuppression"),
     RuleCode(
-        "CL101", "uncoalesced-global-access", Status.STABLE, "cl101_uncoalesced_global_access:UncoalescedGlobalAccess"
+        "CL091",
+        "measured-excess-sectors",
+        Status.STABLE,
+        "0.4.0",
+        "cl091_measured_excess_sectors:MeasuredExcessSectors",
     ),
-    RuleCode("CL102", "array-of-structs-access", Status.STABLE, "cl102_array_of_structs_access:ArrayOfStructsAccess"),
-    RuleCode("CL201", "shared-bank-conflict", Status.STABLE, "cl201_shared_bank_conflict:SharedBankConflict"),
-    RuleCode("CL301", "divergent-branch", Status.STABLE, "cl301_divergent_branch:DivergentBranch"),
     RuleCode(
-        "CL302", "barrier-in-divergent-code", Status.STABLE, "cl302_barrier_in_divergent_code:BarrierInDivergentCode"
+        "CL092",
+        "measured-bank-conflicts",
+        Status.STABLE,
+        "0.4.0",
+        "cl092_measured_bank_conflicts:MeasuredBankConflicts",
     ),
-    RuleCode("CL401", "implicit-fp64", Status.STABLE, "cl401_implicit_fp64:ImplicitFp64"),
-    RuleCode("CL501", "register-spill-risk", Status.STABLE, "cl501_register_spill_risk:RegisterSpillRisk"),
+    RuleCode("CL093", "measured-divergence", Status.STABLE, "0.4.0", "cl093_measured_divergence:MeasuredDivergence"),
+    RuleCode("CL094", "measured-fp64", Status.STABLE, "0.4.0", "cl094_measured_fp64:MeasuredFp64"),
     RuleCode(
-        "CL502", "local-array-dynamic-index", Status.STABLE, "cl502_local_array_dynamic_index:LocalArrayDynamicIndex"
+        "CL095", "measured-local-memory", Status.STABLE, "0.4.0", "cl095_measured_local_memory:MeasuredLocalMemory"
     ),
-    RuleCode("CL503", "occupancy-cliff", Status.PREVIEW, "cl503_occupancy_cliff:OccupancyCliff"),
+    RuleCode(
+        "CL101",
+        "uncoalesced-global-access",
+        Status.STABLE,
+        "0.1.0",
+        "cl101_uncoalesced_global_access:UncoalescedGlobalAccess",
+    ),
+    RuleCode(
+        "CL102", "array-of-structs-access", Status.STABLE, "0.1.0", "cl102_array_of_structs_access:ArrayOfStructsAccess"
+    ),
+    RuleCode("CL201", "shared-bank-conflict", Status.STABLE, "0.1.0", "cl201_shared_bank_conflict:SharedBankConflict"),
+    RuleCode("CL301", "divergent-branch", Status.STABLE, "0.1.0", "cl301_divergent_branch:DivergentBranch"),
+    RuleCode(
+        "CL302",
+        "barrier-in-divergent-code",
+        Status.STABLE,
+        "0.1.0",
+        "cl302_barrier_in_divergent_code:BarrierInDivergentCode",
+    ),
+    RuleCode("CL401", "implicit-fp64", Status.STABLE, "0.1.0", "cl401_implicit_fp64:ImplicitFp64"),
+    RuleCode("CL501", "register-spill-risk", Status.STABLE, "0.1.0", "cl501_register_spill_risk:RegisterSpillRisk"),
+    RuleCode(
+        "CL502",
+        "local-array-dynamic-index",
+        Status.STABLE,
+        "0.1.0",
+        "cl502_local_array_dynamic_index:LocalArrayDynamicIndex",
+    ),
+    RuleCode("CL503", "occupancy-cliff", Status.PREVIEW, "0.4.0", "cl503_occupancy_cliff:OccupancyCliff"),
     RuleCode(
         "CL504",
         "math-slow-path-local-memory",
         Status.PREVIEW,
+        "0.4.0",
         "cl504_math_slow_path_local_memory:MathSlowPathLocalMemory",
     ),
 )

@@ -17,6 +17,13 @@ if TYPE_CHECKING:
 
 DOCS_URL = "https://github.com/cudalint/cudalint/blob/main/docs/rules/{code}.md"
 
+# What a rule is about: its ``category``, one of these names (a rule with another fails
+# when its class is defined). The docs/rules pages and SARIF's tags name it. Codes come in
+# hundreds, one per category (CL1xx global memory ... CL5xx registers; CL0xx holds
+# cudalint's own rules and those that report a measurement, of any category): a rule that
+# fits none starts a category and a hundred of its own (CL6xx and beyond) with
+# `scripts/add_rule.py --new-category NAME --range CL6 --describe TEXT`, which adds the
+# line here and the hundred to CONTRIBUTING.md.
 CATEGORIES = {
     "meta": "cudalint's own bookkeeping",
     "global-memory": "global memory access efficiency",
