@@ -101,6 +101,8 @@ class OccupancyCliff(FactRule):
     name = "occupancy-cliff"
     category = "registers"
     default_level = Level.WARNING
+    precision = "medium"
+    tags = ("performance", "registers", "occupancy")
 
     def check(self, facts: Facts) -> Iterable[Finding]:
         seen: set[str] = set()

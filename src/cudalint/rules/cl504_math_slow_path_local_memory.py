@@ -75,6 +75,8 @@ class MathSlowPathLocalMemory(FactRule):
     name = "math-slow-path-local-memory"
     category = "registers"
     default_level = Level.WARNING
+    precision = "high"
+    tags = ("performance", "registers", "local-memory")
 
     def check(self, facts: Facts) -> Iterable[Finding]:
         for kernel in facts.kernels:
