@@ -1,3 +1,9 @@
+"""CL001 unused-suppression: a suppression comment that silences nothing.
+
+The rule's documentation is its class docstring (docs/rules/CL001.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

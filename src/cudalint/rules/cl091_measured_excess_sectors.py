@@ -1,3 +1,10 @@
+"""CL091 measured-excess-sectors: global accesses the profiler measured at twice their ideal
+sectors or more, where no rule has a finding.
+
+The rule's documentation is its class docstring (docs/rules/CL091.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint.diagnostics import Level

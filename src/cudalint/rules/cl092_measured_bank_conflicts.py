@@ -1,3 +1,10 @@
+"""CL092 measured-bank-conflicts: shared accesses the profiler measured at twice their ideal
+wavefronts or more, where no rule has a finding.
+
+The rule's documentation is its class docstring (docs/rules/CL092.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint.diagnostics import Level

@@ -1,3 +1,10 @@
+"""CL093 measured-divergence: a branch whose lanes the profiler measured going different
+ways at a cost, where no rule has a finding.
+
+The rule's documentation is its class docstring (docs/rules/CL093.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint.diagnostics import Level

@@ -1,3 +1,10 @@
+"""CL094 measured-fp64: a line whose compiled code promotes floats to double and computes in
+fp64, where no rule has a finding.
+
+The rule's documentation is its class docstring (docs/rules/CL094.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint.diagnostics import Level

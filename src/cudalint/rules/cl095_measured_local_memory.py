@@ -1,3 +1,10 @@
+"""CL095 measured-local-memory: a line whose compiled code loads or stores local memory,
+where no rule has a finding.
+
+The rule's documentation is its class docstring (docs/rules/CL095.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint.diagnostics import Level

@@ -1,3 +1,10 @@
+"""CL101 uncoalesced-global-access: a warp's global load or store touches far more 32-byte
+sectors than it uses.
+
+The rule's documentation is its class docstring (docs/rules/CL101.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 import itertools

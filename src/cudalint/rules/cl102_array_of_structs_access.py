@@ -1,3 +1,10 @@
+"""CL102 array-of-structs-access: structs read across a warp one field or one piece at a
+time: each lane fetches a whole struct.
+
+The rule's documentation is its class docstring (docs/rules/CL102.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 import re

@@ -1,3 +1,10 @@
+"""CL201 shared-bank-conflict: lanes of a warp hit the same shared-memory bank at different
+addresses.
+
+The rule's documentation is its class docstring (docs/rules/CL201.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 import re

@@ -1,3 +1,10 @@
+"""CL301 divergent-branch: a branch, loop bound or switch whose lanes disagree within a
+warp, where the idle lanes cost.
+
+The rule's documentation is its class docstring (docs/rules/CL301.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint import ir

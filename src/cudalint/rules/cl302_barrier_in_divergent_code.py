@@ -1,3 +1,9 @@
+"""CL302 barrier-in-divergent-code: a block barrier that only some threads reach.
+
+The rule's documentation is its class docstring (docs/rules/CL302.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint import ir

@@ -1,3 +1,9 @@
+"""CL401 implicit-fp64: double-precision arithmetic in device code that nobody asked for.
+
+The rule's documentation is its class docstring (docs/rules/CL401.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint import ir

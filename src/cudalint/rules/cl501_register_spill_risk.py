@@ -1,3 +1,10 @@
+"""CL501 register-spill-risk: a kernel whose per-thread state does not fit the registers its
+build allows.
+
+The rule's documentation is its class docstring (docs/rules/CL501.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint.dataflow import Facts, KernelFacts

@@ -1,3 +1,10 @@
+"""CL502 local-array-dynamic-index: a per-thread array that nvcc leaves in local memory, and
+every line that pays for it.
+
+The rule's documentation is its class docstring (docs/rules/CL502.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from cudalint.dataflow import Access, AccessKind, Facts, KernelFacts, LocalArray

@@ -1,3 +1,10 @@
+"""CL503 occupancy-cliff: a launch whose occupancy a small change of registers or shared
+memory would raise.
+
+The rule's documentation is its class docstring (docs/rules/CL503.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

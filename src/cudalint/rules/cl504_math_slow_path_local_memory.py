@@ -1,3 +1,10 @@
+"""CL504 math-slow-path-local-memory: a math function whose argument reduction keeps its
+state in local memory.
+
+The rule's documentation is its class docstring (docs/rules/CL504.md is generated from
+it); this module holds what the rule reads of the facts and how it words a finding.
+"""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
