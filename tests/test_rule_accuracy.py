@@ -57,3 +57,12 @@ def test_sidecar_figures_sit_on_lines_of_code(sidecar):
         if int(n) > len(text) or not text[int(n) - 1].strip() or text[int(n) - 1].lstrip().startswith("//")
     ]
     assert not misplaced, "figures measured on other lines:\n" + "\n".join(misplaced)
+
+
+def test_every_per_line_disagreement_is_a_marked_limit():
+    """Each line where the tool and the measured figures disagree carries the marker that
+    says so, ``// expect-miss:`` or ``// known false positive:`` with its reason, and each
+    such marker still describes a disagreement: a fix that flips one fails here until its
+    marker becomes an ``// expect:`` or goes."""
+    problems = _MODULE.marker_disagreements(_MODULE.line_evaluation(), _MODULE.limit_markers())
+    assert not problems, "\n".join(problems)

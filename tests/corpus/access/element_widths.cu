@@ -83,7 +83,7 @@ __global__ void ew_stepped(float* out, const float* in, int n, int trips) {
     out[j] = *p;
 }
 
-struct alignas(16) EwHalf2x4 {
+struct alignas(16) EwHalf2x4 {  // expect-miss: CL102 nvcc lays __half2's member-by-member copy (both kernels below) on this line: 4-byte pieces 16 bytes apart, 4x sectors; CL102 reports each copy where it is written (lines 98, 107, 108)
     __half2 a, b, c, d;
 };
 

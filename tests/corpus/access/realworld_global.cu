@@ -161,5 +161,5 @@ __global__ void rw_double2(float* out, const double2* a) {
 // measured: gld_sectors_per_request=2.50 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=2.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void rw_gather_identity(float* out, const float* a, const int* idx) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[idx[i]];  // expect: CL101 note
+    out[i] = a[idx[i]];  // known false positive: CL101 note the harness zeroes idx: every lane reads a[0], a broadcast (1x); the data decides, hence a note
 }

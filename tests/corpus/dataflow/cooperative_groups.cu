@@ -38,7 +38,7 @@ __global__ void df_cg_block_sum(float* out, const float* in) {
         partial[warp.meta_group_rank()] = v;
     }
     cg::sync(block);
-    if (warp.meta_group_rank() == 0) {
+    if (warp.meta_group_rank() == 0) {  // expect-miss: CL301 warp-uniform (warp 0 takes it); the idle lanes ncu shows in its body are line 42's select, where lanes 8-31 skip the partial[] load
         v = warp.thread_rank() < warp.meta_group_size() ? partial[warp.thread_rank()] : 0.0f;
         v = cg::reduce(warp, v, cg::plus<float>());
         if (v != 0.0f) {
@@ -85,7 +85,7 @@ __global__ void df_cg_sync_in_lane_branch(float* out, const float* in) {
         cg::sync(block);  // expect: CL302 error
         s[t] += s[t ^ 1];
     }
-    out[i] = s[t];
+    out[i] = s[t];  // expect-miss: CL101 the warp does not reconverge after cg::sync in line 84's lane branch: the store issues twice a warp (ncu: 2x sectors); the tool costs it for the whole warp
 }
 
 // Tiles of 16 threads: tiled_partition(block, 16) ranks are threadIdx.x % 16, and
