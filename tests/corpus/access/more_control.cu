@@ -23,7 +23,7 @@
 __global__ void mc_thread_trip_count(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i];
-    for (unsigned int j = 0; j < threadIdx.x % 8; ++j) {  // expect: CL301 warning
+    for (unsigned int j = 0; j < threadIdx.x % 8; ++j) {  // expect: CL301 warning @5 "about 22% of the lane slots"
         v = v * v + 0.25f;
     }
     out[i] = v;
@@ -36,7 +36,7 @@ __global__ void mc_thread_trip_count(float* out, const float* a) {
 __global__ void mc_switch_lane(float* out, const float* a, int reps) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i];
-    switch (threadIdx.x & 3) {  // expect: CL301 warning
+    switch (threadIdx.x & 3) {  // expect: CL301 warning @5 "24 of 32 lanes take it"
     case 0:
         for (int j = 0; j < reps; ++j) v = v * v + 0.25f;
         break;

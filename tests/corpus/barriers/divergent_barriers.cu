@@ -31,8 +31,8 @@ __global__ void bar_bad_lane_branch(float* out, const float* a) {
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
-    if (t % 2) {  // expect: CL301 warning
-        __syncthreads();  // expect: CL302 error
+    if (t % 2) {  // expect: CL301 warning @5 "16 of 32 lanes take it"
+        __syncthreads();  // expect: CL302 error @9 "is reached under `t % 2`"
         s[t] += s[t ^ 1];
     }
     out[i] = s[t];
@@ -77,7 +77,7 @@ __global__ void bar_bad_thread_trip_loop(float* out, const float* a) {
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
-    for (unsigned int j = 0; j < threadIdx.x % 4; ++j) {  // expect: CL301 warning
+    for (unsigned int j = 0; j < threadIdx.x % 4; ++j) {  // expect: CL301 warning @5 "about 28% of the lane slots"
         __syncthreads();  // known false positive: CL302 note synccheck: 0 errors: lanes reach it 0 to 3 times and none waits for another; undefined by the CUDA rules, hence a note
         s[t] += s[(t + 1) % 256];
     }
@@ -111,7 +111,7 @@ __global__ void bar_bad_both_arms(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + t;
     if (t % 2) {  // expect: CL301 warning
         s[t] = a[i];
-        __syncthreads();  // expect: CL302 error
+        __syncthreads();  // expect: CL302 error @9 "is reached under `t % 2`"
         out[i] = s[t ^ 1];
     } else {
         s[t] = a[i] + 1.0f;

@@ -183,7 +183,7 @@ __global__ void df_warp_shared_value(float* out, const float* in) {
     __syncthreads();
     if (s_count[warp] > 0) {
         s[t] = v;
-        __syncthreads();  // expect: CL302 note
+        __syncthreads();  // expect: CL302 note @9 "is reached under `s_count[warp] > 0`"
         v = s[(t + 32) % 256];
     }
     out[i] = v;
@@ -207,7 +207,7 @@ struct Particle {
 __global__ void df_box_particles(float* out, const BoxRange* boxes, const Particle* particles) {
     const Particle* mine = &particles[boxes[blockIdx.x].offset];
     int t = threadIdx.x;
-    out[blockIdx.x * blockDim.x + t] = mine[t].x;  // expect: CL102 warning
+    out[blockIdx.x * blockDim.x + t] = mine[t].x;  // expect: CL102 warning @40 "24 sectors per request for 4 sectors of data"
 }
 
 // The same boxes over plain arrays: x[offset + t] is coalesced (4 or 5 sectors as the
@@ -218,7 +218,7 @@ __global__ void df_box_offset_arrays(float* out, const BoxRange* boxes, const fl
     int base = boxes[blockIdx.x].offset;
     int t = threadIdx.x;
     float near = x[base + t];
-    float far = x[base + 2 * t];  // expect: CL101 warning
+    float far = x[base + 2 * t];  // expect: CL101 warning @17 "8 sectors per request where 4 would do"
     out[blockIdx.x * blockDim.x + t] = near + far;
 }
 
@@ -237,6 +237,6 @@ __global__ void df_shared_row_pointers(float* out, float* matrix, int n) {
     __syncthreads();
     float* row = s_rows[blockIdx.x % 32];
     float a = row[t];
-    float b = row[4 * t];  // expect: CL101 warning
+    float b = row[4 * t];  // expect: CL101 warning @15 "16 sectors per request where 4 would do"
     out[blockIdx.x * blockDim.x + t] = a + b;
 }

@@ -50,7 +50,7 @@ __global__ void dv_tree_reduction(float* out, const float* a) {
 __global__ void dv_single_lane_loop(float* out, const float* a, int reps) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i];
-    if (threadIdx.x % 32 == 0) {  // expect: CL301 warning
+    if (threadIdx.x % 32 == 0) {  // expect: CL301 warning @5 "about 87% of the lane slots"
         float acc = v;
         for (int j = 0; j < reps; ++j) {
             acc = acc * 0.999f + a[(i + j) % 32768];
@@ -66,7 +66,7 @@ __global__ void dv_single_lane_loop(float* out, const float* a, int reps) {
 __global__ void dv_quarter_lanes(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i];
-    if (threadIdx.x % 4 == 0) {  // expect: CL301 warning
+    if (threadIdx.x % 4 == 0) {  // expect: CL301 warning @5 "8 of 32 lanes take it"
         v = sqrtf(v * v + 1.0f);
         v = v * v * 0.5f + a[(i + 64) % 32768];  // expect-miss: CL101 4x sectors: a quarter of the lanes run it (line 69); CL101 leaves lanes a branch idles to CL301, reported at line 69
         v = sqrtf(v + 2.0f) * 3.0f;

@@ -52,7 +52,7 @@ __global__ void dv_doubling_scan(float* out, const float* a, int n) {
     __syncthreads();
     for (int stride = 1; stride < n; stride *= 2) {
         float low = s[t], high = s[t + 128];
-        if (t >= stride) {  // expect: CL301 warning
+        if (t >= stride) {  // expect: CL301 warning @9 "24 of 32 lanes take it"
             low = s[t - stride] + s[t];
             high = s[t + 128 - stride] + s[t + 128];
         }

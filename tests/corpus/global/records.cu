@@ -25,7 +25,7 @@ __global__ void gr_body_copy(GrBody* bodies, float dt, int n) {
     b.pos[0] += b.vel[0] * dt;
     b.pos[1] += b.vel[1] * dt;
     b.pos[2] += b.vel[2] * dt;
-    bodies[i] = b;  // expect: CL102 warning
+    bodies[i] = b;  // expect: CL102 warning @5 "32 sectors per request for 4 sectors of data"
 }
 
 // The same struct read at an index every lane shares (the inner loop of an n-body step):

@@ -14,7 +14,7 @@ using namespace nvcuda;
 // ptxas: registers=160 stack=0 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90) wmma_tile<3,4>
 // ptxas: registers=160 stack=112 spill-stores=108 spill-loads=108 (nvcc 13.0 sm_90) wmma_tile<4,4>
 template <int WM, int WN>
-__global__ void wmma_tile(const half* A, const half* B, float* C, int K) {  // expect: CL501 warning
+__global__ void wmma_tile(const half* A, const half* B, float* C, int K) {  // expect: CL501 warning @1 "needs about 182 registers per thread"
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[WM][WN];
 #pragma unroll
     for (int i = 0; i < WM; ++i)
