@@ -18,6 +18,9 @@ hold several, each starting at its keyword:
     counts as an expected finding (the line needs no ``expect:`` for it). REASON says why
     the finding is wrong.
 
+A reason runs to the end of the comment or to the next marker, so it must not itself
+hold ``expect:``, ``expect-miss:`` or ``known false positive:``.
+
 A fix that makes the tool report a missed hazard, or drop a false positive, fails the
 corpus test until the marker becomes an ``expect:`` or goes; ``scripts/rule_accuracy.py``
 checks the two kinds against the per-line hardware figures.
@@ -29,7 +32,6 @@ from __future__ import annotations
 
 import re
 import sys
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -172,11 +174,6 @@ def file_markers(path: Path) -> list[Marker]:
         except MarkerError as error:
             raise MarkerError(f"{path.name}:{error}") from None
     return markers
-
-
-def reported(markers: list[Marker]) -> Counter[tuple[int, str, str]]:
-    """The findings the markers say are made, as (line, code, level), counted."""
-    return Counter((m.line, m.code, m.level) for m in markers if m.reported)
 
 
 @dataclass(frozen=True)
