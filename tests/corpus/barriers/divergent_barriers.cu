@@ -46,7 +46,7 @@ __global__ void bar_bad_lane_return(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    if (t % 2) return;  // known false positive: CL301 warning per line only: the odd lanes exit rather than branch (no divergent branch here); their idle slots show as 2x sectors on lines 50 and 52
+    if (t % 2) return;  // known false positive: CL301 warning measured clean only because the odd lanes exit rather than branch (no divergent branch on this line); their idle slots show as 2x sectors on lines 50 and 52
     s[t] = a[i];  // expect-miss: CL101 2x sectors: the odd lanes returned at line 49; CL101 leaves lanes a branch idles to CL301, reported at line 49
     __syncthreads();
     out[i] = s[(t + 2) % 256];  // expect-miss: CL101 2x sectors: the odd lanes returned at line 49; CL101 leaves lanes a branch idles to CL301, reported at line 49
@@ -115,7 +115,7 @@ __global__ void bar_bad_both_arms(float* out, const float* a) {
         out[i] = s[t ^ 1];
     } else {
         s[t] = a[i] + 1.0f;
-        __syncthreads();  // known false positive: CL302 error synccheck prints 1000 reports a launch and line 114's filled them: this barrier's errors go unprinted
+        __syncthreads();  // known false positive: CL302 error measured clean only because synccheck prints 1000 reports a launch and line 114's filled them: this barrier's errors go unprinted
         out[i] = s[t ^ 1] * 2.0f;
     }
 }

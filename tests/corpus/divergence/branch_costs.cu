@@ -38,7 +38,7 @@ __global__ void dv_tree_reduction(float* out, const float* a) {
     s[t] = a[blockIdx.x * blockDim.x + t];
     __syncthreads();
     for (int k = blockDim.x / 2; k > 0; k >>= 1) {
-        if (t < k) s[t] += s[t + k];  // known false positive: CL301 warning per line only: the predicated body shares the branch's line (27% of its thread instructions on), so the yardstick cannot tell it from the condition
+        if (t < k) s[t] += s[t + k];  // known false positive: CL301 warning measured clean only because the predicated body shares the branch's line (27% of its thread instructions on), which the per-line verdict cannot tell from the condition
         __syncthreads();
     }
     if (t == 0) out[blockIdx.x] = s[0];
@@ -113,7 +113,7 @@ __global__ void dv_list_walk(int* out, const int* next) {
 // measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=17.73 gld_requests_per_warp=2.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void dv_early_return(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (threadIdx.x & 1) return;  // known false positive: CL301 warning per line only: the odd lanes exit rather than branch (no divergent branch here); their idle slots show as 2x sectors on lines 117 and 119
+    if (threadIdx.x & 1) return;  // known false positive: CL301 warning measured clean only because the odd lanes exit rather than branch (no divergent branch on this line); their idle slots show as 2x sectors on lines 117 and 119
     float v = a[i];  // expect-miss: CL101 2x sectors: the odd lanes returned at line 116; CL101 leaves lanes a branch idles to CL301, reported at line 116
     v = sqrtf(v * v + 1.0f) * 0.5f;
     out[i] = v * v + a[(i + 32) % 32768];  // expect-miss: CL101 2x sectors: the odd lanes returned at line 116; CL101 leaves lanes a branch idles to CL301, reported at line 116
