@@ -54,6 +54,7 @@ PREDICATION_IDLE = 25.0
 CONFLICTS_PER_REQUEST = 0.5
 
 
+@cache
 def _markers():
     spec = importlib.util.spec_from_file_location("corpus_markers", ROOT / "scripts" / "corpus_markers.py")
     module = importlib.util.module_from_spec(spec)
