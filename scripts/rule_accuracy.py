@@ -20,6 +20,13 @@ positive, miss or true negative, with the hazard definitions of cudalint.profile
 (the ones bench/realcode/score.py applies to real programs), at warning+error level and
 with notes.
 
+The lines where the tool and the hardware disagree are the corpus's known limits, and the
+corpus says so where they are: each miss carries an ``// expect-miss:`` marker and each
+false positive a ``// known false positive:`` marker (scripts/corpus_markers.py) with the
+reason. The markers never change the figures (a marked miss is still a miss); the script
+lists every disagreement without its marker, and every marker the figures no longer back,
+and then exits with status 1.
+
     python scripts/rule_accuracy.py [--verbose]
 """
 
@@ -45,6 +52,15 @@ BARRIERS = ROOT / "tests" / "corpus" / "barriers"
 GROUPS = {"CL101+CL102": ("CL101", "CL102"), "CL201": ("CL201",), "CL301": ("CL301",), "CL302": ("CL302",)}
 PREDICATION_IDLE = 25.0
 CONFLICTS_PER_REQUEST = 0.5
+
+
+@cache
+def _markers():
+    spec = importlib.util.spec_from_file_location("corpus_markers", ROOT / "scripts" / "corpus_markers.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("corpus_markers", module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _harness():
@@ -77,7 +93,7 @@ def launch_facts(launch, unit_path: Path | None = None) -> tuple[Facts, str]:
             {p: int(v) for p, v in zip(pattern.template_parameters, values, strict=False) if v.lstrip("-").isdigit()}
         )
         name = pattern.display_name
-    shape = BlockShape(*launch.block, source="recorded launch")
+    shape = BlockShape(*launch.block, source="recorded launch", grid=tuple(launch.grid))
     return Facts(tu, {name: LaunchContext(shape, bindings)}), name
 
 
@@ -252,11 +268,93 @@ def file_line_verdicts(
     return verdicts, findings
 
 
+def measured_files() -> list[Path]:
+    """Every corpus file with per-line figures of its own (a corpus header included)."""
+    harness = _harness()
+    return sorted(
+        path
+        for path in (ROOT / "tests" / "corpus").rglob("*.cu*")
+        if path.suffix in (".cu", ".cuh") and harness.read_sidecar(path) is not None
+    )
+
+
+def limit_markers() -> dict[tuple[str, int], list]:
+    """The ``expect-miss`` and ``known false positive`` markers of the measured files, by
+    (file name, line), for the codes the per-line classes judge."""
+    markers = _markers()
+    judged = {code for codes in source_lines.CLASSES.values() for code in codes}
+    found: dict[tuple[str, int], list] = {}
+    for path in measured_files():
+        for marker in markers.file_markers(path):
+            if marker.kind != markers.EXPECT and marker.code in judged:
+                found.setdefault((path.name, marker.line), []).append(marker)
+    return found
+
+
+def _least_level(label: str) -> str:
+    return source_lines.LEVEL_SETS[label][0]
+
+
+def _documents(marker, kind: str, codes: tuple[str, ...], label: str) -> bool:
+    """Whether ``marker`` records the disagreement ``kind`` (a miss or a false positive) of
+    a class judging ``codes``, in the level set ``label``: a miss at a level means no
+    finding at it or above, so a miss at ``warning`` is a miss of warning+error only."""
+    if marker.kind != kind or marker.code not in codes:
+        return False
+    levels = source_lines.LEVEL_SETS[label]
+    if kind == _markers().FALSE_POSITIVE:
+        return marker.level in levels
+    return marker.level is None or marker.level in ("note", _least_level(label))
+
+
+def _home_set(marker) -> str:
+    """The level set in which a marker's disagreement must show: a miss at every level, or a
+    note that is a false positive, in all levels; the rest in warning+error."""
+    return "all levels" if marker.level in (None, "note") else "warning+error"
+
+
+def marker_disagreements(totals: dict[str, dict[str, source_lines.Tally]], marked: dict) -> list[str]:
+    """Per-line disagreements no marker records, and markers no disagreement backs."""
+    markers = _markers()
+    problems = []
+    shown: set[tuple[str, int, str, str]] = set()
+    unmarked: set[tuple[str, int, str, str]] = set()
+    for label, classes in totals.items():
+        for name, tally in classes.items():
+            codes = source_lines.CLASSES[name]
+            disagreements = [
+                *(
+                    (file, line, markers.FALSE_POSITIVE, f"{f.rule} {f.level}, hardware clean")
+                    for file, line, f in tally.false_positive
+                ),
+                *((file, line, markers.MISS, "hardware shows it, not flagged") for file, line in tally.false_negative),
+            ]
+            for file, line, kind, what in disagreements:
+                found = [m for m in marked.get((file, line), []) if _documents(m, kind, codes, label)]
+                shown.update((file, line, m.code, m.kind) for m in found if _home_set(m) == label)
+                if not found and (file, line, name, kind) not in unmarked:
+                    unmarked.add((file, line, name, kind))
+                    problems.append(f"{file}:{line}: {name} ({label}): {what}, and no `{kind}:` marker says so")
+    for (file, line), found in sorted(marked.items()):
+        for marker in found:
+            if (file, line, marker.code, marker.kind) not in shown:
+                problems.append(
+                    f"{file}:{line}: `{marker.describe()}`, where the figures show no such disagreement "
+                    f"({_home_set(marker)})"
+                )
+    return problems
+
+
 def _ratio(value: float | None) -> str:
     return "    -" if value is None else f"{value:5.3f}"
 
 
-def print_line_table(totals: dict[str, dict[str, source_lines.Tally]], verbose: bool) -> None:
+def _reason(marked: dict, file: str, line: int, codes: tuple[str, ...]) -> str:
+    reasons = [m.reason for m in marked.get((file, line), []) if m.code in codes and m.reason]
+    return f" ({'; '.join(reasons)})" if reasons else ""
+
+
+def print_line_table(totals: dict[str, dict[str, source_lines.Tally]], verbose: bool, marked: dict) -> None:
     print(f"\nper source line: {'class':<11} {'level':<14} {'TP':>4} {'FP':>4} {'FN':>4} {'TN':>5}  precision  recall")
     for name in source_lines.CLASSES:
         for label in source_lines.LEVEL_SETS:
@@ -268,10 +366,12 @@ def print_line_table(totals: dict[str, dict[str, source_lines.Tally]], verbose: 
                 f"{len(t.false_negative):>4} {t.negatives:>5}  {_ratio(t.precision):>9}  {_ratio(t.recall):>6}"
             )
             if verbose:
+                codes = source_lines.CLASSES[name]
                 for file, line, finding in t.false_positive:
-                    print(f"    {file}:{line}: {finding.rule} {finding.level}, hardware clean")
+                    reason = _reason(marked, file, line, codes)
+                    print(f"    {file}:{line}: {finding.rule} {finding.level}, hardware clean{reason}")
                 for file, line in t.false_negative:
-                    print(f"    {file}:{line}: hardware shows it, not flagged")
+                    print(f"    {file}:{line}: hardware shows it, not flagged{_reason(marked, file, line, codes)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -288,8 +388,13 @@ def main(argv: list[str] | None = None) -> int:
         if options.verbose:
             for line in tally.disagreements:
                 print(f"    {line}")
-    print_line_table(line_evaluation(), options.verbose)
-    return 0
+    totals, marked = line_evaluation(), limit_markers()
+    print_line_table(totals, options.verbose, marked)
+    problems = marker_disagreements(totals, marked)
+    if problems:
+        print("\nmarkers and per-line figures disagree:")
+        print("\n".join(f"    {problem}" for problem in problems))
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -26,8 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE_SNAPSHOTS = bool(os.environ.get("CUDALINT_UPDATE_SNAPSHOTS"))
-EXPECT = re.compile(r"//.*?\bexpect:\s*(.+?)\s*$")
-EXPECT_ITEM = re.compile(r"(CL\d{3})\s+(error|warning|note)")
 
 
 def pytest_configure(config):
@@ -102,16 +100,17 @@ class Expected:
     level: str
 
 
+def markers(path: Path):
+    """The corpus markers of a file (``scripts/corpus_markers.py``: ``// expect:``,
+    ``// expect-miss:``, ``// known false positive:``), in line order."""
+    return load_script("corpus_markers").file_markers(path)
+
+
 def expectations(path: Path) -> Counter[Expected]:
-    """``// expect: CL401 warning[, CL101 note]`` on the line the finding belongs to, as a
-    multiset: a line with two findings of one code and level names it twice."""
-    found: Counter[Expected] = Counter()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        match = EXPECT.search(line)
-        if match:
-            for code, level in EXPECT_ITEM.findall(match.group(1)):
-                found[Expected(number, code, level)] += 1
-    return found
+    """The findings a file's markers say cudalint makes, each on its line, as a multiset: a
+    line with two findings of one code and level names it twice (``// expect: CL401
+    warning[, CL101 note]``; a ``// known false positive:`` names a finding made too)."""
+    return Counter(Expected(m.line, m.code, m.level) for m in markers(path) if m.reported)
 
 
 def as_expectations(findings) -> Counter[Expected]:
@@ -119,11 +118,16 @@ def as_expectations(findings) -> Counter[Expected]:
     return Counter(Expected(f.span.line, f.code, f.level.value) for f in findings)
 
 
+def case_files(path: Path) -> list[Path]:
+    """A corpus file and the corpus headers it includes (whose kernels it provides with
+    types, macros and launches)."""
+    return [path, *load_script("measure_gpu").corpus_headers(path)]
+
+
 def case_expectations(path: Path) -> Counter[tuple[str, Expected]]:
-    """``expectations`` of a corpus file and of the corpus headers it includes (whose kernels
-    it provides with types, macros and launches), each keyed by the file's name."""
-    files = [path, *load_script("measure_gpu").corpus_headers(path)]
-    return Counter({(file.name, e): n for file in files for e, n in expectations(file).items()})
+    """``expectations`` of a corpus file and of the corpus headers it includes, each keyed
+    by the file's name."""
+    return Counter({(file.name, e): n for file in case_files(path) for e, n in expectations(file).items()})
 
 
 def as_case_expectations(findings) -> Counter[tuple[str, Expected]]:

@@ -81,3 +81,95 @@ def test_facts_command_errors(tmp_path):
     assert missing.exit_code == 2 and "no kernel or device function named 'nope'" in missing.output
     absent = run_cli("facts", str(tmp_path / "absent.cu"))
     assert absent.exit_code == 2 and "no such file" in absent.output
+
+
+CONTEXT = """\
+__global__ void k(float* out, const float* in, int n, int stride, int reps) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float v = 0.0f;
+    for (int k = 0; k < 4; ++k) v += in[i * stride + k];
+    for (int j = threadIdx.x % 8; j < 16; ++j) v += in[j];
+    for (int r = 0; r < reps; ++r) v *= 0.5f;
+    if (threadIdx.y == 0) out[blockIdx.x * 4 + threadIdx.y] = v;
+}
+
+__global__ void unlaunched(float* a, int m) {
+    for (int r = 0; r < m; ++r) a[threadIdx.x] += 1.0f;
+}
+
+int main() {
+    k<<<64, dim3(32, 4)>>>(nullptr, nullptr, 4096, 2, 3);
+    return 0;
+}
+"""
+
+
+def _by_line(records: list[dict]) -> dict[int, dict]:
+    return {int(record["location"].rsplit(":", 2)[1]): record for record in records}
+
+
+def test_facts_show_what_the_rules_read_of_loops_guards_and_launch(tmp_path):
+    """Each access and branch with its loops (trips from the source, the launch, or lane by
+    lane), the conditions it runs under, its lane-checked variance, the launch values its
+    verdict used, and for a branch what the cost model decided."""
+    path = tmp_path / "case.cu"
+    path.write_text(CONTEXT)
+    shown = run_cli("facts", str(path), "--kernel", "k", "--format", "json", "--headers", "embedded")
+    document = json.loads(shown.output)
+    (kernel,) = document["kernels"]
+    accesses, branches = _by_line(kernel["accesses"]), _by_line(kernel["branches"])
+
+    strided = accesses[5]
+    (loop,) = strided["loops"]
+    assert {key: loop[key] for key in ("kind", "counter", "trips", "trips_from", "unrolled")} == {
+        "kind": "for",
+        "counter": "iter(L5)",
+        "trips": 4,
+        "trips_from": "source",
+        "unrolled": "unrolled",
+    }
+    exit_guard = strided["guards"][0]
+    assert exit_guard["condition"] == "(blockDim.x*blockIdx.x + threadIdx.x) >= n"
+    assert (exit_guard["holds"], exit_guard["after_exit"], exit_guard["variance"]) == (False, True, "thread")
+    assert exit_guard["decision"].endswith("case.cu:3:5")
+    assert strided["address_variance"] == "thread"
+    assert strided["launch_values"] == {"stride": 2} and strided["launch"] == "case.cu:16"
+
+    (lanes,) = accesses[6]["loops"]
+    assert lanes["lane_trips"] == {"fewest": 9, "most": 16} and lanes["trips"] is None
+    assert lanes["issued_per_warp"] == 16 and "launch_values" not in accesses[6]
+
+    store = accesses[8]
+    assert store["address_variance"] == "warp-uniform"
+    assert [g["variance"] for g in store["guards"]] == ["thread", "warp-uniform"]
+
+    (launched,) = branches[7]["loops"]
+    assert (launched["trips"], launched["trips_from"]) == (3, "launch")
+    assert branches[7]["launch_values"] == {"reps": 3}
+
+    walk = branches[6]["cost"]
+    assert (walk["verdict"], walk["splits"], walk["idiom"]) == ("costly", True, None)
+    assert walk["trips"]["fewest"] == 9 and walk["trips"]["most"] == 16 and walk["trips"]["divergent_share"] > 0
+    guard = branches[3]["cost"]
+    assert (guard["idiom"], guard["leaves"], guard["size_dependent"]) == ("bounds guard", True, True)
+
+
+def test_facts_text_shows_the_same(tmp_path):
+    path = tmp_path / "case.cu"
+    path.write_text(CONTEXT)
+    text = run_cli("facts", str(path), "--headers", "embedded").output
+    for expected in (
+        "address: thread, checked lane by lane",
+        "address: warp-uniform, checked lane by lane",
+        "in for at line 5 (iter(L5)): 4 trips, unrolled",
+        "in for at line 6 (iter(L6)): lanes run 9 to 16 trips, warps 16, kept rolled",
+        "in for at line 7 (iter(L7)): 3 trips (the launch's)",
+        "under !((blockDim.x*blockIdx.x + threadIdx.x) >= n) (thread, line 3, the threads that took it exited)",
+        "threadIdx.y == 0 (warp-uniform, line 8)",
+        "launch values of the launch at case.cu:16: stride = 2",
+        "model: every thread of the block decides alike at the values sampled; warps issue 16 trips",
+        # A bound no launch gives: the cost model's assumption is shown as such.
+        "in for at line 12 (iter(L12)): trips known at run time only (the cost model assumes 8)",
+    ):
+        assert expected in text, expected

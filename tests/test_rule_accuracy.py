@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 
 import pytest
 
@@ -35,3 +36,33 @@ def test_precision_and_recall_against_hardware(group):
 def test_global_memory_corpus_size():
     tally = accuracy()["CL101+CL102"]
     assert tally.true_positive + tally.false_negative + tally.false_positive + tally.true_negative >= 40
+
+
+CORPUS_ROOT = _MODULE.ROOT / "tests" / "corpus"
+SIDECARS = sorted(CORPUS_ROOT.rglob("*.lines.json"))
+
+
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=[str(p.relative_to(CORPUS_ROOT)) for p in SIDECARS])
+def test_sidecar_figures_sit_on_lines_of_code(sidecar):
+    """A figure on a blank or comment line was measured on another version of the file: a
+    record line written into it after its lines were measured (``--write`` after
+    ``--lines``) shifts every line below it, and the per-line verdicts with it."""
+    source = sidecar.with_name(sidecar.name.removesuffix(".lines.json"))
+    text = source.read_text(encoding="utf-8").splitlines()
+    figures = json.loads(sidecar.read_text(encoding="utf-8"))
+    misplaced = [
+        f"{source.name}:{n}: {text[int(n) - 1].strip()[:60] if int(n) <= len(text) else '(past the end)'}"
+        for key in ("lines", "barrier_errors")
+        for n in figures.get(key, {})
+        if int(n) > len(text) or not text[int(n) - 1].strip() or text[int(n) - 1].lstrip().startswith("//")
+    ]
+    assert not misplaced, "figures measured on other lines:\n" + "\n".join(misplaced)
+
+
+def test_every_per_line_disagreement_is_a_marked_limit():
+    """Each line where the tool and the measured figures disagree carries the marker that
+    says so, ``// expect-miss:`` or ``// known false positive:`` with its reason, and each
+    such marker still describes a disagreement: a fix that flips one fails here until its
+    marker becomes an ``// expect:`` or goes."""
+    problems = _MODULE.marker_disagreements(_MODULE.line_evaluation(), _MODULE.limit_markers())
+    assert not problems, "\n".join(problems)

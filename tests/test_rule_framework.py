@@ -252,12 +252,14 @@ def test_rules_import_only_what_dataflow_exports():
     assert not offenders, "rules read only what cudalint.dataflow exports:\n" + "\n".join(offenders)
 
 
-def test_figures_import_only_what_dataflow_exports():
-    offenders = _dataflow_submodule_imports(SRC / "figures.py")
-    assert not offenders, "figures read only what cudalint.dataflow exports:\n" + "\n".join(offenders)
+@pytest.mark.parametrize("module", ["figures.py", "report/facts.py"])
+def test_figures_and_facts_import_only_what_dataflow_exports(module):
+    """The pictures and ``cudalint facts`` show what the rules read: the exported facts."""
+    offenders = _dataflow_submodule_imports(SRC / module)
+    assert not offenders, f"{module} reads only what cudalint.dataflow exports:\n" + "\n".join(offenders)
     imported = {
         alias.name
-        for node in ast.walk(ast.parse((SRC / "figures.py").read_text(encoding="utf-8")))
+        for node in ast.walk(ast.parse((SRC / module).read_text(encoding="utf-8")))
         if isinstance(node, ast.ImportFrom) and node.module == "cudalint.dataflow"
         for alias in node.names
     }

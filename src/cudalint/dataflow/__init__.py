@@ -87,7 +87,7 @@ from cudalint.dataflow.registers import (
 )
 from cudalint.dataflow.shapes import configurations, launch_place
 from cudalint.dataflow.symbolic import COMPARISONS, Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape, LaneEvaluator, evaluators
+from cudalint.dataflow.threads import SAMPLE_BLOCK, WARP_SIZE, BlockShape, LaneEvaluator, evaluators, refine_variance
 from cudalint.dataflow.trips import TripProfile, trip_profile, trip_profiles
 from cudalint.dataflow.unrolling import UnrollModel, UnrollReason, counter_indices
 from cudalint.dataflow.warps import (
@@ -99,6 +99,7 @@ from cudalint.dataflow.warps import (
     active_lanes,
     costliest_piece,
     lane_relevant,
+    loop_trips,
     sampled_warps,
     transfer_bytes,
 )
@@ -408,6 +409,13 @@ class KernelFacts:
         (an index read from memory, a loop bound loaded per lane), not only thread coordinates
         combined in ways the analysis does not follow."""
         return self.trace.fed_by_loads(value)
+
+    def lane_variance(self, value: Sym) -> Variance:
+        """How ``value`` differs between threads, checked lane by lane in this block shape
+        (with the loops' trips as this launch runs them): a thread-index value equal in all
+        lanes of every warp (``threadIdx.y`` in 32-wide blocks) is warp-uniform, the same
+        check a branch's variance has (``BranchPattern.variance``)."""
+        return refine_variance(value, self.shape, loop_trips(self.loops))
 
     def why(self, value, variance: Variance | None = None) -> list[str]:
         """Why the loaded or computed unknowns in ``value`` vary as they do (with ``variance``:

@@ -17,6 +17,7 @@ from cudalint.dataflow import (
     LaunchOccupancy,
     LaunchRecord,
     MemorySpace,
+    Variance,
 )
 from cudalint.figures import depends_on_block_index
 from cudalint.ir import FunctionKind
@@ -51,13 +52,83 @@ def access_record(access: Access, pattern: AccessPattern, root: str, kernel: Ker
         record["depends_on"] = list(pattern.depends_on)
     if pattern.data_pattern is not None:
         record["data"] = _data_pattern(pattern)
-    used = kernel.launch_values(access.location.offset) if kernel is not None else {}
-    if used:
-        record["launch_values"] = used
+    if kernel is not None:
+        record["address_variance"] = _variance(kernel.lane_variance(access.location.offset))
+        record["loops"] = _loop_records(kernel, access.loops, root)
+        record["guards"] = _guard_records(kernel, access.guards, root)
+        # The values CL101, CL102 and CL201 take from the launch: those of the address.
+        record.update(_launch_used(kernel, access.location.offset))
     why = kernel.why(access.location.offset) if kernel is not None else []
     if why:
         record["why"] = why
     return record
+
+
+def _variance(variance: Variance) -> str:
+    return variance.name.lower().replace("_", "-")
+
+
+def _loop_records(kernel: KernelFacts, loops, root: str) -> list[dict]:
+    """The loops around an access or branch, outermost first, as the rules read them: the
+    trip count where the source or the launch decides it (or the range the lanes run,
+    counted lane by lane: trips.py), the trips a warp issues as the divergence cost model
+    weighs the loop (an assumed count where the bound is known only at run time), and
+    whether nvcc unrolls it (the unrolling model the register rules read)."""
+    runs = {id(run.stmt): (atom, run) for atom, run in kernel.loops.items()}
+    records = []
+    for stmt in loops:
+        atom, run = runs.get(id(stmt), (None, None))
+        profile = kernel.trip_profiles.get(id(stmt))
+        trips, source = None, None
+        if run is not None and run.trips is not None:
+            trips, source = run.trips, "launch" if atom in kernel.launch_trips else "source"
+        elif profile is not None and profile.fewest == profile.most:
+            trips, source = profile.most, "lanes"
+        elif run is not None and kernel.unroll_model.trip_count(run) is not None:
+            trips, source = kernel.unroll_model.trip_count(run), "source"
+        record = {
+            "location": _location(stmt.span, root),
+            "kind": stmt.kind.value,
+            "counter": None if atom is None else str(atom),
+            "trips": trips,
+            "trips_from": source,
+            "issued_per_warp": round(kernel.workload.trips_of(stmt), 2),
+            "unrolled": None if run is None else kernel.unroll_model.verdict(run).value,
+        }
+        if profile is not None and profile.lane_varying:
+            record["lane_trips"] = {"fewest": profile.fewest, "most": profile.most}
+        if run is not None and run.geometric:
+            record["geometric"] = True
+        if run is not None and run.lane_starts:
+            record["lane_starts"] = sorted(str(start) for start in run.lane_starts)
+        records.append(record)
+    return records
+
+
+def _guard_records(kernel: KernelFacts, guards, root: str) -> list[dict]:
+    """The conditions an access or branch runs under, outermost first, each with the if or
+    loop it belongs to and its variance: that branch's (checked lane by lane, and by the
+    loop's trips where its lanes leave at different trips), else the condition's own."""
+    decided = {id(branch.stmt): pattern.variance for branch, pattern in kernel.branches}
+    return [
+        {
+            "condition": _unparenthesized(str(guard.condition)),
+            "holds": guard.holds,
+            "variance": _variance(decided.get(id(guard.decision), kernel.lane_variance(guard.condition))),
+            "decision": None if guard.decision is None else _location(guard.decision.span, root),
+            "after_exit": guard.after_exit,
+        }
+        for guard in guards
+    ]
+
+
+def _launch_used(kernel: KernelFacts, *values) -> dict:
+    """The launch values a verdict on ``values`` used, and where that launch is written."""
+    used = kernel.launch_values(*values)
+    if not used:
+        return {}
+    where = None if kernel.launch is None else kernel.launch.where
+    return {"launch_values": used, "launch": where}
 
 
 def _data_pattern(pattern: AccessPattern) -> str:
@@ -79,9 +150,12 @@ def branch_record(branch: Branch, pattern: BranchPattern, root: str, kernel: Ker
         "active_lanes": pattern.active_lanes,
         "bounds_guard": pattern.bounds_guard,
     }
-    used = kernel.launch_values(branch.condition) if kernel is not None else {}
-    if used:
-        record["launch_values"] = used
+    if kernel is not None:
+        record["loops"] = _loop_records(kernel, branch.loops, root)
+        record["guards"] = _guard_records(kernel, branch.guards, root)
+        # The values CL301 takes from the launch: the condition's and the trip counts the
+        # launch decides (they weigh the kernel's work, and so the split's share).
+        record.update(_launch_used(kernel, branch.condition, *kernel.launch_trip_conditions))
     if pattern.taken_lanes is not None and depends_on_block_index(branch):
         record["sampled_block"] = list(kernel.shape.sampled_block if kernel is not None else SAMPLE_BLOCK)
     why = kernel.why(branch.condition, pattern.variance) if kernel is not None else []
@@ -102,6 +176,11 @@ def _cost_record(pattern: BranchPattern) -> dict:
         else round(pattern.idle_share, 6),
         "potential_share": round(pattern.potential_share, 6),
         "guarded_instructions": round(pattern.guarded_work, 1),
+        "splits": pattern.splits,
+        "idiom": None if pattern.idiom is None else pattern.idiom.value,
+        "block_uniform": pattern.block_uniform,
+        "size_dependent": pattern.size_dependent,
+        "leaves": pattern.leaves,
     }
     if pattern.trips is not None:
         cost["trips"] = {
@@ -109,6 +188,8 @@ def _cost_record(pattern: BranchPattern) -> dict:
             "idle_lane_trips_per_warp": round(pattern.trips.idle_lane_trips, 2),
             "fewest": pattern.trips.fewest,
             "most": pattern.trips.most,
+            "shortest_warp": pattern.trips.shortest_warp,
+            "divergent_share": round(pattern.trips.divergent_share, 6),
         }
     return cost
 
@@ -239,7 +320,77 @@ def branch_details(record: dict) -> list[str]:
         counted = f"; lanes run {trips['fewest']} to {trips['most']} trips" if trips else ""
         guarded = f"{cost['guarded_instructions']:g} instructions guarded"
         lines.append(f"cost: {idle} ({cost['verdict']}; {guarded}{counted})")
+    model = model_details(cost) if cost is not None and cost["verdict"] != "none" else ""
+    if model:
+        lines.append(f"model: {model}")
     return lines
+
+
+def model_details(cost: dict) -> str:
+    """What the divergence cost model decided of a branch beyond its share: the idiom it
+    recognized, and why it weighs the split as it does (divergence.py, trips.py)."""
+    parts = []
+    if cost.get("idiom"):
+        parts.append(f"idiom: {cost['idiom']}")
+    if cost.get("leaves"):
+        parts.append("the lanes that take it leave")
+    if cost.get("size_dependent"):
+        parts.append("the split depends on a value known only at run time")
+    if cost.get("block_uniform"):
+        parts.append("every thread of the block decides alike at the values sampled")
+    trips = cost.get("trips")
+    if trips:
+        parts.append(
+            f"warps issue {trips['issued_per_warp']:g} trips, leave {trips['idle_lane_trips_per_warp']:g} lane-trips "
+            f"idle; {trips['divergent_share']:.1%} of its condition's evaluations split"
+        )
+        if trips["shortest_warp"] < trips["most"]:
+            parts.append(f"the shortest warp stops after {trips['shortest_warp']} trips")
+    return "; ".join(parts)
+
+
+def context_lines(record: dict) -> list[str]:
+    """What an access or branch runs inside, from its ``access_record`` or
+    ``branch_record``: how its address varies, its loops and their trips, the conditions
+    it is under, and the launch values its verdict took."""
+    lines = []
+    if "address_variance" in record:
+        lines.append(f"address: {record['address_variance']}, checked lane by lane")
+    if record.get("loops"):
+        lines.append("in " + "; ".join(_loop_text(loop) for loop in record["loops"]))
+    if record.get("guards"):
+        lines.append("under " + "; ".join(_guard_text(guard) for guard in record["guards"]))
+    if record.get("launch_values"):
+        where = f" of the launch at {record['launch']}" if record.get("launch") else ""
+        lines.append(f"launch values{where}: {_values(record['launch_values'])}")
+    return lines
+
+
+def _line(location: str) -> str:
+    return location.rsplit(":", 2)[1]
+
+
+def _loop_text(loop: dict) -> str:
+    counter = f" ({loop['counter']})" if loop["counter"] else ""
+    issued = loop["issued_per_warp"]
+    if "lane_trips" in loop:
+        trips = f"lanes run {loop['lane_trips']['fewest']} to {loop['lane_trips']['most']} trips, warps {issued:g}"
+    elif loop["trips"] is not None:
+        trips = f"{loop['trips']} trips" + (" (the launch's)" if loop["trips_from"] == "launch" else "")
+    else:
+        trips = f"trips known at run time only (the cost model assumes {issued:g})"
+    unrolled = loop["unrolled"]
+    unrolled = "" if unrolled is None else ", unrolled" if unrolled == "unrolled" else f", kept rolled: {unrolled}"
+    geometric = ", a variable scaled every trip" if loop.get("geometric") else ""
+    starts = f", each lane from its own start ({', '.join(loop['lane_starts'])})" if loop.get("lane_starts") else ""
+    return f"{loop['kind']} at line {_line(loop['location'])}{counter}: {trips}{unrolled}{geometric}{starts}"
+
+
+def _guard_text(guard: dict) -> str:
+    condition = guard["condition"] if guard["holds"] else f"!({guard['condition']})"
+    where = f", line {_line(guard['decision'])}" if guard["decision"] else ""
+    gone = ", the threads that took it exited" if guard["after_exit"] else ""
+    return f"{condition} ({guard['variance']}{where}{gone})"
 
 
 def _occupancy_rows(facts: Facts, kernels: list[KernelFacts]) -> dict[int, list[LaunchOccupancy]]:
@@ -270,14 +421,12 @@ def render_facts_text(facts: Facts, kernels: list[KernelFacts], root: str) -> st
         for access, (item, _) in zip(record["accesses"], kernel.accesses, strict=True):
             out.append(f"  {access['location']}  {access_heading(access)}")
             out.extend(f"      {line}" for line in access_details(access))
-            if access.get("launch_values"):
-                out.append(f"      launch values: {_values(access['launch_values'])}")
+            out.extend(f"      {line}" for line in context_lines(access))
             out.append(f"      | {_source(facts, item.span.line)}")
         for branch, (item, _) in zip(record["branches"], kernel.branches, strict=True):
             out.append(f"  {branch['location']}  {branch_heading(branch)}")
             out.extend(f"      {line}" for line in branch_details(branch))
-            if branch.get("launch_values"):
-                out.append(f"      launch values: {_values(branch['launch_values'])}")
+            out.extend(f"      {line}" for line in context_lines(branch))
             out.append(f"      | {_source(facts, item.stmt.span.line)}")
         for barrier in record["barriers"]:
             control = (

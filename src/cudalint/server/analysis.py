@@ -27,6 +27,7 @@ from cudalint.report.facts import (
     branch_details,
     branch_heading,
     branch_record,
+    context_lines,
 )
 
 COMPILE_DATABASE = "compile_commands.json"
@@ -289,13 +290,20 @@ def fact_notes(facts, path: str) -> list[FactNote]:
                 record = access_record(access, pattern, root, kernel)
                 picture = _drawn(access_figure, book, kernel, access, pattern)
                 notes.append(
-                    FactNote(access.span, name, shape, access_heading(record), tuple(access_details(record)), picture)
+                    FactNote(
+                        access.span,
+                        name,
+                        shape,
+                        access_heading(record),
+                        (*access_details(record), *context_lines(record)),
+                        picture,
+                    )
                 )
         for branch, pattern in kernel.branches:
             if branch.stmt.span.file == path:
                 record = branch_record(branch, pattern, root, kernel)
                 picture = _drawn(branch_figure, book, kernel, branch, pattern)
-                heading, details = branch_heading(record), tuple(branch_details(record))
+                heading, details = branch_heading(record), (*branch_details(record), *context_lines(record))
                 notes.append(FactNote(_head(branch.stmt), name, shape, heading, details, picture))
     return notes
 

@@ -20,7 +20,7 @@
 __global__ void cf_odd_lanes(float* out, const float* a, int reps) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i];
-    if (threadIdx.x % 2) {  // expect: CL301 warning
+    if (threadIdx.x % 2) {  // expect: CL301 warning @5 "16 of 32 lanes take it"
         for (int j = 0; j < reps; ++j) {
             v = v * v + 0.25f;
         }
@@ -34,7 +34,7 @@ __global__ void cf_odd_lanes(float* out, const float* a, int reps) {
 __global__ void cf_half_warp(float* out, const float* a, int reps) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = a[i];
-    if (threadIdx.x < 16) {  // expect: CL301 warning
+    if (threadIdx.x < 16) {  // expect: CL301 warning @5 "16 of 32 lanes take it"
         for (int j = 0; j < reps; ++j) {
             v = v * v + 0.25f;
         }

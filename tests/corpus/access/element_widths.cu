@@ -14,7 +14,7 @@ __global__ void ew_bf16_chunk(float* out, const __nv_bfloat16* x) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float s = 0.0f;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) s += (float)x[4 * i + k];  // expect: CL101 warning
+    for (int k = 0; k < 4; ++k) s += (float)x[4 * i + k];  // expect: CL101 warning @45 "8 sectors per request where 2 would do"
     out[i] = s;
 }
 
@@ -23,7 +23,7 @@ __global__ void ew_bf16_chunk(float* out, const __nv_bfloat16* x) {
 // measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ew_half_every_other(float* out, const __half* h) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = (float)h[2 * i];  // expect: CL101 warning
+    out[i] = (float)h[2 * i];  // expect: CL101 warning @21 "4 sectors per request where 2 would do"
 }
 
 // bf16 read with consecutive lanes on consecutive elements: 2 sectors for 2.
@@ -65,7 +65,7 @@ struct EwParticle {
 // measured: gld_sectors_per_request=24.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ew_particle_x(float* out, const EwParticle* p) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = p[i].x;  // expect: CL102 warning
+    out[i] = p[i].x;  // expect: CL102 warning @14 "24 sectors per request for 4 sectors of data"
 }
 
 // An index and a pointer stepped by a runtime amount, one under a guard: the lanes stay
@@ -83,7 +83,7 @@ __global__ void ew_stepped(float* out, const float* in, int n, int trips) {
     out[j] = *p;
 }
 
-struct alignas(16) EwHalf2x4 {
+struct alignas(16) EwHalf2x4 {  // expect-miss: CL102 nvcc lays __half2's member-by-member copy (both kernels below) on this line: 4-byte pieces 16 bytes apart, 4x sectors; CL102 reports each copy where it is written (lines 98, 107, 108)
     __half2 a, b, c, d;
 };
 
@@ -104,6 +104,6 @@ __global__ void ew_half2x4_assign(EwHalf2x4* out, const EwHalf2x4* in) {
 // measured: gld_sectors_per_request=16.00 gst_sectors_per_request=16.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=4.00 gst_requests_per_warp=4.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ew_half2x4_staged(EwHalf2x4* out, const EwHalf2x4* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    EwHalf2x4 v = in[i];  // expect: CL102 note
+    EwHalf2x4 v = in[i];  // expect: CL102 note @19 "16 sectors per request for 4 sectors of data"
     out[i] = v;  // expect: CL102 note
 }

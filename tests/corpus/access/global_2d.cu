@@ -18,7 +18,7 @@
 __global__ void g2_transposed(float* out, const float* b, int n) {
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     int row = blockIdx.y * blockDim.y + threadIdx.y;
-    out[row * n + col] = b[col * n + row];  // expect: CL101 warning
+    out[row * n + col] = b[col * n + row];  // expect: CL101 warning @26 "32 sectors per request where 4 would do"
 }
 
 // Row-major read b[row * n + col]: coalesced.
@@ -48,7 +48,7 @@ __global__ void g2_lane_warp_transposed(float* out, const float* a) {
     int lane = threadIdx.x & 31;
     int warp = i >> 5;
     int warps = (gridDim.x * blockDim.x) >> 5;
-    out[i] = a[lane * warps + warp];  // expect: CL101 warning
+    out[i] = a[lane * warps + warp];  // expect: CL101 warning @14 "32 sectors per request where 4 would do"
 }
 
 // Grid-stride loop over n = 8 * (grid * block) elements: coalesced in every iteration.

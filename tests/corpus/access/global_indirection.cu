@@ -20,7 +20,7 @@ __device__ int gi_twice(int i) {
 // measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gi_helper(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[gi_twice(i)];  // expect: CL101 warning
+    out[i] = a[gi_twice(i)];  // expect: CL101 warning @14 "8 sectors per request where 4 would do"
 }
 
 #define GI_SPREAD(i) ((i) * 4)
@@ -30,7 +30,7 @@ __global__ void gi_helper(float* out, const float* a) {
 // measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gi_macro(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[GI_SPREAD(i)];  // expect: CL101 warning
+    out[i] = a[GI_SPREAD(i)];  // expect: CL101 warning @14 "16 sectors per request where 4 would do"
 }
 
 // a[i * S] with a template constant: S = 1 coalesced, S = 8 a sector per lane.

@@ -24,7 +24,7 @@ __global__ void gs_misaligned(float* out, const float* a) {
 // measured: gld_sectors_per_request=4.00 gst_sectors_per_request=8.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gs_stride2(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[2 * i] = a[i];  // expect: CL101 warning
+    out[2 * i] = a[i];  // expect: CL101 warning @5 "8 sectors per request where 4 would do"
 }
 
 // out[32 * i]: 32 sectors.
@@ -32,7 +32,7 @@ __global__ void gs_stride2(float* out, const float* a) {
 // measured: gld_sectors_per_request=4.00 gst_sectors_per_request=32.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gs_stride32(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[32 * i] = a[i];  // expect: CL101 warning
+    out[32 * i] = a[i];  // expect: CL101 warning @5 "32 sectors per request where 4 would do"
 }
 
 // out[i * stride], stride = 4 at run time: 16 sectors.

@@ -34,7 +34,7 @@ __global__ void gt_float4(float* out, const float4* a) {
 // measured: gld_sectors_per_request=16.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gt_float4_x(float* out, const float4* a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = a[i].x;  // expect: CL102 warning
+    out[i] = a[i].x;  // expect: CL102 warning @14 "16 sectors per request for 4 sectors of data"
 }
 
 struct GtVec3 {
@@ -46,7 +46,7 @@ struct GtVec3 {
 // measured: gld_sectors_per_request=12.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void gt_struct3_y(float* out, const GtVec3* p) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = p[i].y;  // expect: CL102 warning
+    out[i] = p[i].y;  // expect: CL102 warning @14 "12 sectors per request for 4 sectors of data"
 }
 
 // double d[i]: 8 bytes a lane = 8 sectors.

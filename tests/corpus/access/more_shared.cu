@@ -27,7 +27,7 @@ __global__ void ms_reduce_sequential(float* out, const float* a) {
     s[t] = a[i];
     __syncthreads();
     for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-        if (t < stride) {  // expect: CL301 warning
+        if (t < stride) {  // expect: CL301 warning @9 "16 of 32 lanes take it"
             s[t] += s[t + stride];
         }
         __syncthreads();
@@ -49,7 +49,7 @@ __global__ void ms_reduce_interleaved_guarded(float* out, const float* a) {
     s[t] = a[i];
     __syncthreads();
     for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
-        if (t < blockDim.x / (2 * stride)) {  // expect: CL301 warning
+        if (t < blockDim.x / (2 * stride)) {  // expect: CL301 warning @9 "16 of 32 lanes take it"
             s[2 * stride * t] += s[2 * stride * t + stride];  // expect: CL201 warning, CL201 warning
         }
         __syncthreads();
@@ -70,7 +70,7 @@ __global__ void ms_transpose_tile32(float* out, const float* in, int n) {
     __syncthreads();
     int tx = blockIdx.y * 32 + threadIdx.x;
     int ty = blockIdx.x * 32 + threadIdx.y;
-    out[ty * n + tx] = tile[threadIdx.x][threadIdx.y];  // expect: CL201 warning
+    out[ty * n + tx] = tile[threadIdx.x][threadIdx.y];  // expect: CL201 warning @24 "32-way bank conflict"
 }
 
 // The same with a padded tile[32][33]: the column read is conflict-free (1 wavefront).
@@ -95,7 +95,7 @@ __global__ void ms_dynamic_stride2(float* out, const float* a) {
     extern __shared__ float s[];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    s[t * 2] = a[i];  // expect: CL201 warning
+    s[t * 2] = a[i];  // expect: CL201 warning @5 "2-way bank conflict"
     __syncthreads();
     out[i] = s[t * 2];  // expect: CL201 warning
 }

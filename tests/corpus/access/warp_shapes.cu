@@ -49,8 +49,8 @@ __global__ void ws_row_broadcast_4x64(float* out, const float* A, int n) {
     int row = blockIdx.y * 64 + threadIdx.y;
     int col = blockIdx.x * 4 + threadIdx.x;
     float sum = 0.0f;
-    for (int k = 0; k < n; ++k) sum += A[row * n + k];  // expect: CL101 warning
-    out[row * n + col] = sum;  // expect: CL101 warning
+    for (int k = 0; k < n; ++k) sum += A[row * n + k];  // expect: CL101 warning @40 "8 sectors per request where 4 would do"
+    out[row * n + col] = sum;  // expect: CL101 warning @5 "8 sectors per request where 4 would do"
 }
 
 // Four float channels of a pixel stored one by one: every store is 16 bytes apart from
@@ -103,11 +103,11 @@ __global__ void ws_tile16_padded_17(float* out, const float* in) {
     __shared__ float tile[16][17];
     int width = gridDim.x * 16;
     int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
-    tile[threadIdx.y][threadIdx.x] = in[y * width + x];  // expect: CL201 warning
+    tile[threadIdx.y][threadIdx.x] = in[y * width + x];  // expect: CL201 warning @5 "2-way bank conflict"
     __syncthreads();
     x = blockIdx.y * 16 + threadIdx.x;
     y = blockIdx.x * 16 + threadIdx.y;
-    out[y * width + x] = tile[threadIdx.x][threadIdx.y];  // expect: CL201 warning
+    out[y * width + x] = tile[threadIdx.x][threadIdx.y];  // expect: CL201 warning @26 "2-way bank conflict"
 }
 
 // The same transpose with 18 columns: the load is conflict-free, the store keeps its

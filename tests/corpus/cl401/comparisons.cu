@@ -6,13 +6,13 @@
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)
 __global__ void cmp_gt_zero(int* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] > 0.0;  // expect: CL401 note
+    out[i] = in[i] > 0.0;  // expect: CL401 note @22 "is written in double precision"
 }
 
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)
 __global__ void cmp_lt_half(int* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] < 0.5;  // expect: CL401 note
+    out[i] = in[i] < 0.5;  // expect: CL401 note @22 "is written in double precision"
 }
 
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)

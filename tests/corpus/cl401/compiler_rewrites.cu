@@ -12,7 +12,7 @@
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)
 __global__ void cmp_int_exact(int* out, const int* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] > 0.5;  // expect: CL401 note
+    out[i] = in[i] > 0.5;  // expect: CL401 note @22 "is written in double precision"
 }
 
 // The same with a constant that is not even exact in float; still folded to an
@@ -20,7 +20,7 @@ __global__ void cmp_int_exact(int* out, const int* in) {
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)
 __global__ void cmp_int_inexact(int* out, const int* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] < 0.1;  // expect: CL401 note
+    out[i] = in[i] < 0.1;  // expect: CL401 note @22 "is written in double precision"
 }
 
 // A narrow integer compared with a double constant: folded to an integer

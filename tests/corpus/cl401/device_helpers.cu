@@ -4,7 +4,7 @@
 // including any non-inlined .func it calls (scripts/measure_fp64.py).
 
 __device__ float dh_tenth(float x) {
-    return x * 0.1;  // expect: CL401 warning
+    return x * 0.1;  // expect: CL401 warning @16 "1 fp64 operation"
 }
 
 // measured: fp64=3 (nvcc 13.0 sm_90 ptx)
@@ -15,7 +15,7 @@ __global__ void dh_inlined_helper(float* out, const float* in) {
 
 // Not inlined: the fp64 instructions live in a .func that the kernel calls.
 __noinline__ __device__ float dh_tenth_noinline(float x) {
-    return x * 0.1;  // expect: CL401 warning
+    return x * 0.1;  // expect: CL401 warning @16 "1 fp64 operation"
 }
 
 // measured: fp64=3 (nvcc 13.0 sm_90 ptx)

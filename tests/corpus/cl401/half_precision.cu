@@ -6,13 +6,13 @@
 // measured: fp64=3 (nvcc 13.0 sm_90 ptx)
 __global__ void hp_convert_inexact(float* out, const __half* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = __half2float(in[i]) * 0.1;  // expect: CL401 warning
+    out[i] = __half2float(in[i]) * 0.1;  // expect: CL401 warning @36 "1 fp64 operation"
 }
 
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)
 __global__ void hp_convert_exact(float* out, const __half* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = __half2float(in[i]) * 0.5;  // expect: CL401 note
+    out[i] = __half2float(in[i]) * 0.5;  // expect: CL401 note @36 "is written in double precision"
 }
 
 // __half converts implicitly to float, which is then promoted.

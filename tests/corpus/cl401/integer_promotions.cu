@@ -7,14 +7,14 @@
 // measured: fp64=3 (nvcc 13.0 sm_90 ptx)
 __global__ void ip_int_times_half(float* out, const int* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] * 0.5;  // expect: CL401 warning
+    out[i] = in[i] * 0.5;  // expect: CL401 warning @22 "1 fp64 operation"
 }
 
 // Even an exact constant and a float destination do not help an int.
 // measured: fp64=3 (nvcc 13.0 sm_90 ptx)
 __global__ void ip_int_times_two(float* out, const int* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] * 2.0;  // expect: CL401 warning
+    out[i] = in[i] * 2.0;  // expect: CL401 warning @22 "1 fp64 operation"
 }
 
 // short and unsigned char are exact in float, but NVVM still converts them to double.

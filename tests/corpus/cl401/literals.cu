@@ -9,14 +9,14 @@
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)
 __global__ void lit_mul_exact(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] * 2.0;  // expect: CL401 note
+    out[i] = in[i] * 2.0;  // expect: CL401 note @22 "is written in double precision"
 }
 
 // Division by an exact constant is narrowed as well (double rounding is harmless).
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)
 __global__ void lit_div_exact(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] / 3.0;  // expect: CL401 note
+    out[i] = in[i] / 3.0;  // expect: CL401 note @22 "is written in double precision"
 }
 
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)

@@ -12,13 +12,13 @@
 // measured: fp64=3 (nvcc 13.0 sm_90 ptx)
 __global__ void mc_scale_inexact(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] * SCALE;  // expect: CL401 warning
+    out[i] = in[i] * SCALE;  // expect: CL401 warning @22 "1 fp64 operation"
 }
 
 // measured: fp64=0 (nvcc 13.0 sm_90 ptx)
 __global__ void mc_scale_exact(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] * HALF;  // expect: CL401 note
+    out[i] = in[i] * HALF;  // expect: CL401 note @22 "is written in double precision"
 }
 
 // measured: fp64=2 (nvcc 13.0 sm_90 ptx)

@@ -9,7 +9,7 @@
 // measured: fp64=143 (nvcc 13.0 sm_90 ptx)
 __global__ void mf_pow_double_exponent(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = pow(in[i], 2.5);  // expect: CL401 warning
+    out[i] = pow(in[i], 2.5);  // expect: CL401 warning @14 "1 fp64 operation"
 }
 
 // pow(float, float) is the float overload.
@@ -30,7 +30,7 @@ __global__ void mf_sqrt_float(float* out, const float* in) {
 // measured: fp64=4 (nvcc 13.0 sm_90 ptx)
 __global__ void mf_sqrt_double_argument(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = sqrt(in[i] * 4.0);  // expect: CL401 warning
+    out[i] = sqrt(in[i] * 4.0);  // expect: CL401 warning @27 "2 fp64 operations"
 }
 
 // A Gaussian written with a double literal: the whole exp runs in fp64.

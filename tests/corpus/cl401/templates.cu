@@ -9,7 +9,7 @@
 template <typename T>
 __global__ void tp_scale_inexact(T* out, const T* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] * 0.1;  // expect: CL401 warning
+    out[i] = in[i] * 0.1;  // expect: CL401 warning @22 "1 fp64 operation"
 }
 
 // x * 2.0: narrowed in the float instantiation.
@@ -18,7 +18,7 @@ __global__ void tp_scale_inexact(T* out, const T* in) {
 template <typename T>
 __global__ void tp_scale_exact(T* out, const T* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = in[i] * 2.0;  // expect: CL401 note
+    out[i] = in[i] * 2.0;  // expect: CL401 note @22 "is written in double precision"
 }
 
 // The right way to write a precision-generic constant: T(0.1).

@@ -14,7 +14,7 @@ __global__ void tn_select_literal(float* out, const float* in, bool flag) {
 // measured: fp64=4 (nvcc 13.0 sm_90 ptx)
 __global__ void tn_branch_inexact(float* out, const float* in, bool flag) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = flag ? in[i] * 0.1 : in[i];  // expect: CL401 warning
+    out[i] = flag ? in[i] * 0.1 : in[i];  // expect: CL401 warning @29 "1 fp64 operation"
 }
 
 // An exact multiply in one branch, the promoted float in the other: NVVM keeps
@@ -22,7 +22,7 @@ __global__ void tn_branch_inexact(float* out, const float* in, bool flag) {
 // measured: fp64=4 (nvcc 13.0 sm_90 ptx)
 __global__ void tn_branch_exact_variable(float* out, const float* in, bool flag) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    out[i] = flag ? in[i] * 2.0 : in[i];  // expect: CL401 warning
+    out[i] = flag ? in[i] * 2.0 : in[i];  // expect: CL401 warning @29 "1 fp64 operation"
 }
 
 // Already correct.

@@ -92,8 +92,8 @@ __global__ void nc_runtime_bound(const float* in, float* out, int n, int len) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     const int kFixed = 8;
     float fixed[kFixed], history[16];
-    for (int k = 0; k < kFixed; ++k) fixed[k] = in[k * n + i];  // expect: CL502 warning
-    for (int k = 0; k < len; ++k) history[k] = in[(k + kFixed) * n + i];  // expect: CL502 warning
+    for (int k = 0; k < kFixed; ++k) fixed[k] = in[k * n + i];  // expect: CL502 warning @38 "lives in local memory"
+    for (int k = 0; k < len; ++k) history[k] = in[(k + kFixed) * n + i];  // expect: CL502 warning @35 "64 bytes)"
     float s = 0.0f;
     for (int k = 0; k < kFixed; ++k) s += fixed[k];
     for (int k = 0; k < len; ++k) s += history[k] * fixed[k % kFixed];  // expect: CL502 warning, CL502 warning

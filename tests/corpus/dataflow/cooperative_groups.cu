@@ -38,7 +38,7 @@ __global__ void df_cg_block_sum(float* out, const float* in) {
         partial[warp.meta_group_rank()] = v;
     }
     cg::sync(block);
-    if (warp.meta_group_rank() == 0) {
+    if (warp.meta_group_rank() == 0) {  // expect-miss: CL301 warp-uniform (warp 0 takes it); the idle lanes ncu shows in its body are line 42's select, where lanes 8-31 skip the partial[] load
         v = warp.thread_rank() < warp.meta_group_size() ? partial[warp.thread_rank()] : 0.0f;
         v = cg::reduce(warp, v, cg::plus<float>());
         if (v != 0.0f) {
@@ -81,11 +81,11 @@ __global__ void df_cg_sync_in_lane_branch(float* out, const float* in) {
     unsigned int t = block.thread_rank();
     unsigned int i = block.group_index().x * block.size() + t;
     s[t] = in[i];
-    if (t % 2) {  // expect: CL301 warning
-        cg::sync(block);  // expect: CL302 error
+    if (t % 2) {  // expect: CL301 warning @5 "16 of 32 lanes take it"
+        cg::sync(block);  // expect: CL302 error @9 "is reached under `t % 2`"
         s[t] += s[t ^ 1];
     }
-    out[i] = s[t];
+    out[i] = s[t];  // expect-miss: CL101 the warp does not reconverge after cg::sync in line 84's lane branch: the store issues twice a warp (ncu: 2x sectors); the tool costs it for the whole warp
 }
 
 // Tiles of 16 threads: tiled_partition(block, 16) ranks are threadIdx.x % 16, and
@@ -101,8 +101,8 @@ __global__ void df_cg_tiles_of_16(float* out, const float* in) {
     cg::thread_block_tile<16> static_tile = cg::tiled_partition<16>(block);
     unsigned int tile_index = block.thread_rank() / tile.size();
     unsigned int i = block.group_index().x * block.size() + block.thread_rank();
-    float v = in[block.group_index().x * 512 + tile.thread_rank() * 32 + tile_index];  // expect: CL101 warning
-    if (static_tile.meta_group_rank() % 2 == 0) {  // expect: CL301 warning
+    float v = in[block.group_index().x * 512 + tile.thread_rank() * 32 + tile_index];  // expect: CL101 warning @15 "16 sectors per request where 4 would do"
+    if (static_tile.meta_group_rank() % 2 == 0) {  // expect: CL301 warning @5 "16 of 32 lanes take it"
         v = v * v;
         v = sqrtf(v + 1.0f);
         v = v * 0.5f;

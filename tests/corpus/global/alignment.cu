@@ -38,8 +38,8 @@ __global__ void al_row_halo(const float* u, float* v, int ny, int nz, int lx, in
     int i = blockIdx.z * blockDim.z + threadIdx.z;
     int j = blockIdx.y * blockDim.y + threadIdx.y;
     int k = blockIdx.x * blockDim.x + threadIdx.x;
-    float left = u[AL_IDX(i, j, k - 4)];  // expect: CL101 warning
-    float right = u[AL_IDX(i, j, k + 4)];  // expect: CL101 warning
+    float left = u[AL_IDX(i, j, k - 4)];  // expect: CL101 warning @18 "8 sectors per request where 4 would do"
+    float right = u[AL_IDX(i, j, k + 4)];  // expect: CL101 warning @19 "8 sectors per request where 4 would do"
     v[AL_IDX(i, j, k)] = left + right;
 }
 

@@ -116,8 +116,8 @@ int main() {
     // Static shared memory.
     staged<4096><<<132, 128>>>(in, out);
     staged<12288><<<132, 256>>>(in, out);
-    staged<20480><<<132, 64>>>(in, out);  // expect: CL503 note
-    staged<40960><<<132, 128>>>(in, out);  // expect: CL503 note
+    staged<20480><<<132, 64>>>(in, out);  // expect: CL503 note @5 "holds 20 of 64 warps per SM"
+    staged<40960><<<132, 128>>>(in, out);  // expect: CL503 note @5 "holds 20 of 64 warps per SM"
     staged<49152><<<132, 256>>>(in, out);  // expect: CL503 note
 
     // Dynamic shared memory, above 48 KiB only once the kernel opts in.

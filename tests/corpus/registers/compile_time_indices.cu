@@ -156,8 +156,8 @@ static void launch_tiles(tile_kernel kernel, const float* x, float* out, int nwa
 // ptxas: registers=32 stack=64 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90) data_histogram<16>
 template <int bins>
 __global__ void data_histogram(const int* __restrict__ keys, int* __restrict__ out, int n) {
-    int count[bins] = {};  // expect: CL502 warning
-    for (int i = threadIdx.x; i < n; i += blockDim.x) count[keys[i] % bins]++;  // expect: CL502 warning
+    int count[bins] = {};  // expect: CL502 warning @5 "lives in local memory"
+    for (int i = threadIdx.x; i < n; i += blockDim.x) count[keys[i] % bins]++;  // expect: CL502 warning @55 "64 bytes)"
 #pragma unroll
     for (int b = 0; b < bins; ++b) out[b * blockDim.x + threadIdx.x] = count[b];  // expect: CL502 warning
 }

@@ -14,7 +14,7 @@ using namespace nvcuda;
 // ptxas: registers=254 stack=0 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90) wmma_tile<4,6>
 // ptxas: registers=255 stack=232 spill-stores=372 spill-loads=372 (nvcc 13.0 sm_90) wmma_tile<4,8>
 template <int WM, int WN>
-__global__ void wmma_tile(const half* A, const half* B, float* C, int K) {  // expect: CL501 warning
+__global__ void wmma_tile(const half* A, const half* B, float* C, int K) {  // expect: CL501 warning @1 "needs about 310 registers per thread"
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[WM][WN];
 #pragma unroll
     for (int i = 0; i < WM; ++i)
@@ -48,7 +48,7 @@ __global__ void wmma_tile(const half* A, const half* B, float* C, int K) {  // e
 // ptxas: registers=128 stack=48 spill-stores=44 spill-loads=44 (nvcc 13.0 sm_90) wmma_tile_bounded<2,6>
 // ptxas: registers=128 stack=200 spill-stores=216 spill-loads=232 (nvcc 13.0 sm_90) wmma_tile_bounded<2,7>
 template <int WM, int WN>
-__global__ void __launch_bounds__(256, 2) wmma_tile_bounded(const half* A, const half* B, float* C, int K) {  // expect: CL501 warning
+__global__ void __launch_bounds__(256, 2) wmma_tile_bounded(const half* A, const half* B, float* C, int K) {  // expect: CL501 warning @1 "needs about 150 registers per thread"
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[WM][WN];
 #pragma unroll
     for (int i = 0; i < WM; ++i)

@@ -5,9 +5,9 @@
 // A per-thread histogram indexed by the data: local memory.
 // ptxas: registers=32 stack=64 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90)
 __global__ void digit_histogram(const unsigned* keys, int* out, int n) {
-    int count[16] = {};  // expect: CL502 warning
+    int count[16] = {};  // expect: CL502 warning @5 "lives in local memory"
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        count[keys[i] & 15]++;  // expect: CL502 warning
+        count[keys[i] & 15]++;  // expect: CL502 warning @9 "64 bytes)"
 #pragma unroll
     for (int b = 0; b < 16; ++b) out[b * n + threadIdx.x] = count[b];  // expect: CL502 warning
 }
@@ -104,7 +104,7 @@ __global__ void sort8(float* data) {
     for (int i = 1; i < 8; ++i) {
         float key = v[i];  // expect: CL502 warning
         int j = i - 1;
-        while (j >= 0 && v[j] > key) {  // expect: CL301 note, CL502 warning
+        while (j >= 0 && v[j] > key) {  // expect: CL301 note @9 "about 21% of the lane slots", CL502 warning
             v[j + 1] = v[j];  // expect: CL502 warning
             --j;
         }
@@ -238,7 +238,7 @@ __global__ void tree_count(const float* keys, const float* queries, int* hits, i
     int stack[24];
     int top = 0, count = 0;
     stack[top++] = 0;  // expect: CL502 warning
-    while (top > 0) {  // expect: CL301 note
+    while (top > 0) {  // expect: CL301 note @5 "about 44% of the lane slots"
         int node = stack[--top];  // expect: CL502 warning
         if (node >= nodes) continue;  // expect: CL301 note
         if (keys[node] <= query) {  // expect: CL301 note, CL101 note

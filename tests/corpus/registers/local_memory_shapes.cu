@@ -17,8 +17,8 @@ __global__ void rolled_counter_doubles(const double* in, const double* weights, 
     __shared__ double tile[16][256];
     double acc[16], snap[16], scale[16];
     for (int k = 0; k < 16; ++k) {
-        acc[k] = 0.0;  // expect: CL502 warning
-        scale[k] = weights[k];  // expect: CL502 warning
+        acc[k] = 0.0;  // expect: CL502 warning @9 "lives in local memory"
+        scale[k] = weights[k];  // expect: CL502 warning @9 "lives in local memory"
     }
     for (int c = 0; c < 8; ++c) {
         for (int k = 0; k < 16; ++k) tile[k][threadIdx.x] = in[(c * 16 + k) * 256 + threadIdx.x];

@@ -70,12 +70,12 @@ __global__ void deep_nest_small_body(const float* in, float* out, int reps, floa
 // ptxas: registers=135 stack=512 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90)
 __global__ void deep_nest_long_body(const float* in, float* out, int reps, float v, float w) {
     float acc[128];
-    for (int i = 0; i < 128; ++i) acc[i] = in[i * 256 + threadIdx.x];  // expect: CL502 warning
+    for (int i = 0; i < 128; ++i) acc[i] = in[i * 256 + threadIdx.x];  // expect: CL502 warning @35 "lives in local memory"
     for (int rep = 0; rep < reps; ++rep)
         for (int i0 = 0; i0 < 4; ++i0)
             for (int i1 = 0; i1 < 8; ++i1)
                 for (int i2 = 0; i2 < 4; ++i2) {
-                    float t = acc[(i0 * 8 + i1) * 4 + i2];  // expect: CL502 warning
+                    float t = acc[(i0 * 8 + i1) * 4 + i2];  // expect: CL502 warning @31 "512 bytes)"
                     t = t * v + w;
                     t = t * v + w;
                     t = t * v + w;

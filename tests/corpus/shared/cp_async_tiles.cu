@@ -60,7 +60,7 @@ __global__ void ca_cg16_packed_global_rows(uint32_t* out, const half* in) {
     __shared__ __align__(16) half tile[32 * 8];
     unsigned lane = threadIdx.x % 32;
     uint32_t dst = __cvta_generic_to_shared(&tile[lane * 8]);
-    CP_ASYNC_CG(dst, in + blockIdx.x * 32 + (lane / 4) * GLOBAL_ROW + (lane % 4) * 8, 16);  // expect: CL201 warning
+    CP_ASYNC_CG(dst, in + blockIdx.x * 32 + (lane / 4) * GLOBAL_ROW + (lane % 4) * 8, 16);  // expect: CL201 warning @5 "2-way bank conflict"
     ca_drain(out, tile);
 }
 
@@ -81,7 +81,7 @@ __global__ void ca_cg16_rows64_global_rows(uint32_t* out, const half* in) {
     __shared__ __align__(16) half tile[32][32];
     unsigned lane = threadIdx.x % 32;
     uint32_t dst = __cvta_generic_to_shared(&tile[lane / 4][(lane % 4) * 8]);
-    CP_ASYNC_CG(dst, in + blockIdx.x * 32 + (lane / 4) * GLOBAL_ROW + (lane % 4) * 8, 16);  // expect: CL201 warning
+    CP_ASYNC_CG(dst, in + blockIdx.x * 32 + (lane / 4) * GLOBAL_ROW + (lane % 4) * 8, 16);  // expect: CL201 warning @5 "2-way bank conflict"
     ca_drain(out, &tile[0][0]);
 }
 
@@ -135,7 +135,7 @@ __global__ void ca_cg16_stride32(uint32_t* out, const half* in) {
     __shared__ __align__(16) half tile[32 * 16];
     unsigned lane = threadIdx.x % 32;
     uint32_t dst = __cvta_generic_to_shared(&tile[lane * 16]);
-    CP_ASYNC_CG(dst, in + blockIdx.x * 256 + lane * 8, 16);  // expect: CL201 warning
+    CP_ASYNC_CG(dst, in + blockIdx.x * 256 + lane * 8, 16);  // expect: CL201 warning  // expect-miss: CL101 the global source is contiguous (16 sectors for 16); ncu counts 2x as LDGSTS replays its 8-way conflicted shared side (1.5x at 4-way, line 95): CL201 names the cause
     ca_drain(out, tile);
 }
 
@@ -145,7 +145,7 @@ __global__ void ca_cg16_stride128(uint32_t* out, const half* in) {
     __shared__ __align__(16) half tile[32 * 64];
     unsigned lane = threadIdx.x % 32;
     uint32_t dst = __cvta_generic_to_shared(&tile[lane * 64]);
-    CP_ASYNC_CG(dst, in + blockIdx.x * 256 + lane * 8, 16);  // expect: CL201 warning
+    CP_ASYNC_CG(dst, in + blockIdx.x * 256 + lane * 8, 16);  // expect: CL201 warning  // expect-miss: CL101 the global source is contiguous (16 sectors for 16); ncu counts 2x as LDGSTS replays its 8-way conflicted shared side (1.5x at 4-way, line 95): CL201 names the cause
     ca_drain(out, tile);
 }
 

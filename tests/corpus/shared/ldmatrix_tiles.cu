@@ -54,7 +54,7 @@ __global__ void lm_x4_rows64(uint32_t* out, const half* in) {
     unsigned lane = threadIdx.x % 32;
     uint32_t r0, r1, r2, r3;
     uint32_t addr = __cvta_generic_to_shared(&tile[lane % 16][(lane / 16) * 8]);
-    LDSM_X4(r0, r1, r2, r3, addr);  // expect: CL201 warning
+    LDSM_X4(r0, r1, r2, r3, addr);  // expect: CL201 warning @5 "4-way bank conflict"
     lm_store(out, r0, r1, r2, r3);
 }
 
@@ -66,7 +66,7 @@ __global__ void lm_x2_rows64(uint32_t* out, const half* in) {
     unsigned lane = threadIdx.x % 32;
     uint32_t r0, r1;
     uint32_t addr = __cvta_generic_to_shared(&tile[lane % 8][((lane / 8) % 2) * 8]);
-    LDSM_X2(r0, r1, addr);  // expect: CL201 warning
+    LDSM_X2(r0, r1, addr);  // expect: CL201 warning @5 "4-way bank conflict"
     lm_store(out, r0, r1, r0, r1);
 }
 

@@ -22,8 +22,8 @@ __global__ void lt_bitonic_sort(unsigned* data) {
             unsigned a = s[pos], b = s[pos + j];  // expect: CL201 warning, CL201 warning
             bool up = (t & level) == 0;
             bool swap = (a > b) == up;
-            s[pos] = swap ? b : a;  // expect: CL201 warning
-            s[pos + j] = swap ? a : b;  // expect: CL201 warning
+            s[pos] = swap ? b : a;  // expect: CL201 warning @13 "2-way bank conflict"
+            s[pos + j] = swap ? a : b;  // expect: CL201 warning @13 "2-way bank conflict"
             __syncthreads();
         }
     }
@@ -99,7 +99,7 @@ __global__ void lt_unrolled_double_rows(double* out, const double* in) {
 
 void lt_launch_all(unsigned* data, float* out, const float* in) {
     lt_bitonic_sort<<<8, SORT_THREADS>>>(data);
-    lt_row_sums<<<8, 32>>>(out, in);  // expect: CL503 note
+    lt_row_sums<<<8, 32>>>(out, in);  // expect: CL503 note @5 "holds 24 of 64 warps per SM"
     lt_cube_planes<<<8, dim3(4, 4, 8)>>>(out, in);
     lt_cube_dense<<<8, dim3(4, 4, 8)>>>(out, in);
 }

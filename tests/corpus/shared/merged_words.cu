@@ -39,8 +39,8 @@ __global__ void mw_pair_misaligned(float* out, const float* in) {
     int t = threadIdx.x;
     for (int k = t; k < 384; k += 128) s[k] = in[blockIdx.x * 384 + k];
     __syncthreads();
-    float left = s[2 * t + 1];  // expect: CL201 warning
-    float right = s[2 * t + 2];  // expect: CL201 warning
+    float left = s[2 * t + 1];  // expect: CL201 warning @18 "2-way bank conflict"
+    float right = s[2 * t + 2];  // expect: CL201 warning @19 "2-way bank conflict"
     out[blockIdx.x * 128 + t] = left - right;
 }
 

@@ -10,8 +10,8 @@
 __global__ void pw_double_corner_tile(double* out, const double* in) {
     __shared__ double s[8][8];
     int x = threadIdx.x, y = threadIdx.y;
-    if (x < 8 && y < 8) {  // expect: CL301 warning
-        s[y][x] = in[blockIdx.x * 64 + y * 8 + x];  // expect: CL201 warning
+    if (x < 8 && y < 8) {  // expect: CL301 warning @5 "16 of 32 lanes take it"
+        s[y][x] = in[blockIdx.x * 64 + y * 8 + x];  // expect: CL201 warning @9 "2-way bank conflict"
     }
     __syncthreads();
     out[blockIdx.x * 256 + y * 16 + x] = s[y % 8][x % 8];
@@ -22,7 +22,7 @@ __global__ void pw_double_corner_tile(double* out, const double* in) {
 __global__ void pw_float_corner_tile(float* out, const float* in) {
     __shared__ float s[8][8];
     int x = threadIdx.x, y = threadIdx.y;
-    if (x < 8 && y < 8) {  // expect: CL301 warning
+    if (x < 8 && y < 8) {  // expect: CL301 warning @5 "16 of 32 lanes take it"
         s[y][x] = in[blockIdx.x * 64 + y * 8 + x];
     }
     __syncthreads();
@@ -38,7 +38,7 @@ __global__ void pw_float_tile_columns(float* out, const float* in) {
     int x = threadIdx.x, y = threadIdx.y;
     s[y][x] = in[blockIdx.x * 256 + y * 16 + x];
     __syncthreads();
-    out[blockIdx.x * 256 + y * 16 + x] = s[x][y];  // expect: CL201 warning
+    out[blockIdx.x * 256 + y * 16 + x] = s[x][y];  // expect: CL201 warning @42 "8-way bank conflict"
 }
 
 // Only the first warp of the block reads with a stride of 32 words (32-way); the other
