@@ -642,3 +642,46 @@ def test_a_decrement_under_a_data_condition_is_a_select(snippets):
     facts = kernel(snippets.facts(source), "bins")
     (pattern,) = [p for b, p in facts.branches if b.stmt.span.line == 3]
     assert pattern.idiom is not None and pattern.idiom.name == "SELECT"
+
+
+# ---------------------------------------------------------------------- stores sunk out of a branch
+
+SUNK = """
+__global__ void ends(float* out, const float* in, int rows) {
+    int at = threadIdx.y * 64 + threadIdx.x;
+    if (threadIdx.y == 0) out[at] = in[at];
+    else if (threadIdx.y == rows - 1) out[at] = 2.0f * in[at];
+    else out[at] = 0.0f;
+}
+__global__ void one_arm(float* out, const float* in) {
+    int at = threadIdx.y * 64 + threadIdx.x;
+    if (threadIdx.y == 0) out[at] = in[at];
+    else out[at + 1] = 0.0f;
+}
+void run(float* out, const float* in) {
+    ends<<<1, dim3(2, 64)>>>(out, in, 64);
+    one_arm<<<1, dim3(2, 64)>>>(out, in);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def sunk_facts(snippets):
+    return snippets.facts(SUNK)
+
+
+def test_stores_of_every_arm_to_one_address_are_costed_with_the_whole_branch(sunk_facts):
+    ends = kernel(sunk_facts, "ends")
+    stores = [(a, p) for a, p in ends.accesses if a.kind.value == "store"]
+    assert len(stores) == 3
+    for access, pattern in stores:
+        # 16 rows of 2 threads: every lane of the warp runs the merged store.
+        assert (pattern.active_lanes, pattern.sectors, pattern.ideal_sectors) == (32, 16, 4)
+        assert set(pattern.sunk_with) == {a.span.line for a, _ in stores} - {access.span.line}
+
+
+def test_a_store_without_a_partner_in_the_other_arm_keeps_its_lanes(sunk_facts):
+    one_arm = kernel(sunk_facts, "one_arm")
+    stores = [p for a, p in one_arm.accesses if a.kind.value == "store"]
+    # Different addresses: each store stays under its arm (the first row's 2 lanes, the others' 30).
+    assert sorted((p.active_lanes, p.sectors, p.sunk_with) for p in stores) == [(2, 1, ()), (30, 15, ())]

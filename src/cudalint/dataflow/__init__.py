@@ -95,11 +95,13 @@ from cudalint.dataflow.warps import (
     AccessPattern,
     Confidence,
     DataPattern,
+    SunkStore,
     access_pattern,
     active_lanes,
     costliest_piece,
     lane_relevant,
     sampled_warps,
+    sunk_stores,
     transfer_bytes,
 )
 from cudalint.launches import LaunchRecord
@@ -466,7 +468,18 @@ class KernelFacts:
                 self._merged_shared.get(id(access)),
                 self._unrolled_trips,
             )
-        return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.loops)
+        sunk = self._sunk_stores.get(id(access))
+        if sunk is None:
+            return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.loops)
+        pattern = access_pattern(
+            replace(access, guards=sunk.guards), self.shape, {**self.bindings, **bindings}, self.loops
+        )
+        return replace(pattern, sunk_with=sunk.lines)
+
+    @cached_property
+    def _sunk_stores(self) -> dict[int, SunkStore]:
+        """Global stores nvcc sinks into one store after their branch (see ``warps.sunk_stores``)."""
+        return sunk_stores([a for a in self.trace.accesses if a.space is not MemorySpace.SHARED])
 
     def shared_instruction(self, access: Access) -> SharedInstruction:
         """The instruction that serves a shared access: its own, or a wider one nvcc merged it into."""

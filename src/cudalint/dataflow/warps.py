@@ -25,7 +25,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow.facts import Access, Guard, LoopRun
+from cudalint.dataflow.facts import Access, AccessKind, Guard, LoopRun
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, LoopTrips, evaluators
 
@@ -87,6 +87,10 @@ class AccessPattern:
     DRAM sees them, so this, not ``sectors`` per piece, is what L2 and DRAM move."""
     line_ideal_sectors: int | None = None
     """The ideal of ``line_sectors``: the sectors the active lanes' whole structs would fill."""
+    sunk_with: tuple[int, ...] = ()
+    """For a store nvcc sinks into one store after its branch (see ``sunk_stores``): the
+    lines of the other arms' stores it becomes one instruction with; its lanes are those
+    of the whole branch."""
 
     @property
     def line_efficiency(self) -> float | None:
@@ -395,3 +399,68 @@ def access_pattern(
         line_sectors=lines[0] if lines else None,
         line_ideal_sectors=lines[1] if lines else None,
     )
+
+
+@dataclass(frozen=True)
+class SunkStore:
+    """A store that nvcc issues as one instruction with stores of the other arms of its branch."""
+
+    guards: tuple[Guard, ...]
+    """The conditions the single store runs under: those around the whole branch."""
+    lines: tuple[int, ...]
+    """The lines of the other stores it is merged with."""
+
+
+def _guard_key(guard: Guard) -> tuple:
+    return (guard.condition, guard.holds, id(guard.decision), guard.after_exit)
+
+
+def _covered(prefix: tuple[tuple, ...], members: list[tuple[tuple, ...]]) -> bool:
+    """Whether stores under the guard lists ``members`` together run in every case of
+    ``prefix``: one is under ``prefix`` itself, or both senses of the next decision are
+    covered, each by stores of its own."""
+    if prefix in members:
+        return True
+    depth = len(prefix)
+    deeper = [m for m in members if len(m) > depth and m[:depth] == prefix]
+    decisions = {(condition, decision, after_exit) for condition, _, decision, after_exit in (m[depth] for m in deeper)}
+    return any(
+        all(_covered((*prefix, (condition, holds, decision, after_exit)), deeper) for holds in (True, False))
+        for condition, decision, after_exit in decisions
+    )
+
+
+def sunk_stores(accesses: list[Access]) -> dict[int, SunkStore]:
+    """Stores to one address in every arm of a branch (``if (j == 0) df[g] = a; else if
+    (j == n - 1) df[g] = b; else df[g] = c;``), by ``id`` of each store. nvcc's optimizer
+    (LLVM's store merging into the successor block of an if/else, applied arm by arm up
+    an else-if chain) sinks them into one store of the selected value after the branch:
+    one instruction that every lane reaching the branch runs, so its request is costed
+    with the lanes of the whole branch, not those of one arm. Stores count as one address
+    when their allocation, offset, width, loops and inlining path agree."""
+    groups: dict[tuple, list[Access]] = {}
+    for access in accesses:
+        if access.kind is AccessKind.STORE and access.guards:
+            key = (access.location, access.size, tuple(id(loop) for loop in access.loops), access.inlined_from)
+            groups.setdefault(key, []).append(access)
+    sunk: dict[int, SunkStore] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        keyed = [tuple(_guard_key(guard) for guard in member.guards) for member in members]
+        for member, guards in zip(members, keyed, strict=True):
+            for depth in range(len(guards)):
+                prefix = guards[:depth]
+                if _covered(prefix, [other for other in keyed if other[:depth] == prefix]):
+                    lines = tuple(
+                        sorted(
+                            {
+                                other.span.line
+                                for other, other_guards in zip(members, keyed, strict=True)
+                                if other is not member and other_guards[:depth] == prefix
+                            }
+                        )
+                    )
+                    sunk[id(member)] = SunkStore(member.guards[:depth], lines)
+                    break
+    return sunk

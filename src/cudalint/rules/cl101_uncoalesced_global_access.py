@@ -50,6 +50,15 @@ class UncoalescedGlobalAccess(FactRule):
     r; out[4*i+1] = g; ...`) are told to use one vector access per lane. Whole structs
     and single fields of structs are CL102's.
 
+    **Stores merged after a branch.** When every arm of an if/else (or of an else-if
+    chain) stores to the same address (`if (j == 0) df[g] = a; else if (j == n - 1) df[g]
+    = b; else df[g] = c;`), nvcc's optimizer sinks the stores into one store of the
+    selected value after the branch: one instruction that every lane reaching the branch
+    runs, which Nsight Compute counts on one of the arms' lines. Each arm's store is then
+    judged with the lanes of the whole branch, not those of its arm (under blocks 2
+    threads wide, the end rows' arm alone would be 2 lanes in one sector; the merged store
+    is 16 rows, 16 sectors for 4), and the message names the stores it is merged with.
+
     **Levels.**
     - `warning`: the hardware shows the cost. The request needs at least twice its
       ideal sectors (50% efficiency or worse) for every value the source leaves open,
@@ -247,6 +256,21 @@ def _rows_spanned(kernel: KernelFacts, access: Access) -> int:
 
 
 def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
+    """Where a warp's addresses spread: across the rows it spans, or between its lanes;
+    for a store nvcc merges with the other arms' stores, which lanes run the merged one."""
+    spread = _spread(kernel, access, pattern, names)
+    if not pattern.sunk_with:
+        return spread
+    others = wording.count(len(pattern.sunk_with), "store")
+    *first, last = [str(line) for line in pattern.sunk_with]
+    lines = f"lines {', '.join(first)} and {last}" if first else f"line {last}"
+    return (
+        f"{spread}; nvcc merges it with the other arms' {others} to the same address ({lines}) into one "
+        "store after the branch, which every lane reaching the branch runs"
+    )
+
+
+def _spread(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
     """Where a warp's addresses spread: across the rows it spans, or between its lanes."""
     rows = _rows_spanned(kernel, access)
     distance = pattern.lane_stride
