@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudalint.dataflow import Confidence, Facts, MemorySpace
+from cudalint.dataflow import Confidence, DataPattern, Facts, MemorySpace
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator
@@ -685,3 +685,47 @@ def test_a_store_without_a_partner_in_the_other_arm_keeps_its_lanes(sunk_facts):
     stores = [p for a, p in one_arm.accesses if a.kind.value == "store"]
     # Different addresses: each store stays under its arm (the first row's 2 lanes, the others' 30).
     assert sorted((p.active_lanes, p.sectors, p.sunk_with) for p in stores) == [(2, 1, ()), (30, 15, ())]
+
+
+# ---------------------------------------------------------------------- outputs and pointers picked per block or lane
+
+PICKED = """
+__global__ void ping_pong(float* a, float* b, const int* flags) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float* target = flags[blockIdx.x] ? a : b;
+    target[2 * i] = 1.0f;
+}
+__global__ void per_lane_pick(float* a, float* b, const int* flags) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float* target = flags[i] ? a : b;
+    target[2 * i] = 1.0f;
+}
+__global__ void partition(const float* keys, const int* starts, float* out) {
+    int from = starts[threadIdx.x];
+    for (int i = threadIdx.x; i < 4096; i += 128) {
+        float key = keys[i];
+        if (key < 0.5f) out[from++] = key;
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def picked_facts(snippets):
+    return snippets.facts(PICKED)
+
+
+def test_a_pointer_picked_per_block_is_costed_in_either_allocation(picked_facts):
+    (access, pattern), *_ = [(a, p) for a, p in kernel(picked_facts, "ping_pong").accesses if a.kind.value == "store"]
+    assert access.location.base == "a|b"
+    assert (pattern.confidence, pattern.sectors, pattern.ideal_sectors) == (Confidence.EXACT, 8, 4)
+
+
+def test_a_pointer_picked_per_lane_is_not_one_allocation(picked_facts):
+    stores = [a for a, _ in kernel(picked_facts, "per_lane_pick").accesses if a.kind.value == "store"]
+    assert all("|" not in a.location.base for a in stores)
+
+
+def test_an_output_filled_from_a_loaded_start_one_kept_element_per_trip_is_a_lane_range(picked_facts):
+    (_, pattern), *_ = [(a, p) for a, p in kernel(picked_facts, "partition").accesses if a.kind.value == "store"]
+    assert pattern.data_pattern is DataPattern.LANE_RANGES

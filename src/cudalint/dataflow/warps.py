@@ -297,7 +297,7 @@ def _data_pattern(offset: Sym, loops: Mapping[Atom, LoopRun] | None) -> tuple[Da
         return None, None
     atoms = set(offset.atoms())
     for run in (loops or {}).values():
-        if run.iteration in atoms and run.lane_starts & atoms:
+        if (run.iteration in atoms or run.lane_steps & atoms) and run.lane_starts & atoms:
             return DataPattern.LANE_RANGES, run
     return DataPattern.GATHER, None
 

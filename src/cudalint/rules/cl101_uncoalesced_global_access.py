@@ -11,6 +11,7 @@ from cudalint.dataflow import (
     DataPattern,
     Facts,
     KernelFacts,
+    MemorySpace,
     Sym,
     Variance,
 )
@@ -45,7 +46,14 @@ class UncoalescedGlobalAccess(FactRule):
     block shifted off sector boundaries by a constant (a halo's `k - 4` under 8x8x8
     blocks), and ranges each lane walks from a start it loaded itself (a CSR row or an
     adjacency list per thread: `for (j = row_start[r]; j < row_start[r + 1]; ++j)
-    value[j]`), where the lanes of a warp are as far apart as their ranges are long.
+    value[j]`, or a partition's output filled from a prefix sum of the lanes' counts,
+    one element per trip the lane chooses: `from = base + counts[tid]; for (...) if (x <
+    pivot) out[from++] = x;`), where the lanes of a warp are as far apart as their ranges
+    are long. Such a range is judged only through a pointer known to be global: one read
+    back from memory may point to shared memory, and gets the data-dependent note. A
+    pointer that is one of two allocations, picked by a condition the same for the whole
+    warp (ping-pong buffers by a block's direction, `s = dir ? a : b`), is costed by the
+    lanes' offsets into whichever it is.
     Stores or loads that move the channels of one element one at a time (`out[4*i+0] =
     r; out[4*i+1] = g; ...`) are told to use one vector access per lane. Whole structs
     and single fields of structs are CL102's.
@@ -170,7 +178,7 @@ class UncoalescedGlobalAccess(FactRule):
                 # Unknown for another reason (a dependent type's size, thread coordinates combined
                 # in ways the analysis does not follow): nothing to say.
                 return None
-            if pattern.data_pattern is DataPattern.LANE_RANGES and access.size:
+            if pattern.data_pattern is DataPattern.LANE_RANGES and access.size and access.space is MemorySpace.GLOBAL:
                 loop = pattern.data_loop.stmt.span.line if pattern.data_loop is not None else access.span.line
                 properties.update(dataPattern=pattern.data_pattern.value, idealSectors=access.size)
                 return self.finding(

@@ -54,6 +54,7 @@ class Loops:
             for decl in assigned
             if decl in entry and decl not in inductions and isinstance(entry[decl], Sym)
         }
+        walks: dict[Atom, Sym] = {}  # Per-lane counters of trips taken, by the start they move.
         if self.recording:
             # Summary run, not recorded: what does one trip do to the variables it assigns?
             self.recording = False
@@ -65,10 +66,14 @@ class Loops:
             self.env = dict(entry)
             self.env.update(bound)
             for decl, placeholder in placeholders.items():
-                self.env[decl] = _closed_form(
-                    entry[decl], placeholder, after_one_trip.get(decl), iteration, assigned[decl]
-                )
-                self._derived_from(self.env[decl], entry[decl], after_one_trip.get(decl))
+                after = after_one_trip.get(decl)
+                if _walks_own_range(entry[decl], placeholder, after):
+                    steps = self._fresh(f"{assigned[decl]} steps", Variance.DATA, inputs=(entry[decl], after))
+                    self.env[decl] = entry[decl] + steps
+                    walks[steps.terms[0][0][0]] = entry[decl]
+                    continue
+                self.env[decl] = _closed_form(entry[decl], placeholder, after, iteration, assigned[decl])
+                self._derived_from(self.env[decl], entry[decl], after)
         else:
             # Inside a summary run: one run of the body over placeholders is enough.
             self.env.update(placeholders)
@@ -86,11 +91,15 @@ class Loops:
                 geometric,
                 lane_starts=frozenset(
                     atom
-                    for induction in inductions.values()
-                    if induction.operator == "+" and induction.start.variance is Variance.DATA
-                    for atom in induction.start.atoms()
+                    for start in (
+                        *(i.start for i in inductions.values() if i.operator == "+"),
+                        *walks.values(),
+                    )
+                    if start.variance is Variance.DATA
+                    for atom in start.atoms()
                     if atom.kind is AtomKind.VARYING
                 ),
+                lane_steps=frozenset(walks),
             )
         self._leave_loop(entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips)
         for decl in self._butterfly_reduced(stmt, inductions, trips):
@@ -270,6 +279,34 @@ def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration:
         variance = max(_join_variance(start), _join_variance(step))
         return sym.unknown(name, Variance.DATA if variance is Variance.THREAD else variance)
     return _opaque(name, start)
+
+
+def _walks_own_range(start: Value, placeholder: Sym, after: Value | None) -> bool:
+    """Whether a variable that starts from data each lane loaded (a prefix sum of the lanes'
+    counts, ``from = base + offsets[lane]``) moves forward by zero or a constant on each trip,
+    as the lane decides (``if (keep) out[from++] = x;``): each lane fills its own range of
+    consecutive elements from its start, one element per trip that takes it."""
+    if not isinstance(start, Sym) or not isinstance(after, Sym) or start.variance is not Variance.DATA:
+        return False
+    if not any(atom.kind is AtomKind.VARYING for atom in start.atoms()):
+        return False
+    moved = _moved_by(after, placeholder)
+    return moved is not None and moved.variance > Variance.WARP_UNIFORM and _forward_steps(moved)
+
+
+def _forward_steps(moved: Sym) -> bool:
+    """``moved`` is a constant at least zero on every path, and above zero on some (``c ? 1 : 0``)."""
+    if moved.constant is not None:
+        return moved.constant > 0
+    if len(moved.terms) != 1 or moved.terms[0][1] != 1 or len(moved.terms[0][0]) != 1:
+        return False
+    select = moved.terms[0][0][0]
+    if select.kind is not AtomKind.OPERATION or select.name != "select":
+        return False
+    paths = select.args[1:]
+    return all(path.constant == 0 or _forward_steps(path) for path in paths) and any(
+        path.constant != 0 for path in paths
+    )
 
 
 _LAUNCH_CONSTANTS = frozenset((AtomKind.PARAMETER, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM, AtomKind.BLOCK_INDEX))
