@@ -729,3 +729,25 @@ def test_a_pointer_picked_per_lane_is_not_one_allocation(picked_facts):
 def test_an_output_filled_from_a_loaded_start_one_kept_element_per_trip_is_a_lane_range(picked_facts):
     (_, pattern), *_ = [(a, p) for a, p in kernel(picked_facts, "partition").accesses if a.kind.value == "store"]
     assert pattern.data_pattern is DataPattern.LANE_RANGES
+
+
+PAIRS = """
+__global__ void pairs(float* out, const float* in) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) {
+        out[2 * i] = 0.0f;
+        out[2 * i + 1] = in[i];
+    } else {
+        out[2 * i] = in[i - 1];
+        out[2 * i + 1] = in[i];
+    }
+}
+void run(float* out, const float* in) { pairs<<<64, 128>>>(out, in); }
+"""
+
+
+def test_only_the_store_that_ends_each_arm_is_sunk(snippets):
+    pairs = kernel(snippets.facts(PAIRS), "pairs")
+    stores = sorted((a.span.line, p) for a, p in pairs.accesses if a.kind.value == "store")
+    # out[2*i + 1] ends both arms: one store of every lane; out[2*i] stays in each arm.
+    assert [(p.active_lanes, bool(p.sunk_with)) for _, p in stores] == [(1, False), (32, True), (31, False), (32, True)]

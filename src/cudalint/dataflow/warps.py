@@ -430,17 +430,33 @@ def _covered(prefix: tuple[tuple, ...], members: list[tuple[tuple, ...]]) -> boo
     )
 
 
+def _ends_its_arm(position: int, accesses: list[Access]) -> bool:
+    """Whether no access of the same loops follows the store at ``position`` under its
+    conditions (in its arm, or in a branch nested in it)."""
+    store = accesses[position]
+    depth = len(store.guards)
+    return not any(
+        later.loops == store.loops
+        and len(later.guards) >= depth
+        and all(_guard_key(a) == _guard_key(b) for a, b in zip(later.guards, store.guards, strict=False))
+        for later in accesses[position + 1 :]
+    )
+
+
 def sunk_stores(accesses: list[Access]) -> dict[int, SunkStore]:
     """Stores to one address in every arm of a branch (``if (j == 0) df[g] = a; else if
     (j == n - 1) df[g] = b; else df[g] = c;``), by ``id`` of each store. nvcc's optimizer
     (LLVM's store merging into the successor block of an if/else, applied arm by arm up
     an else-if chain) sinks them into one store of the selected value after the branch:
     one instruction that every lane reaching the branch runs, so its request is costed
-    with the lanes of the whole branch, not those of one arm. Stores count as one address
-    when their allocation, offset, width, loops and inlining path agree."""
+    with the lanes of the whole branch, not those of one arm. Only the store that ends its
+    arm moves (the optimizer merges the stores right before the branches join): with
+    `out[2*i] = a; out[2*i+1] = b;` in both arms, the `out[2*i+1]` stores become one and
+    the `out[2*i]` stores stay in their arms. Stores count as one address when their
+    allocation, offset, width, loops and inlining path agree."""
     groups: dict[tuple, list[Access]] = {}
-    for access in accesses:
-        if access.kind is AccessKind.STORE and access.guards:
+    for position, access in enumerate(accesses):
+        if access.kind is AccessKind.STORE and access.guards and _ends_its_arm(position, accesses):
             key = (access.location, access.size, tuple(id(loop) for loop in access.loops), access.inlined_from)
             groups.setdefault(key, []).append(access)
     sunk: dict[int, SunkStore] = {}

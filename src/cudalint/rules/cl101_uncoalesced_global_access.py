@@ -62,7 +62,9 @@ class UncoalescedGlobalAccess(FactRule):
     chain) stores to the same address (`if (j == 0) df[g] = a; else if (j == n - 1) df[g]
     = b; else df[g] = c;`), nvcc's optimizer sinks the stores into one store of the
     selected value after the branch: one instruction that every lane reaching the branch
-    runs, which Nsight Compute counts on one of the arms' lines. Each arm's store is then
+    runs, which Nsight Compute counts on one of the arms' lines. Only the store that ends
+    its arm moves: with `out[2*i] = a; out[2*i+1] = b;` in both arms the `out[2*i+1]`
+    stores merge and the `out[2*i]` stores stay in their arms. Each merged store is then
     judged with the lanes of the whole branch, not those of its arm (under blocks 2
     threads wide, the end rows' arm alone would be 2 lanes in one sector; the merged store
     is 16 rows, 16 sectors for 4), and the message names the stores it is merged with.
