@@ -731,6 +731,62 @@ def test_an_output_filled_from_a_loaded_start_one_kept_element_per_trip_is_a_lan
     assert pattern.data_pattern is DataPattern.LANE_RANGES
 
 
+# ---------------------------------------------------------------------- warps that take different paths
+
+HALO = """
+__global__ void halo(const float* in, float* out, int width, int height) {
+    __shared__ float tile[10][34];
+    int t = threadIdx.x + threadIdx.y * 32;
+    int hx, hy;
+    if (threadIdx.y < 2) {
+        hx = threadIdx.x;
+        hy = threadIdx.y * 9 - 1;
+    } else {
+        hx = (t % 2) * 33 - 1;
+        hy = t / 2 - 33;
+    }
+    int x = blockIdx.x * 32 + hx;
+    int y = blockIdx.y * 8 + hy;
+    bool inside = t < 84 && x >= 0 && x < width && y >= 0 && y < height;
+    if (inside) tile[hy + 1][hx + 1] = in[y * width + x];
+    for (int k = 0; k < height; ++k) {
+        if (inside) {
+            y += 1;
+            out[y * width + x] = tile[hy + 1][hx + 1];
+        }
+    }
+}
+void run(const float* in, float* out) { halo<<<dim3(16, 64), dim3(32, 8)>>>(in, out, 512, 512); }
+"""
+
+
+@pytest.fixture(scope="module")
+def halo_facts(snippets):
+    return kernel(snippets.facts(HALO), "halo")
+
+
+def test_the_warps_of_a_block_are_summed_where_their_paths_differ(halo_facts):
+    (_, pattern), *_ = [
+        (a, p) for a, p in halo_facts.accesses if a.space is MemorySpace.GLOBAL and a.kind.value == "load"
+    ]
+    # Warp 0 alone: a halo row of 32 floats (4 sectors). Lanes 84 and up are out of the
+    # select's `t < 84` side whatever width is, so three warps run it; the third holds the
+    # halo columns, a sector per lane.
+    assert (pattern.sectors, pattern.ideal_sectors) == (4, 4)
+    assert pattern.block is not None
+    assert (pattern.block.warps, pattern.block.worst_warp, pattern.block.worst_warp_ideal) == (3, 2, 3)
+    assert (pattern.block.worst_warp_sectors, pattern.block.sectors, pattern.block.ideal_sectors) == (20, 28, 11)
+
+
+def test_a_variable_stepped_under_a_condition_no_trip_changes_keeps_its_closed_form(halo_facts):
+    (store, pattern), *_ = [
+        (a, p) for a, p in halo_facts.accesses if a.kind.value == "store" and a.space is MemorySpace.GLOBAL
+    ]
+    # `y += 1` under `inside`, fixed before the loop: y0 + (inside ? 1 : 0) * k, not an unknown.
+    assert store.location.offset.variance is not Variance.DATA
+    assert pattern.block is not None and pattern.block.warps == 3
+
+
 PAIRS = """
 __global__ void pairs(float* out, const float* in) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -449,12 +449,28 @@ class KernelFacts:
             and atom.args[1] == Sym.atom(divisor)
             and any(a.kind in varying for a in atom.args[0].atoms())
         }
-        for monomial, _ in offset.terms:
-            parameters = [a.name for a in monomial if a.kind is AtomKind.PARAMETER]
-            if parameters and any(a.kind in varying for a in monomial):
-                others = [m for m, _ in offset.terms if not set(parameters) & {a.name for a in m}]
-                if any(a.kind in varying for m in others for a in m):
-                    row_lengths.update(parameters)
+
+        def varies(atom: Atom) -> bool:
+            # A thread index or loop counter, also inside a select or a division (a halo's row).
+            if atom.kind in varying:
+                return True
+            return atom.kind is AtomKind.OPERATION and any(varies(a) for arg in atom.args for a in arg.atoms())
+
+        def row_strides(value: Sym) -> set[str]:
+            found = set()
+            for monomial, _ in value.terms:
+                parameters = [a.name for a in monomial if a.kind is AtomKind.PARAMETER]
+                if parameters and any(varies(a) for a in monomial):
+                    others = [m for m, _ in value.terms if not set(parameters) & {a.name for a in m}]
+                    if any(varies(a) for m in others for a in m):
+                        found.update(parameters)
+                for atom in monomial:
+                    # Each side of a select is an address of its own lanes (a halo's, an interior's).
+                    if atom.kind is AtomKind.OPERATION and atom.name == "select" and len(atom.args) == 3:
+                        found |= row_strides(atom.args[1]) | row_strides(atom.args[2])
+            return found
+
+        row_lengths |= row_strides(offset)
         return frozenset(row_lengths) | self.size_parameters
 
     def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:

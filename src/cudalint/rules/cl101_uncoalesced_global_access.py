@@ -58,6 +58,18 @@ class UncoalescedGlobalAccess(FactRule):
     r; out[4*i+1] = g; ...`) are told to use one vector access per lane. Whole structs
     and single fields of structs are CL102's.
 
+    **Warps that take different paths.** Where the thread index sits inside a select, a
+    division or a remainder (a halo loaded by the block's first threads: two warps take
+    the rows above and below, a third the columns left and right), the warps of a block
+    reach their addresses by different paths and the first warp is no sample of the
+    others. Nsight Compute sums a line's requests over every warp that runs it; so does
+    the verdict, over the warps of a block (the first 8) that run the access, when the
+    first warp's request alone is coalesced: rows of a halo shifted by one float cost 5
+    sectors for 4, its columns a sector per lane, 28 sectors where 11 would do in all. The
+    lanes a condition leaves out are taken through selects whose own condition is known
+    (`halo = t < 84 ? x < width : false`: lanes 84 and up never run it, whatever `width`
+    is), and a row length inside either side of a select is judged at 1024 like any other.
+
     **Stores merged after a branch.** When every arm of an if/else (or of an else-if
     chain) stores to the same address (`if (j == 0) df[g] = a; else if (j == n - 1) df[g]
     = b; else df[g] = c;`), nvcc's optimizer sinks the stores into one store of the
@@ -201,7 +213,7 @@ class UncoalescedGlobalAccess(FactRule):
                 properties=properties,
             )
         if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
-            return None
+            return self._block_finding(kernel, access, pattern, what, names, properties)
         if (
             pattern.lane_stride is not None
             and pattern.lane_stride.constant == access.size
@@ -244,6 +256,55 @@ class UncoalescedGlobalAccess(FactRule):
             function=kernel.function.display_name,
             properties=properties,
         )
+
+    def _block_finding(
+        self,
+        kernel: KernelFacts,
+        access: Access,
+        pattern: AccessPattern,
+        what: str,
+        names: frozenset[str],
+        properties: dict,
+    ) -> Finding | None:
+        """A request whose first warp is coalesced, while the warps of the block that run it
+        need together twice the sectors of their data for every value tried (halo lanes in
+        a warp of their own)."""
+        sizes = sorted(kernel.size_parameters_of(access) & set(pattern.depends_on))
+        block = _block_pattern(kernel, access, pattern).block
+        if block is None or max(block.efficiency, block.best_efficiency) > EFFICIENCY_THRESHOLD:
+            return None
+        realistic = (
+            f" for any realistic {' and '.join(sizes)}" if pattern.confidence is Confidence.SYMBOLIC and sizes else ""
+        )
+        properties.update(
+            sectorsPerRequest=round(block.sectors / block.warps, 2),
+            idealSectors=round(block.ideal_sectors / block.warps, 2),
+            blockWarps=block.warps,
+        )
+        return self.finding(
+            f"{what} needs {block.sectors} sectors where {block.ideal_sectors} would do over the {block.warps} warps "
+            f"of a block that run it{realistic} ({block.efficiency:.0%} efficiency; {_warps_differ_note(block)}"
+            f"{kernel_context(kernel, access)}); give each warp a run of consecutive addresses, or stage the "
+            "halo through shared memory",
+            access.span,
+            function=kernel.function.display_name,
+            properties=properties,
+        )
+
+
+def _warps_differ_note(block) -> str:
+    return (
+        f"the warps of a block reach their addresses by different paths: warp {block.worst_warp} alone needs "
+        f"{block.worst_warp_sectors} sectors where {block.worst_warp_ideal} would do"
+    )
+
+
+def _block_pattern(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> AccessPattern:
+    """``pattern`` with the sizes the address compares against taken at a realistic value."""
+    sizes = sorted(kernel.size_parameters_of(access) & set(pattern.depends_on))
+    if pattern.confidence is Confidence.SYMBOLIC and sizes:
+        return kernel.pattern_with(access, dict.fromkeys(sizes, LARGE_SIZE))
+    return pattern
 
 
 def _rows_per_warp(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> int:
