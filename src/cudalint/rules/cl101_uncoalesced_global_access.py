@@ -195,11 +195,23 @@ class UncoalescedGlobalAccess(FactRule):
             if pattern.data_pattern is DataPattern.LANE_RANGES and access.size and access.space is MemorySpace.GLOBAL:
                 loop = pattern.data_loop.stmt.span.line if pattern.data_loop is not None else access.span.line
                 properties.update(dataPattern=pattern.data_pattern.value, idealSectors=access.size)
+                fills = pattern.data_loop is not None and bool(
+                    pattern.data_loop.lane_steps & set(access.location.offset.atoms())
+                )
+                walk = (
+                    "each lane fills its own range from a start it loaded, one element per trip that keeps one"
+                    if fills
+                    else "each lane walks its own range from a start it loaded"
+                )
+                cure = (
+                    "let the lanes of a warp fill consecutive slots of one range (rank the warp's kept elements "
+                    "with a ballot)"
+                    if fills
+                    else "let the lanes of a warp take consecutive elements of one range (a warp per row)"
+                )
                 return self.finding(
-                    f"{what}: each lane walks its own range from a start it loaded (the loop at line {loop}), so the "
-                    f"lanes of a warp are as far apart as their ranges are long: up to 32 sectors per request where "
-                    f"{access.size} would do; let the lanes of a warp take consecutive elements of one range "
-                    "(a warp per row)",
+                    f"{what}: {walk} (the loop at line {loop}), so the lanes of a warp are as far apart as their "
+                    f"ranges are long: up to 32 sectors per request where {access.size} would do; {cure}",
                     access.span,
                     function=kernel.function.display_name,
                     properties=properties,
@@ -273,9 +285,12 @@ class UncoalescedGlobalAccess(FactRule):
         block = _block_pattern(kernel, access, pattern).block
         if block is None or max(block.efficiency, block.best_efficiency) > EFFICIENCY_THRESHOLD:
             return None
-        realistic = (
-            f" for any realistic {' and '.join(sizes)}" if pattern.confidence is Confidence.SYMBOLIC and sizes else ""
-        )
+        realistic = taken = ""
+        if pattern.confidence is Confidence.SYMBOLIC and sizes:
+            *first, last = sizes
+            named = f"{', '.join(first) + ' and ' if first else ''}{last}"
+            realistic, taken = f", for any realistic {named}", f"; {named} taken as {LARGE_SIZE}"
+            properties.update(assumedSizes=dict.fromkeys(sizes, LARGE_SIZE))
         properties.update(
             sectorsPerRequest=round(block.sectors / block.warps, 2),
             idealSectors=round(block.ideal_sectors / block.warps, 2),
@@ -283,7 +298,7 @@ class UncoalescedGlobalAccess(FactRule):
         )
         return self.finding(
             f"{what} needs {block.sectors} sectors where {block.ideal_sectors} would do over the {block.warps} warps "
-            f"of a block that run it{realistic} ({block.efficiency:.0%} efficiency; {_warps_differ_note(block)}"
+            f"of a block that run it{realistic} ({block.efficiency:.0%} efficiency{taken}; {_warps_differ_note(block)}"
             f"{kernel_context(kernel, access)}); give each warp a run of consecutive addresses, or stage the "
             "halo through shared memory",
             access.span,
