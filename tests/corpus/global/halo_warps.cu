@@ -15,6 +15,7 @@
 // halo columns of 10 rows (20 lanes, a sector each, where 3 sectors would hold them):
 // 30 sectors over the three warps for 11 sectors of data.
 // launch: grid=16,64 block=32,8 args: width=512 height=512
+// measured: gld_sectors_per_request=5.34 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=0.69 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=27.44 gld_requests_per_warp=1.37 gst_requests_per_warp=1.00 shld_requests_per_warp=4.00 shst_requests_per_warp=2.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void hw_halo_columns(const float* __restrict__ in, float* __restrict__ out, int width, int height) {
     __shared__ float tile[TILE_Y + 2][TILE_X + 2];
     int t = threadIdx.x + threadIdx.y * TILE_X;
@@ -41,6 +42,7 @@ __global__ void hw_halo_columns(const float* __restrict__ in, float* __restrict_
 // Only the halo rows, by the first two warps: each loads one row of 34 floats' span
 // (5 sectors for 4 sectors of data), whichever path: nothing to report.
 // launch: grid=16,64 block=32,8 args: width=512 height=512
+// measured: gld_sectors_per_request=4.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=1.00 shst_wavefronts_per_request=0.62 bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=28.47 gld_requests_per_warp=1.25 gst_requests_per_warp=1.00 shld_requests_per_warp=2.00 shst_requests_per_warp=2.00 (ncu 2025.3.1.0, NVIDIA H200)
 __global__ void hw_halo_rows(const float* __restrict__ in, float* __restrict__ out, int width, int height) {
     __shared__ float tile[TILE_Y + 2][TILE_X + 2];
     int hx, hy;
