@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudalint.dataflow import Confidence, Facts, MemorySpace
+from cudalint.dataflow import Confidence, DataPattern, Facts, MemorySpace
 from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.symbolic import Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator
@@ -642,3 +642,168 @@ def test_a_decrement_under_a_data_condition_is_a_select(snippets):
     facts = kernel(snippets.facts(source), "bins")
     (pattern,) = [p for b, p in facts.branches if b.stmt.span.line == 3]
     assert pattern.idiom is not None and pattern.idiom.name == "SELECT"
+
+
+# ---------------------------------------------------------------------- stores sunk out of a branch
+
+SUNK = """
+__global__ void ends(float* out, const float* in, int rows) {
+    int at = threadIdx.y * 64 + threadIdx.x;
+    if (threadIdx.y == 0) out[at] = in[at];
+    else if (threadIdx.y == rows - 1) out[at] = 2.0f * in[at];
+    else out[at] = 0.0f;
+}
+__global__ void one_arm(float* out, const float* in) {
+    int at = threadIdx.y * 64 + threadIdx.x;
+    if (threadIdx.y == 0) out[at] = in[at];
+    else out[at + 1] = 0.0f;
+}
+void run(float* out, const float* in) {
+    ends<<<1, dim3(2, 64)>>>(out, in, 64);
+    one_arm<<<1, dim3(2, 64)>>>(out, in);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def sunk_facts(snippets):
+    return snippets.facts(SUNK)
+
+
+def test_stores_of_every_arm_to_one_address_are_costed_with_the_whole_branch(sunk_facts):
+    ends = kernel(sunk_facts, "ends")
+    stores = [(a, p) for a, p in ends.accesses if a.kind.value == "store"]
+    assert len(stores) == 3
+    for access, pattern in stores:
+        # 16 rows of 2 threads: every lane of the warp runs the merged store.
+        assert (pattern.active_lanes, pattern.sectors, pattern.ideal_sectors) == (32, 16, 4)
+        assert set(pattern.sunk_with) == {a.span.line for a, _ in stores} - {access.span.line}
+
+
+def test_a_store_without_a_partner_in_the_other_arm_keeps_its_lanes(sunk_facts):
+    one_arm = kernel(sunk_facts, "one_arm")
+    stores = [p for a, p in one_arm.accesses if a.kind.value == "store"]
+    # Different addresses: each store stays under its arm (the first row's 2 lanes, the others' 30).
+    assert sorted((p.active_lanes, p.sectors, p.sunk_with) for p in stores) == [(2, 1, ()), (30, 15, ())]
+
+
+# ---------------------------------------------------------------------- outputs and pointers picked per block or lane
+
+PICKED = """
+__global__ void ping_pong(float* a, float* b, const int* flags) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float* target = flags[blockIdx.x] ? a : b;
+    target[2 * i] = 1.0f;
+}
+__global__ void per_lane_pick(float* a, float* b, const int* flags) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float* target = flags[i] ? a : b;
+    target[2 * i] = 1.0f;
+}
+__global__ void partition(const float* keys, const int* starts, float* out) {
+    int from = starts[threadIdx.x];
+    for (int i = threadIdx.x; i < 4096; i += 128) {
+        float key = keys[i];
+        if (key < 0.5f) out[from++] = key;
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def picked_facts(snippets):
+    return snippets.facts(PICKED)
+
+
+def test_a_pointer_picked_per_block_is_costed_in_either_allocation(picked_facts):
+    (access, pattern), *_ = [(a, p) for a, p in kernel(picked_facts, "ping_pong").accesses if a.kind.value == "store"]
+    assert access.location.base == "a|b"
+    assert (pattern.confidence, pattern.sectors, pattern.ideal_sectors) == (Confidence.EXACT, 8, 4)
+
+
+def test_a_pointer_picked_per_lane_is_not_one_allocation(picked_facts):
+    stores = [a for a, _ in kernel(picked_facts, "per_lane_pick").accesses if a.kind.value == "store"]
+    assert all("|" not in a.location.base for a in stores)
+
+
+def test_an_output_filled_from_a_loaded_start_one_kept_element_per_trip_is_a_lane_range(picked_facts):
+    (_, pattern), *_ = [(a, p) for a, p in kernel(picked_facts, "partition").accesses if a.kind.value == "store"]
+    assert pattern.data_pattern is DataPattern.LANE_RANGES
+
+
+# ---------------------------------------------------------------------- warps that take different paths
+
+HALO = """
+__global__ void halo(const float* in, float* out, int width, int height) {
+    __shared__ float tile[10][34];
+    int t = threadIdx.x + threadIdx.y * 32;
+    int hx, hy;
+    if (threadIdx.y < 2) {
+        hx = threadIdx.x;
+        hy = threadIdx.y * 9 - 1;
+    } else {
+        hx = (t % 2) * 33 - 1;
+        hy = t / 2 - 33;
+    }
+    int x = blockIdx.x * 32 + hx;
+    int y = blockIdx.y * 8 + hy;
+    bool inside = t < 84 && x >= 0 && x < width && y >= 0 && y < height;
+    if (inside) tile[hy + 1][hx + 1] = in[y * width + x];
+    for (int k = 0; k < height; ++k) {
+        if (inside) {
+            y += 1;
+            out[y * width + x] = tile[hy + 1][hx + 1];
+        }
+    }
+}
+void run(const float* in, float* out) { halo<<<dim3(16, 64), dim3(32, 8)>>>(in, out, 512, 512); }
+"""
+
+
+@pytest.fixture(scope="module")
+def halo_facts(snippets):
+    return kernel(snippets.facts(HALO), "halo")
+
+
+def test_the_warps_of_a_block_are_summed_where_their_paths_differ(halo_facts):
+    (_, pattern), *_ = [
+        (a, p) for a, p in halo_facts.accesses if a.space is MemorySpace.GLOBAL and a.kind.value == "load"
+    ]
+    # Warp 0 alone: a halo row of 32 floats (4 sectors). Lanes 84 and up are out of the
+    # select's `t < 84` side whatever width is, so three warps run it; the third holds the
+    # halo columns, a sector per lane.
+    assert (pattern.sectors, pattern.ideal_sectors) == (4, 4)
+    assert pattern.block is not None
+    assert (pattern.block.warps, pattern.block.worst_warp, pattern.block.worst_warp_ideal) == (3, 2, 3)
+    assert (pattern.block.worst_warp_sectors, pattern.block.sectors, pattern.block.ideal_sectors) == (20, 28, 11)
+
+
+def test_a_variable_stepped_under_a_condition_no_trip_changes_keeps_its_closed_form(halo_facts):
+    (store, pattern), *_ = [
+        (a, p) for a, p in halo_facts.accesses if a.kind.value == "store" and a.space is MemorySpace.GLOBAL
+    ]
+    # `y += 1` under `inside`, fixed before the loop: y0 + (inside ? 1 : 0) * k, not an unknown.
+    assert store.location.offset.variance is not Variance.DATA
+    assert pattern.block is not None and pattern.block.warps == 3
+
+
+PAIRS = """
+__global__ void pairs(float* out, const float* in) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) {
+        out[2 * i] = 0.0f;
+        out[2 * i + 1] = in[i];
+    } else {
+        out[2 * i] = in[i - 1];
+        out[2 * i + 1] = in[i];
+    }
+}
+void run(float* out, const float* in) { pairs<<<64, 128>>>(out, in); }
+"""
+
+
+def test_only_the_store_that_ends_each_arm_is_sunk(snippets):
+    pairs = kernel(snippets.facts(PAIRS), "pairs")
+    stores = sorted((a.span.line, p) for a, p in pairs.accesses if a.kind.value == "store")
+    # out[2*i + 1] ends both arms: one store of every lane; out[2*i] stays in each arm.
+    assert [(p.active_lanes, bool(p.sunk_with)) for _, p in stores] == [(1, False), (32, True), (31, False), (32, True)]

@@ -95,12 +95,14 @@ from cudalint.dataflow.warps import (
     AccessPattern,
     Confidence,
     DataPattern,
+    SunkStore,
     access_pattern,
     active_lanes,
     costliest_piece,
     lane_relevant,
     loop_trips,
     sampled_warps,
+    sunk_stores,
     transfer_bytes,
 )
 from cudalint.launches import LaunchRecord
@@ -455,12 +457,28 @@ class KernelFacts:
             and atom.args[1] == Sym.atom(divisor)
             and any(a.kind in varying for a in atom.args[0].atoms())
         }
-        for monomial, _ in offset.terms:
-            parameters = [a.name for a in monomial if a.kind is AtomKind.PARAMETER]
-            if parameters and any(a.kind in varying for a in monomial):
-                others = [m for m, _ in offset.terms if not set(parameters) & {a.name for a in m}]
-                if any(a.kind in varying for m in others for a in m):
-                    row_lengths.update(parameters)
+
+        def varies(atom: Atom) -> bool:
+            # A thread index or loop counter, also inside a select or a division (a halo's row).
+            if atom.kind in varying:
+                return True
+            return atom.kind is AtomKind.OPERATION and any(varies(a) for arg in atom.args for a in arg.atoms())
+
+        def row_strides(value: Sym) -> set[str]:
+            found = set()
+            for monomial, _ in value.terms:
+                parameters = [a.name for a in monomial if a.kind is AtomKind.PARAMETER]
+                if parameters and any(varies(a) for a in monomial):
+                    others = [m for m, _ in value.terms if not set(parameters) & {a.name for a in m}]
+                    if any(varies(a) for m in others for a in m):
+                        found.update(parameters)
+                for atom in monomial:
+                    # Each side of a select is an address of its own lanes (a halo's, an interior's).
+                    if atom.kind is AtomKind.OPERATION and atom.name == "select" and len(atom.args) == 3:
+                        found |= row_strides(atom.args[1]) | row_strides(atom.args[2])
+            return found
+
+        row_lengths |= row_strides(offset)
         return frozenset(row_lengths) | self.size_parameters
 
     def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:
@@ -474,7 +492,18 @@ class KernelFacts:
                 self._merged_shared.get(id(access)),
                 self._unrolled_trips,
             )
-        return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.loops)
+        sunk = self._sunk_stores.get(id(access))
+        if sunk is None:
+            return access_pattern(access, self.shape, {**self.bindings, **bindings}, self.loops)
+        pattern = access_pattern(
+            replace(access, guards=sunk.guards), self.shape, {**self.bindings, **bindings}, self.loops
+        )
+        return replace(pattern, sunk_with=sunk.lines)
+
+    @cached_property
+    def _sunk_stores(self) -> dict[int, SunkStore]:
+        """Global stores nvcc sinks into one store after their branch (see ``warps.sunk_stores``)."""
+        return sunk_stores([a for a in self.trace.accesses if a.space is not MemorySpace.SHARED])
 
     def shared_instruction(self, access: Access) -> SharedInstruction:
         """The instruction that serves a shared access: its own, or a wider one nvcc merged it into."""

@@ -193,7 +193,10 @@ class LoopRun:
     every trip has its own stride, so each must be looked at."""
     lane_starts: frozenset[Atom] = frozenset()
     """Data loaded per lane that a counter of the loop starts from (a CSR row's first
-    entry): each lane walks its own range."""
+    entry, a prefix sum of the lanes' counts): each lane walks its own range."""
+    lane_steps: frozenset[Atom] = frozenset()
+    """For a counter each lane moves forward on the trips it chooses (``if (keep)
+    out[from++] = x;``): the unknown number of steps it has taken, added to its start."""
 
 
 @dataclass(frozen=True)

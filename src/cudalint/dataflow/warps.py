@@ -10,7 +10,9 @@ the base were aligned like an allocation's, and the lanes' offsets from it decid
 cost. Whether such a term happens to misalign the request is not known from the source;
 a warning claims only what the hardware shows for every value, so an unknown offset is
 taken as aligned (constant offsets, `tx - 1` in a halo, are counted exactly). Loops whose
-counter doubles or halves are taken through every trip.
+counter doubles or halves are taken through every trip. Where the warps of a block reach
+their addresses by different paths (the thread index inside a select, a division or a
+remainder), their requests are also summed over the block (``BlockCost``).
 
 A struct read or written whole moves as pieces no wider than its alignment (see
 ``transfer_bytes``): each piece is a request with the struct's size between lanes. The
@@ -25,7 +27,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
-from cudalint.dataflow.facts import Access, Guard, LoopRun
+from cudalint.dataflow.facts import Access, AccessKind, Guard, LoopRun
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, LoopTrips, evaluators
 
@@ -51,6 +53,30 @@ class DataPattern(enum.Enum):
     lanes are as far apart as their ranges are long."""
     GATHER = "gather"
     """An index each lane loaded (``a[idx[i]]``): wherever the data says."""
+
+
+@dataclass(frozen=True)
+class BlockCost:
+    """Sectors of one execution of an access by every warp of a block that runs it (the
+    first ``MAX_WARPS_EXAMINED``), for the values tried that make it costliest and cheapest."""
+
+    warps: int
+    sectors: int
+    ideal_sectors: int
+    best_sectors: int
+    best_ideal_sectors: int
+    worst_warp: int
+    """The warp (of the costliest values) whose request has the lowest efficiency."""
+    worst_warp_sectors: int
+    worst_warp_ideal: int
+
+    @property
+    def efficiency(self) -> float:
+        return min(1.0, self.ideal_sectors / self.sectors)
+
+    @property
+    def best_efficiency(self) -> float:
+        return min(1.0, self.best_ideal_sectors / self.best_sectors)
 
 
 @dataclass(frozen=True)
@@ -87,6 +113,14 @@ class AccessPattern:
     DRAM sees them, so this, not ``sectors`` per piece, is what L2 and DRAM move."""
     line_ideal_sectors: int | None = None
     """The ideal of ``line_sectors``: the sectors the active lanes' whole structs would fill."""
+    block: BlockCost | None = None
+    """For an address the warps of a block reach by different paths (the thread index inside
+    a select, a division or a remainder: halo lanes beside interior ones): what the block's
+    warps that run it need together, where that differs from the first warp's request."""
+    sunk_with: tuple[int, ...] = ()
+    """For a store nvcc sinks into one store after its branch (see ``sunk_stores``): the
+    lines of the other arms' stores it becomes one instruction with; its lanes are those
+    of the whole branch."""
 
     @property
     def line_efficiency(self) -> float | None:
@@ -162,13 +196,34 @@ def _lanes_satisfying(guard: Guard, evaluator: LaneEvaluator, warp: int) -> tupl
     parts = _conjuncts(guard.condition) if guard.holds else [guard.condition]
     lanes = [True] * count
     for part in parts:
-        if not decidable(part):
-            continue
-        values = evaluator.lanes(part, warp)
-        lanes = [
-            lane and (True if v is None else (v != 0) == guard.holds) for lane, v in zip(lanes, values, strict=False)
-        ]
+        values = _lane_truths(part, evaluator, warp, count)
+        lanes = [lane and (v is None or v == guard.holds) for lane, v in zip(lanes, values, strict=False)]
     return tuple(lanes)
+
+
+def _lane_truths(condition: Sym, evaluator: LaneEvaluator, warp: int, count: int) -> list[bool | None]:
+    """Each lane's truth of ``condition``, None where it rests on values not decided here.
+    A select whose own condition is decidable takes each lane's chosen side (``halo = k < 84
+    ? x < n : false``: lanes 84 and up are false whatever n is); a conjunction is false
+    where a part is."""
+    if decidable(condition):
+        return [None if v is None else v != 0 for v in evaluator.lanes(condition, warp)]
+    if len(condition.terms) == 1 and condition.terms[0][1] == 1 and len(condition.terms[0][0]) == 1:
+        atom = condition.terms[0][0][0]
+        if atom.kind is AtomKind.OPERATION and atom.name == "select" and len(atom.args) == 3:
+            chooser, then, otherwise = atom.args
+            chosen = _lane_truths(chooser, evaluator, warp, count)
+            if all(c is None for c in chosen):
+                return [None] * count
+            sides = (_lane_truths(then, evaluator, warp, count), _lane_truths(otherwise, evaluator, warp, count))
+            return [None if c is None else sides[0 if c else 1][lane] for lane, c in enumerate(chosen)]
+        if atom.kind is AtomKind.OPERATION and atom.name == "&&":
+            parts = [_lane_truths(argument, evaluator, warp, count) for argument in atom.args]
+            return [
+                False if any(p[lane] is False for p in parts) else True if all(p[lane] for p in parts) else None
+                for lane in range(count)
+            ]
+    return [None] * count
 
 
 def active_lanes(guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int = 0) -> list[bool]:
@@ -293,7 +348,7 @@ def _data_pattern(offset: Sym, loops: Mapping[Atom, LoopRun] | None) -> tuple[Da
         return None, None
     atoms = set(offset.atoms())
     for run in (loops or {}).values():
-        if run.iteration in atoms and run.lane_starts & atoms:
+        if (run.iteration in atoms or run.lane_steps & atoms) and run.lane_starts & atoms:
             return DataPattern.LANE_RANGES, run
     return DataPattern.GATHER, None
 
@@ -376,6 +431,7 @@ def access_pattern(
             data_pattern=data_pattern,
             data_loop=data_loop,
         )
+    block = _block_cost(access, offset, shape, bindings, loops, size, piece) if _warps_differ(offset) else None
     worst = max(known, key=lambda r: (r[0], r[2] or 0))
     best = min(known, key=lambda r: (r[0], r[2] or 0))
     exact = all(r == known[0] for r in known)
@@ -394,4 +450,144 @@ def access_pattern(
         piece_bytes=piece if 0 < piece < size else None,
         line_sectors=lines[0] if lines else None,
         line_ideal_sectors=lines[1] if lines else None,
+        block=block,
     )
+
+
+def _warps_differ(offset: Sym) -> bool:
+    """Whether the warps of a block may reach their addresses by different paths: the
+    thread index sits inside an operation (a select, a division, a remainder)."""
+    return any(
+        atom.kind is AtomKind.THREAD_INDEX
+        for top in offset.atoms()
+        if top.kind is AtomKind.OPERATION
+        for argument in top.args
+        for atom in _atoms_within(argument)
+    )
+
+
+def _atoms_within(value: Sym) -> Iterator[Atom]:
+    for atom in value.atoms():
+        yield atom
+        if atom.kind is AtomKind.OPERATION:
+            for argument in atom.args:
+                yield from _atoms_within(argument)
+
+
+def _block_cost(
+    access: Access,
+    offset: Sym,
+    shape: BlockShape,
+    bindings: Mapping[str, int] | None,
+    loops: Mapping[Atom, LoopRun] | None,
+    size: int,
+    piece: int,
+) -> BlockCost | None:
+    """The sectors the warps of a block that run ``access`` need together, per set of values
+    tried; None when a lane's address is unknown."""
+    totals = []
+    for evaluator in evaluators(
+        shape, offset, *(guard.condition for guard in access.guards), bindings=bindings, trips=loop_trips(loops)
+    ):
+        sectors = ideal = warps = 0
+        worst = None
+        for warp in range(min(shape.warps(), MAX_WARPS_EXAMINED)):
+            active = active_lanes(access.guards, evaluator, warp)
+            chosen = [a for a, on in zip(evaluator.lanes(offset, warp), active, strict=False) if on]
+            if not chosen:
+                continue
+            if None in chosen:
+                return None
+            cost = request_sectors(chosen, size, piece)
+            sectors, ideal, warps = sectors + cost[0], ideal + cost[1], warps + 1
+            if worst is None or cost[1] / cost[0] < worst[2] / worst[1]:
+                worst = (warp, *cost)
+        if worst is not None:
+            totals.append((sectors, ideal, warps, worst))
+    if not totals:
+        return None
+    costliest = min(totals, key=lambda t: t[1] / t[0])
+    cheapest = max(totals, key=lambda t: t[1] / t[0])
+    sectors, ideal, warps, (warp, warp_sectors, warp_ideal) = costliest
+    return BlockCost(warps, sectors, ideal, cheapest[0], cheapest[1], warp, warp_sectors, warp_ideal)
+
+
+@dataclass(frozen=True)
+class SunkStore:
+    """A store that nvcc issues as one instruction with stores of the other arms of its branch."""
+
+    guards: tuple[Guard, ...]
+    """The conditions the single store runs under: those around the whole branch."""
+    lines: tuple[int, ...]
+    """The lines of the other stores it is merged with."""
+
+
+def _guard_key(guard: Guard) -> tuple:
+    return (guard.condition, guard.holds, id(guard.decision), guard.after_exit)
+
+
+def _covered(prefix: tuple[tuple, ...], members: list[tuple[tuple, ...]]) -> bool:
+    """Whether stores under the guard lists ``members`` together run in every case of
+    ``prefix``: one is under ``prefix`` itself, or both senses of the next decision are
+    covered, each by stores of its own."""
+    if prefix in members:
+        return True
+    depth = len(prefix)
+    deeper = [m for m in members if len(m) > depth and m[:depth] == prefix]
+    decisions = {(condition, decision, after_exit) for condition, _, decision, after_exit in (m[depth] for m in deeper)}
+    return any(
+        all(_covered((*prefix, (condition, holds, decision, after_exit)), deeper) for holds in (True, False))
+        for condition, decision, after_exit in decisions
+    )
+
+
+def _ends_its_arm(position: int, accesses: list[Access]) -> bool:
+    """Whether no access of the same loops follows the store at ``position`` under its
+    conditions (in its arm, or in a branch nested in it)."""
+    store = accesses[position]
+    depth = len(store.guards)
+    return not any(
+        later.loops == store.loops
+        and len(later.guards) >= depth
+        and all(_guard_key(a) == _guard_key(b) for a, b in zip(later.guards, store.guards, strict=False))
+        for later in accesses[position + 1 :]
+    )
+
+
+def sunk_stores(accesses: list[Access]) -> dict[int, SunkStore]:
+    """Stores to one address in every arm of a branch (``if (j == 0) df[g] = a; else if
+    (j == n - 1) df[g] = b; else df[g] = c;``), by ``id`` of each store. nvcc's optimizer
+    (LLVM's store merging into the successor block of an if/else, applied arm by arm up
+    an else-if chain) sinks them into one store of the selected value after the branch:
+    one instruction that every lane reaching the branch runs, so its request is costed
+    with the lanes of the whole branch, not those of one arm. Only the store that ends its
+    arm moves (the optimizer merges the stores right before the branches join): with
+    `out[2*i] = a; out[2*i+1] = b;` in both arms, the `out[2*i+1]` stores become one and
+    the `out[2*i]` stores stay in their arms. Stores count as one address when their
+    allocation, offset, width, loops and inlining path agree."""
+    groups: dict[tuple, list[Access]] = {}
+    for position, access in enumerate(accesses):
+        if access.kind is AccessKind.STORE and access.guards and _ends_its_arm(position, accesses):
+            key = (access.location, access.size, tuple(id(loop) for loop in access.loops), access.inlined_from)
+            groups.setdefault(key, []).append(access)
+    sunk: dict[int, SunkStore] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        keyed = [tuple(_guard_key(guard) for guard in member.guards) for member in members]
+        for member, guards in zip(members, keyed, strict=True):
+            for depth in range(len(guards)):
+                prefix = guards[:depth]
+                if _covered(prefix, [other for other in keyed if other[:depth] == prefix]):
+                    lines = tuple(
+                        sorted(
+                            {
+                                other.span.line
+                                for other, other_guards in zip(members, keyed, strict=True)
+                                if other is not member and other_guards[:depth] == prefix
+                            }
+                        )
+                    )
+                    sunk[id(member)] = SunkStore(member.guards[:depth], lines)
+                    break
+    return sunk

@@ -48,6 +48,14 @@ def access_record(access: Access, pattern: AccessPattern, root: str, kernel: Ker
         record["sectors_per_request"] = pattern.sectors
         record["ideal_sectors"] = pattern.ideal_sectors
         record["best_sectors"] = pattern.best_sectors
+        if pattern.sunk_with:
+            record["merged_with_stores_at"] = list(pattern.sunk_with)
+        if pattern.block is not None:
+            record["block_warps"] = {
+                "warps": pattern.block.warps,
+                "sectors": pattern.block.sectors,
+                "ideal_sectors": pattern.block.ideal_sectors,
+            }
     if pattern.depends_on:
         record["depends_on"] = list(pattern.depends_on)
     if pattern.data_pattern is not None:
@@ -278,6 +286,11 @@ def access_details(record: dict) -> list[str]:
         f"lane stride {stride if stride is not None else '?'} B, {_cost(record)}, {lanes}, {record['confidence']}"
         + (f" (depends on {', '.join(record['depends_on'])})" if record.get("depends_on") else "")
     ]
+    if record.get("merged_with_stores_at"):
+        lines.append(f"merged with the stores at lines {', '.join(map(str, record['merged_with_stores_at']))}")
+    if record.get("block_warps"):
+        block = record["block_warps"]
+        lines.append(f"block: {block['sectors']} sectors (ideal {block['ideal_sectors']}) over {block['warps']} warps")
     if record.get("data"):
         lines.append(f"data: {record['data']}")
     lines.extend(f"why: {reason}" for reason in record.get("why", ()))

@@ -18,6 +18,7 @@ from cudalint.dataflow import (
     DataPattern,
     Facts,
     KernelFacts,
+    MemorySpace,
     Sym,
     Variance,
 )
@@ -52,10 +53,40 @@ class UncoalescedGlobalAccess(FactRule):
     block shifted off sector boundaries by a constant (a halo's `k - 4` under 8x8x8
     blocks), and ranges each lane walks from a start it loaded itself (a CSR row or an
     adjacency list per thread: `for (j = row_start[r]; j < row_start[r + 1]; ++j)
-    value[j]`), where the lanes of a warp are as far apart as their ranges are long.
+    value[j]`, or a partition's output filled from a prefix sum of the lanes' counts,
+    one element per trip the lane chooses: `from = base + counts[tid]; for (...) if (x <
+    pivot) out[from++] = x;`), where the lanes of a warp are as far apart as their ranges
+    are long. Such a range is judged only through a pointer known to be global: one read
+    back from memory may point to shared memory, and gets the data-dependent note. A
+    pointer that is one of two allocations, picked by a condition the same for the whole
+    warp (ping-pong buffers by a block's direction, `s = dir ? a : b`), is costed by the
+    lanes' offsets into whichever it is.
     Stores or loads that move the channels of one element one at a time (`out[4*i+0] =
     r; out[4*i+1] = g; ...`) are told to use one vector access per lane. Whole structs
     and single fields of structs are CL102's.
+
+    **Warps that take different paths.** Where the thread index sits inside a select, a
+    division or a remainder (a halo loaded by the block's first threads: two warps take
+    the rows above and below, a third the columns left and right), the warps of a block
+    reach their addresses by different paths and the first warp is no sample of the
+    others. Nsight Compute sums a line's requests over every warp that runs it; so does
+    the verdict, over the warps of a block (the first 8) that run the access, when the
+    first warp's request alone is coalesced: rows of a halo shifted by one float cost 5
+    sectors for 4, its columns a sector per lane, 28 sectors where 11 would do in all. The
+    lanes a condition leaves out are taken through selects whose own condition is known
+    (`halo = t < 84 ? x < width : false`: lanes 84 and up never run it, whatever `width`
+    is), and a row length inside either side of a select is judged at 1024 like any other.
+
+    **Stores merged after a branch.** When every arm of an if/else (or of an else-if
+    chain) stores to the same address (`if (j == 0) df[g] = a; else if (j == n - 1) df[g]
+    = b; else df[g] = c;`), nvcc's optimizer sinks the stores into one store of the
+    selected value after the branch: one instruction that every lane reaching the branch
+    runs, which Nsight Compute counts on one of the arms' lines. Only the store that ends
+    its arm moves: with `out[2*i] = a; out[2*i+1] = b;` in both arms the `out[2*i+1]`
+    stores merge and the `out[2*i]` stores stay in their arms. Each merged store is then
+    judged with the lanes of the whole branch, not those of its arm (under blocks 2
+    threads wide, the end rows' arm alone would be 2 lanes in one sector; the merged store
+    is 16 rows, 16 sectors for 4), and the message names the stores it is merged with.
 
     **Levels.**
     - `warning`: the hardware shows the cost. The request needs at least twice its
@@ -168,14 +199,26 @@ class UncoalescedGlobalAccess(FactRule):
                 # Unknown for another reason (a dependent type's size, thread coordinates combined
                 # in ways the analysis does not follow): nothing to say.
                 return None
-            if pattern.data_pattern is DataPattern.LANE_RANGES and access.size:
+            if pattern.data_pattern is DataPattern.LANE_RANGES and access.size and access.space is MemorySpace.GLOBAL:
                 loop = pattern.data_loop.stmt.span.line if pattern.data_loop is not None else access.span.line
                 properties.update(dataPattern=pattern.data_pattern.value, idealSectors=access.size)
+                fills = pattern.data_loop is not None and bool(
+                    pattern.data_loop.lane_steps & set(access.location.offset.atoms())
+                )
+                walk = (
+                    "each lane fills its own range from a start it loaded, one element per trip that keeps one"
+                    if fills
+                    else "each lane walks its own range from a start it loaded"
+                )
+                cure = (
+                    "let the lanes of a warp fill consecutive slots of one range (rank the warp's kept elements "
+                    "with a ballot)"
+                    if fills
+                    else "let the lanes of a warp take consecutive elements of one range (a warp per row)"
+                )
                 return self.finding(
-                    f"{what}: each lane walks its own range from a start it loaded (the loop at line {loop}), so the "
-                    f"lanes of a warp are as far apart as their ranges are long: up to 32 sectors per request where "
-                    f"{access.size} would do; let the lanes of a warp take consecutive elements of one range "
-                    "(a warp per row)",
+                    f"{what}: {walk} (the loop at line {loop}), so the lanes of a warp are as far apart as their "
+                    f"ranges are long: up to 32 sectors per request where {access.size} would do; {cure}",
                     access.span,
                     function=kernel.function.display_name,
                     properties=properties,
@@ -189,7 +232,7 @@ class UncoalescedGlobalAccess(FactRule):
                 properties=properties,
             )
         if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
-            return None
+            return self._block_finding(kernel, access, pattern, what, names, properties)
         if (
             pattern.lane_stride is not None
             and pattern.lane_stride.constant == access.size
@@ -233,6 +276,58 @@ class UncoalescedGlobalAccess(FactRule):
             properties=properties,
         )
 
+    def _block_finding(
+        self,
+        kernel: KernelFacts,
+        access: Access,
+        pattern: AccessPattern,
+        what: str,
+        names: frozenset[str],
+        properties: dict,
+    ) -> Finding | None:
+        """A request whose first warp is coalesced, while the warps of the block that run it
+        need together twice the sectors of their data for every value tried (halo lanes in
+        a warp of their own)."""
+        sizes = sorted(kernel.size_parameters_of(access) & set(pattern.depends_on))
+        block = _block_pattern(kernel, access, pattern).block
+        if block is None or max(block.efficiency, block.best_efficiency) > EFFICIENCY_THRESHOLD:
+            return None
+        realistic = taken = ""
+        if pattern.confidence is Confidence.SYMBOLIC and sizes:
+            *first, last = sizes
+            named = f"{', '.join(first) + ' and ' if first else ''}{last}"
+            realistic, taken = f", for any realistic {named}", f"; {named} taken as {LARGE_SIZE}"
+            properties.update(assumedSizes=dict.fromkeys(sizes, LARGE_SIZE))
+        properties.update(
+            sectorsPerRequest=round(block.sectors / block.warps, 2),
+            idealSectors=round(block.ideal_sectors / block.warps, 2),
+            blockWarps=block.warps,
+        )
+        return self.finding(
+            f"{what} needs {block.sectors} sectors where {block.ideal_sectors} would do over the {block.warps} warps "
+            f"of a block that run it{realistic} ({block.efficiency:.0%} efficiency{taken}; {_warps_differ_note(block)}"
+            f"{kernel_context(kernel, access)}); give each warp a run of consecutive addresses, or stage the "
+            "halo through shared memory",
+            access.span,
+            function=kernel.function.display_name,
+            properties=properties,
+        )
+
+
+def _warps_differ_note(block) -> str:
+    return (
+        f"the warps of a block reach their addresses by different paths: warp {block.worst_warp} alone needs "
+        f"{block.worst_warp_sectors} sectors where {block.worst_warp_ideal} would do"
+    )
+
+
+def _block_pattern(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> AccessPattern:
+    """``pattern`` with the sizes the address compares against taken at a realistic value."""
+    sizes = sorted(kernel.size_parameters_of(access) & set(pattern.depends_on))
+    if pattern.confidence is Confidence.SYMBOLIC and sizes:
+        return kernel.pattern_with(access, dict.fromkeys(sizes, LARGE_SIZE))
+    return pattern
+
 
 def _rows_per_warp(kernel: KernelFacts, access: Access, pattern: AccessPattern) -> int:
     """Rows of the block one warp covers when they, not the index order, are what costs:
@@ -254,6 +349,21 @@ def _rows_spanned(kernel: KernelFacts, access: Access) -> int:
 
 
 def _stride(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
+    """Where a warp's addresses spread: across the rows it spans, or between its lanes;
+    for a store nvcc merges with the other arms' stores, which lanes run the merged one."""
+    spread = _spread(kernel, access, pattern, names)
+    if not pattern.sunk_with:
+        return spread
+    others = wording.count(len(pattern.sunk_with), "store")
+    *first, last = [str(line) for line in pattern.sunk_with]
+    lines = f"lines {', '.join(first)} and {last}" if first else f"line {last}"
+    return (
+        f"{spread}; nvcc merges it with the other arms' {others} to the same address ({lines}) into one "
+        "store after the branch, which every lane reaching the branch runs"
+    )
+
+
+def _spread(kernel: KernelFacts, access: Access, pattern: AccessPattern, names: frozenset[str]) -> str:
     """Where a warp's addresses spread: across the rows it spans, or between its lanes."""
     rows = _rows_spanned(kernel, access)
     distance = pattern.lane_stride

@@ -88,7 +88,26 @@ def _select(condition: Sym, then: Value, otherwise: Value) -> Value:
         return Pointer(
             then.space, then.base, sym.operation("select", condition, then.offset, otherwise.offset), then.pointee
         )
+    if (
+        isinstance(then, Pointer)
+        and isinstance(otherwise, Pointer)
+        and then.space is otherwise.space
+        and then.space in _DEVICE_MEMORY
+        and condition.variance <= Variance.WARP_UNIFORM
+    ):
+        # One of two allocations, the same for the whole warp (ping-pong buffers picked by a
+        # block's direction): a request is the lanes' offsets into whichever it is.
+        offset = (
+            then.offset
+            if then.offset == otherwise.offset
+            else sym.operation("select", condition, then.offset, otherwise.offset)
+        )
+        return Pointer(then.space, f"{then.base}|{otherwise.base}", offset, then.pointee or otherwise.pointee)
     return _opaque("select", condition, then, otherwise)
+
+
+_DEVICE_MEMORY = (MemorySpace.GLOBAL, MemorySpace.UNKNOWN)
+"""Spaces whose requests cost the same in any allocation (sectors of the lanes' offsets)."""
 
 
 def _forget_memory(env: dict, keep_local: bool = False) -> None:

@@ -54,6 +54,8 @@ class Loops:
             for decl in assigned
             if decl in entry and decl not in inductions and isinstance(entry[decl], Sym)
         }
+        walks: dict[Atom, Sym] = {}  # Per-lane counters of trips taken, by the start they move.
+        before = _PreLoopAtoms(entry)
         if self.recording:
             # Summary run, not recorded: what does one trip do to the variables it assigns?
             self.recording = False
@@ -65,10 +67,14 @@ class Loops:
             self.env = dict(entry)
             self.env.update(bound)
             for decl, placeholder in placeholders.items():
-                self.env[decl] = _closed_form(
-                    entry[decl], placeholder, after_one_trip.get(decl), iteration, assigned[decl]
-                )
-                self._derived_from(self.env[decl], entry[decl], after_one_trip.get(decl))
+                after = after_one_trip.get(decl)
+                if _walks_own_range(entry[decl], placeholder, after):
+                    steps = self._fresh(f"{assigned[decl]} steps", Variance.DATA, inputs=(entry[decl], after))
+                    self.env[decl] = entry[decl] + steps
+                    walks[steps.terms[0][0][0]] = entry[decl]
+                    continue
+                self.env[decl] = _closed_form(entry[decl], placeholder, after, iteration, assigned[decl], before)
+                self._derived_from(self.env[decl], entry[decl], after)
         else:
             # Inside a summary run: one run of the body over placeholders is enough.
             self.env.update(placeholders)
@@ -86,11 +92,15 @@ class Loops:
                 geometric,
                 lane_starts=frozenset(
                     atom
-                    for induction in inductions.values()
-                    if induction.operator == "+" and induction.start.variance is Variance.DATA
-                    for atom in induction.start.atoms()
+                    for start in (
+                        *(i.start for i in inductions.values() if i.operator == "+"),
+                        *walks.values(),
+                    )
+                    if start.variance is Variance.DATA
+                    for atom in start.atoms()
                     if atom.kind is AtomKind.VARYING
                 ),
+                lane_steps=frozenset(walks),
             )
         self._leave_loop(entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips)
         for decl in self._butterfly_reduced(stmt, inductions, trips):
@@ -253,11 +263,44 @@ class Loops:
         return Induction(start, step, operator)
 
 
-def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration: Sym, name: str) -> Value:
-    """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; one a trip moves
-    by an amount the same across each warp, under a guard or not (``if (k & 1) j += n;``),
-    is its start moved by an unknown of that variance, its lanes as far apart as at the
-    start; else an unknown that varies as its start and its updates do."""
+class _PreLoopAtoms:
+    """The unknowns the variables held before a loop (computed once, when first asked):
+    what a trip cannot change. Anything the body loads or computes is a new unknown."""
+
+    _FIXED = frozenset(
+        (AtomKind.THREAD_INDEX, AtomKind.BLOCK_INDEX, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM, AtomKind.PARAMETER)
+    )
+
+    def __init__(self, entry: Mapping[str, Value]) -> None:
+        self._entry = entry
+        self._atoms: set[Atom] | None = None
+
+    def invariant(self, value: Sym) -> bool:
+        """Whether ``value`` is the same on every trip: made of launch values and of
+        unknowns that existed before the loop."""
+        if self._atoms is None:
+            self._atoms = set()
+            for held in self._entry.values():
+                if isinstance(held, Sym):
+                    self._atoms |= _all_atoms(held)
+                elif isinstance(held, Pointer):
+                    self._atoms |= _all_atoms(held.offset)
+        return all(
+            atom.kind in self._FIXED or atom.kind is AtomKind.OPERATION or atom in self._atoms
+            for atom in _all_atoms(value)
+        )
+
+
+def _closed_form(
+    start: Value, placeholder: Sym, after: Value | None, iteration: Sym, name: str, before: _PreLoopAtoms
+) -> Value:
+    """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; so does one a
+    trip moves under a condition no trip changes (``if (halo) idx += pitch;``, a lane's role
+    fixed before the loop): ``x0 + (halo ? pitch : 0) * k``, exact for every lane. One a trip
+    moves by an amount the same across each warp, under a guard that changes or not (``if
+    (k & 1) j += n;``), is its start moved by an unknown of that variance, its lanes as far
+    apart as at the start; else an unknown that varies as its start and its updates do.
+    ``before`` tells what no trip changes."""
     if after == start:
         return start  # Every trip ends with the value it started with (`k = restart;`).
     if isinstance(after, Sym) and isinstance(start, Sym):
@@ -265,6 +308,8 @@ def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration:
         if all(atom != placeholder.terms[0][0][0] for atom in step.atoms()):
             return start + step * iteration
         moved = _moved_by(after, placeholder)
+        if moved is not None and before.invariant(moved):
+            return start + moved * iteration
         if moved is not None and moved.variance <= Variance.WARP_UNIFORM:
             return start + sym.unknown(f"{name} steps", moved.variance)
         variance = max(_join_variance(start), _join_variance(step))
@@ -272,7 +317,46 @@ def _closed_form(start: Value, placeholder: Sym, after: Value | None, iteration:
     return _opaque(name, start)
 
 
+def _walks_own_range(start: Value, placeholder: Sym, after: Value | None) -> bool:
+    """Whether a variable that starts from data each lane loaded (a prefix sum of the lanes'
+    counts, ``from = base + offsets[lane]``) moves forward by zero or a constant on each trip,
+    as the lane decides (``if (keep) out[from++] = x;``): each lane fills its own range of
+    consecutive elements from its start, one element per trip that takes it."""
+    if not isinstance(start, Sym) or not isinstance(after, Sym) or start.variance is not Variance.DATA:
+        return False
+    if not any(atom.kind is AtomKind.VARYING for atom in start.atoms()):
+        return False
+    moved = _moved_by(after, placeholder)
+    return moved is not None and moved.variance > Variance.WARP_UNIFORM and _forward_steps(moved)
+
+
+def _forward_steps(moved: Sym) -> bool:
+    """``moved`` is a constant at least zero on every path, and above zero on some (``c ? 1 : 0``)."""
+    if moved.constant is not None:
+        return moved.constant > 0
+    if len(moved.terms) != 1 or moved.terms[0][1] != 1 or len(moved.terms[0][0]) != 1:
+        return False
+    select = moved.terms[0][0][0]
+    if select.kind is not AtomKind.OPERATION or select.name != "select":
+        return False
+    paths = select.args[1:]
+    return all(path.constant == 0 or _forward_steps(path) for path in paths) and any(
+        path.constant != 0 for path in paths
+    )
+
+
 _LAUNCH_CONSTANTS = frozenset((AtomKind.PARAMETER, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM, AtomKind.BLOCK_INDEX))
+
+
+def _all_atoms(value: Sym) -> set[Atom]:
+    """The atoms of ``value``, also those inside its operations (a select's condition)."""
+    found: set[Atom] = set()
+    for atom in value.atoms():
+        found.add(atom)
+        if atom.kind is AtomKind.OPERATION:
+            for argument in atom.args:
+                found |= _all_atoms(argument)
+    return found
 
 
 def _moved_by(value: Sym, start: Sym) -> Sym | None:
