@@ -72,6 +72,10 @@ class AccessPattern:
     ideal_wavefronts: float | None = None
     depends_on: tuple[str, ...] = ()
     """The uniform unknowns (parameters, template constants) the cost depends on."""
+    trip_degrees: tuple[float, ...] = ()
+    """Shared memory, in a loop nvcc unrolls whole whose trips differ: the conflict degree of
+    each trip that matters (each is an instruction of its own); ``wavefronts`` are then the
+    costliest trip's."""
     data_pattern: DataPattern | None = None
     """For an address that depends on data loaded per lane: how it spreads the lanes."""
     data_loop: LoopRun | None = None
@@ -123,10 +127,13 @@ _DECIDABLE = {
 }
 
 
-def decidable(condition: Sym) -> bool:
+def decidable(condition: Sym, bindings: Mapping[str, int] | None = None) -> bool:
     """Whether ``condition`` can be evaluated lane by lane: it names only thread and block
-    coordinates, loop counters and operations on them."""
-    return all(atom.kind in _DECIDABLE for atom in condition.atoms())
+    coordinates, loop counters and operations on them (and parameters given in ``bindings``)."""
+    return all(
+        atom.kind in _DECIDABLE or (atom.kind is AtomKind.PARAMETER and bindings and atom.name in bindings)
+        for atom in condition.atoms()
+    )
 
 
 def _conjuncts(condition: Sym) -> list[Sym]:
@@ -144,25 +151,27 @@ _GUARD_LANES: dict[tuple, tuple[bool, ...]] = {}
 MAX_GUARD_LANES = 65536
 
 
-def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> tuple[bool, ...]:
-    key = (guard.condition, guard.holds, evaluator.key, warp)
+def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int, launched: bool) -> tuple[bool, ...]:
+    key = (guard.condition, guard.holds, evaluator.key, warp, launched)
     lanes = _GUARD_LANES.get(key)
     if lanes is None:
         if len(_GUARD_LANES) >= MAX_GUARD_LANES:
             _GUARD_LANES.clear()
-        lanes = _GUARD_LANES[key] = _lanes_satisfying(guard, evaluator, warp)
+        lanes = _GUARD_LANES[key] = _lanes_satisfying(guard, evaluator, warp, launched)
     return lanes
 
 
-def _lanes_satisfying(guard: Guard, evaluator: LaneEvaluator, warp: int) -> tuple[bool, ...]:
+def _lanes_satisfying(guard: Guard, evaluator: LaneEvaluator, warp: int, launched: bool) -> tuple[bool, ...]:
     """Lanes that satisfy ``guard``. Parts that depend on parameters or loaded values
     (``i < n``) are not decided here: they let every lane through. So
-    ``threadIdx.x == 31 && x < n`` still narrows the warp to lane 31."""
+    ``threadIdx.x == 31 && x < n`` still narrows the warp to lane 31. ``launched``: parts on
+    parameters the evaluator's launch gives are decided too."""
     count = len(evaluator.shape.lane_coordinates(warp))
     parts = _conjuncts(guard.condition) if guard.holds else [guard.condition]
     lanes = [True] * count
+    bindings = evaluator.bindings if launched else None
     for part in parts:
-        if not decidable(part):
+        if not decidable(part, bindings):
             continue
         values = evaluator.lanes(part, warp)
         lanes = [
@@ -171,12 +180,16 @@ def _lanes_satisfying(guard: Guard, evaluator: LaneEvaluator, warp: int) -> tupl
     return tuple(lanes)
 
 
-def active_lanes(guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int = 0) -> list[bool]:
-    """Which lanes of the warp run code under ``guards`` (lanes we cannot decide count as active)."""
+def active_lanes(
+    guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int = 0, launched: bool = False
+) -> list[bool]:
+    """Which lanes of the warp run code under ``guards`` (lanes we cannot decide count as active).
+    ``launched``: conditions on the parameters the evaluator's launch gives (``i < n`` at a
+    launch with ``n = 10``) decide lanes too."""
     count = len(evaluator.shape.lane_coordinates(warp))
     active = [True] * count
     for guard in guards:
-        active = [a and h for a, h in zip(active, _guard_holds(guard, evaluator, warp), strict=False)]
+        active = [a and h for a, h in zip(active, _guard_holds(guard, evaluator, warp, launched), strict=False)]
     return active
 
 
