@@ -292,7 +292,7 @@ def block_requests(
     return requests
 
 
-EDGE_CLASSES_FROM = 4
+EDGE_CLASSES_FROM = 3
 """Grid axes longer than this are costed as their first block, one block standing for the
 inner ones, and their last block: a bounds guard splits an axis once, at one block."""
 
@@ -685,12 +685,14 @@ def shared_access_pattern(
         else unrolled_trip_costs(rounds, [offset, *conditions], loops or {}, unrolled)
     )
     trip_degrees: tuple[float, ...] = ()
+    total_trips = 0
     if unknowns:
         cost = max(costs, key=lambda c: c.ratio)
     elif trips:
         # Each trip is an instruction of its own: the costliest one is what the line shows.
-        cost = max(trips, key=lambda c: c.ratio)
-        trip_degrees = tuple(round(trip.ratio, 2) for trip in trips)
+        significant, total_trips = trips
+        cost = max(significant, key=lambda c: c.ratio)
+        trip_degrees = tuple(round(trip.ratio, 2) for trip in significant)
     else:
         cost = Wavefronts()
         for each in costs:
@@ -703,6 +705,7 @@ def shared_access_pattern(
         ideal_wavefronts=cost.ideal_per_request,
         depends_on=() if exact else unknowns + _loops_named([offset, *conditions]),
         trip_degrees=() if exact else trip_degrees,
+        unrolled_trips=total_trips if trip_degrees and not exact else 0,
     )
 
 
@@ -717,11 +720,12 @@ def unrolled_trip_costs(
     values: Sequence[Sym],
     loops: Mapping[Atom, LoopRun],
     unrolled: Callable[[LoopRun], int | None],
-) -> list[Wavefronts] | None:
-    """The wavefronts of each trip that matters, when every loop ``values`` move with is one
-    nvcc unrolls whole: each trip is then an instruction of its own, which Nsight Compute
-    counts apart, so a conflict in some trips is not diluted by the others. None when a loop
-    stays rolled (one instruction serves every trip: the sum is what it shows)."""
+) -> tuple[list[Wavefronts], int] | None:
+    """The wavefronts of each trip that matters, and the number of trips tried, when every
+    loop ``values`` move with is one nvcc unrolls whole: each trip is then an instruction of
+    its own, which Nsight Compute counts apart, so a conflict in some trips is not diluted by
+    the others. None when a loop stays rolled (one instruction serves every trip: the sum is
+    what it shows)."""
     counters = {atom for value in values for atom in value.atoms() if atom.kind is AtomKind.ITERATION}
     if not counters or any(atom not in loops or not unrolled(loops[atom]) for atom in counters):
         return None
@@ -730,4 +734,4 @@ def unrolled_trip_costs(
         trip = tuple(sorted((str(atom), evaluator.iterations.get(atom, evaluator.round)) for atom in counters))
         by_trip.setdefault(trip, cost)
     busiest = max(cost.taken for cost in by_trip.values())
-    return [cost for cost in by_trip.values() if cost.taken >= SIGNIFICANT_TRIP_SHARE * busiest]
+    return [cost for cost in by_trip.values() if cost.taken >= SIGNIFICANT_TRIP_SHARE * busiest], len(by_trip)

@@ -76,6 +76,8 @@ class AccessPattern:
     """Shared memory, in a loop nvcc unrolls whole whose trips differ: the conflict degree of
     each trip that matters (each is an instruction of its own); ``wavefronts`` are then the
     costliest trip's."""
+    unrolled_trips: int = 0
+    """With ``trip_degrees``: the trips of the unrolled loop, those too cheap to matter included."""
     data_pattern: DataPattern | None = None
     """For an address that depends on data loaded per lane: how it spreads the lanes."""
     data_loop: LoopRun | None = None

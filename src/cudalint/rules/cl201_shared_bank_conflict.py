@@ -193,8 +193,11 @@ class SharedBankConflict(FactRule):
                         )
                     elif pattern.trip_degrees:
                         conflicting = sum(1 for each in pattern.trip_degrees if each >= CONFLICT_RATIO)
+                        trips = pattern.unrolled_trips
                         qualifier = (
-                            f" in {conflicting} of the {len(pattern.trip_degrees)} trips nvcc unrolls its loop into"
+                            f" in each of the {trips} trips nvcc unrolls its loop into"
+                            if conflicting == trips
+                            else f" in {conflicting} of the {trips} trips nvcc unrolls its loop into"
                         )
                     else:
                         qualifier = " over the loop's trips"
