@@ -331,13 +331,16 @@ def launch_cost(
     access: Access, offset: Sym, evaluator: LaneEvaluator, size: int, blocks: Sequence[tuple[Block, int]]
 ) -> Wavefronts | None:
     """The wavefronts of ``access`` summed over the launch's ``blocks`` (weighted by the blocks
-    each stands for) under ``evaluator``'s values; None when a running lane's address is not known."""
+    each stands for) under ``evaluator``'s values; None when a running lane's address is not known.
+    Conditions on the parameters the launch gives decide lanes only where the grid is known: in
+    a sampled block, a bound would cut lanes at a place no launch chose."""
     total = Wavefronts()
+    launched = evaluator.shape.grid is not None
     for block, weight in blocks:
         at_block = LaneEvaluator(
             evaluator.shape, evaluator.round, evaluator.bindings, block=block, iterations=evaluator.iterations
         )
-        requests = block_requests(access, offset, at_block, launched=True)
+        requests = block_requests(access, offset, at_block, launched)
         if requests is None:
             return None
         cost = block_cost(list(requests.values()), size, matrix_access(access))
