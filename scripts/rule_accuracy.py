@@ -93,7 +93,8 @@ def launch_facts(launch, unit_path: Path | None = None) -> tuple[Facts, str]:
             {p: int(v) for p, v in zip(pattern.template_parameters, values, strict=False) if v.lstrip("-").isdigit()}
         )
         name = pattern.display_name
-    shape = BlockShape(*launch.block, source="recorded launch", grid=tuple(launch.grid))
+    grid = (tuple(launch.grid) + (1, 1))[:3]
+    shape = BlockShape(*launch.block, source="recorded launch", grid=grid)
     return Facts(tu, {name: LaunchContext(shape, bindings)}), name
 
 

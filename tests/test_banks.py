@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cudalint.dataflow import MemorySpace
 from cudalint.dataflow.banks import Wavefronts, block_cost, request_wavefronts
 from cudalint.dataflow.threads import BlockShape
 
@@ -100,3 +101,78 @@ def test_a_conflict_in_some_warps_is_averaged_over_the_block():
     row = [4 * lane for lane in range(32)]
     cost = block_cost([column, row], 4)
     assert (cost.taken, cost.ideal, cost.ratio) == (33, 2, 16.5)
+
+
+# A 3-D stencil (float [16][16][16], 8x8x8 blocks): rows y and y + 2 of a warp share banks.
+# Threads past the domain's edge exit before the read; the launch gives the edge.
+EDGE_STENCIL = """
+__global__ void stencil(float* v, const float* u, int edge) {
+    __shared__ float s[16][16][16];
+    int ti = threadIdx.z, tj = threadIdx.y, tk = threadIdx.x;
+    int i = blockIdx.z * 8 + ti, j = blockIdx.y * 8 + tj, k = blockIdx.x * 8 + tk;
+    s[ti + 4][tj + 4][tk + 4] = u[(i * 16 + j) * 16 + k];
+    __syncthreads();
+    if (i >= edge || j >= edge || k >= edge) return;
+    v[(i * 16 + j) * 16 + k] = s[ti + 4][tj + 4][tk + 4];
+}
+void run(float* v, const float* u) { stencil<<<dim3(GRID, GRID, GRID), dim3(8, 8, 8)>>>(v, u, EDGE); }
+"""
+
+
+def _stencil_read(snippets, grid: int, edge: int):
+    source = EDGE_STENCIL.replace("GRID", str(grid)).replace("EDGE", str(edge))
+    facts = snippets.facts(source, f"stencil_{grid}_{edge}.cu")
+    (kernel,) = facts.kernels
+    return next(p for a, p in kernel.accesses if a.space is MemorySpace.SHARED and a.span.line == 8)
+
+
+@pytest.mark.parametrize(
+    "grid, edge, wavefronts",
+    [
+        (2, 16, 2.0),  # every warp runs whole: 2-way everywhere
+        (2, 10, round(100 / 60, 2)),  # 40 warps of whole rows (2 each), 20 of rows y < 2 (1 each)
+        # 6 blocks an axis, the last with rows y < 2: per plane, 10 warps of whole rows and 1 of two rows
+        (6, 42, round((10 * 2 + 1) / 11, 2)),
+    ],
+)
+def test_edge_blocks_of_the_launch_are_costed_with_the_rest(snippets, grid, edge, wavefronts):
+    pattern = _stencil_read(snippets, grid, edge)
+    assert round(pattern.wavefronts, 2) == wavefronts
+    assert pattern.ideal_wavefronts == 1
+
+
+# The last merge of a bitonic sort: trips j = 1 .. 16 are 2-way, j = 32 .. 128 conflict-free.
+MERGE = """
+__global__ void merge(unsigned* out, const unsigned* in) {
+    __shared__ unsigned s[256];
+    unsigned t = threadIdx.x;
+    s[t] = in[t];
+    s[t + 128] = in[t + 128];
+    __syncthreads();
+    PRAGMA
+    for (unsigned j = 128; j > 0; j >>= 1) {
+        unsigned pos = 2 * t - (t & (j - 1));
+        unsigned a = s[pos];
+        __syncthreads();
+        s[pos + j] = a;
+        __syncthreads();
+    }
+    out[t] = s[t];
+}
+void run(unsigned* out, const unsigned* in) { merge<<<64, 128>>>(out, in); }
+"""
+
+
+@pytest.mark.parametrize(
+    "pragma, wavefronts, trips",
+    [
+        ("", 2.0, (1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0)),  # unrolled: a trip is an instruction
+        ("#pragma unroll 1", 13 / 8, ()),  # rolled: one instruction sums every trip
+    ],
+)
+def test_trips_of_an_unrolled_loop_are_judged_apart(snippets, pragma, wavefronts, trips):
+    facts = snippets.facts(MERGE.replace("PRAGMA", pragma), "merge_unrolled.cu" if not pragma else "merge_rolled.cu")
+    (kernel,) = facts.kernels
+    pattern = next(p for a, p in kernel.accesses if a.space is MemorySpace.SHARED and a.span.line == 10)
+    assert (pattern.wavefronts, pattern.ideal_wavefronts) == (wavefronts, 1)
+    assert sorted(pattern.trip_degrees) == sorted(trips)

@@ -68,6 +68,8 @@ ALIGNMENT_WARPS = 4
 
 Request = Sequence[int | None]
 """The byte offset each lane of a warp asks for, None for lanes that do not run."""
+Block = tuple[int, int, int]
+"""blockIdx (x, y, z) of one block of a launch."""
 
 
 @dataclass(frozen=True)
@@ -266,14 +268,17 @@ def _line_split_wavefronts(request: Request, lanes: Sequence[int | None], origin
 MAX_WARPS_COSTED = 16
 
 
-def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> dict[int, Request] | None:
+def block_requests(
+    access: Access, offset: Sym, evaluator: LaneEvaluator, launched: bool = False
+) -> dict[int, Request] | None:
     """The requests of the block's warps that run ``access`` under ``evaluator``'s values
-    (the first ``MAX_WARPS_COSTED`` of them), by warp; None when a running lane's address is not known."""
+    (the first ``MAX_WARPS_COSTED`` of them), by warp; None when a running lane's address is not known.
+    ``launched``: conditions on parameters the launch gives (``i < n``) decide lanes too."""
     requests: dict[int, Request] = {}
     for warp in range(evaluator.shape.warps()):
         if len(requests) == MAX_WARPS_COSTED:
             break
-        running = active_lanes(access.guards, evaluator, warp)
+        running = active_lanes(access.guards, evaluator, warp, launched)
         if not any(running):
             continue
         addresses = evaluator.lanes(offset, warp)
@@ -285,6 +290,62 @@ def block_requests(access: Access, offset: Sym, evaluator: LaneEvaluator) -> dic
             return None
         requests[warp] = [address if on else None for address, on in zip(addresses, running, strict=False)]
     return requests
+
+
+EDGE_CLASSES_FROM = 3
+"""Grid axes longer than this are costed as their first block, one block standing for the
+inner ones, and their last block: a bounds guard splits an axis once, at one block."""
+
+
+def launch_blocks(access: Access, shape: BlockShape, bindings: Mapping[str, int]) -> list[tuple[Block, int]]:
+    """The blocks of the launch whose warps run ``access`` differently, each with the number of
+    blocks it stands for. One block (the sampled one) unless the grid is known and a guard of
+    the access compares block coordinates with what the launch gives (``j < n`` where
+    ``j = blockIdx.y * 8 + threadIdx.y``): then the blocks at the grid's edges, where lanes
+    past the bound exit, are costed beside the inner ones, as Nsight Compute counts every
+    warp of the launch."""
+    sampled = shape.sampled_block
+    if shape.grid is None:
+        return [(sampled, 1)]
+    axes = {
+        atom.name
+        for guard in access.guards
+        if decidable(guard.condition, bindings)
+        for atom in guard.condition.atoms()
+        if atom.kind is AtomKind.BLOCK_INDEX
+    }
+    if not axes:
+        return [(sampled, 1)]
+    choices = []
+    for axis, size, index in zip("xyz", shape.grid, sampled, strict=True):
+        if axis not in axes or size <= 1:
+            choices.append([(index, 1)])
+        elif size <= EDGE_CLASSES_FROM:
+            choices.append([(block, 1) for block in range(size)])
+        else:
+            choices.append([(0, 1), (1, size - 2), (size - 1, 1)])
+    return [((x, y, z), wx * wy * wz) for x, wx in choices[0] for y, wy in choices[1] for z, wz in choices[2]]
+
+
+def launch_cost(
+    access: Access, offset: Sym, evaluator: LaneEvaluator, size: int, blocks: Sequence[tuple[Block, int]]
+) -> Wavefronts | None:
+    """The wavefronts of ``access`` summed over the launch's ``blocks`` (weighted by the blocks
+    each stands for) under ``evaluator``'s values; None when a running lane's address is not known.
+    Conditions on the parameters the launch gives decide lanes only where the grid is known: in
+    a sampled block, a bound would cut lanes at a place no launch chose."""
+    total = Wavefronts()
+    launched = evaluator.shape.grid is not None
+    for block, weight in blocks:
+        at_block = LaneEvaluator(
+            evaluator.shape, evaluator.round, evaluator.bindings, block=block, iterations=evaluator.iterations
+        )
+        requests = block_requests(access, offset, at_block, launched)
+        if requests is None:
+            return None
+        cost = block_cost(list(requests.values()), size, matrix_access(access))
+        total += Wavefronts(cost.taken * weight, cost.ideal * weight, cost.requests * weight)
+    return total
 
 
 def matrix_access(access: Access) -> bool:
@@ -601,24 +662,40 @@ def shared_access_pattern(
     instruction = shared_instruction(access, shape, loops, wide, unrolled)
     offset, size = instruction.offset, instruction.size
     tried = access_rounds(access, shape, bindings, loops, offset, instruction.merged_trips)
-    rounds = None if tried is None else [list(requests.values()) for _, requests in tried]
-    if rounds is None or size <= 0:
+    blocks = launch_blocks(access, shape, bindings or {})
+    launched = (
+        None if tried is None else [launch_cost(access, offset, evaluator, size, blocks) for evaluator, _ in tried]
+    )
+    if tried is None or None in launched or size <= 0:
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
-    costs = [block_cost(requests, size, matrix_access(access)) for requests in rounds if requests]
+    rounds = [(evaluator, cost) for (evaluator, _), cost in zip(tried, launched, strict=True) if cost.requests]
     source = _copy_source(access, size, bindings or {})
-    if source is not None and tried is not None:
-        costs = [
-            _copy_cost(requests, {warp: evaluator.lanes(source, warp) for warp in requests}, size)
+    if source is not None:
+        rounds = [
+            (evaluator, _copy_cost(requests, {warp: evaluator.lanes(source, warp) for warp in requests}, size))
             for evaluator, requests in tried
             if requests
         ]
+    costs = [cost for _, cost in rounds]
     if not costs:
         return pattern
     conditions = [guard.condition for guard in access.guards if decidable(guard.condition)]
     chosen_by_data = _lanes_chosen_by_data(access)
     unknowns = _sampled([offset, *conditions], bindings or {}) + chosen_by_data
+    trips = (
+        None
+        if unknowns or instruction.merged_trips or unrolled is None
+        else unrolled_trip_costs(rounds, [offset, *conditions], loops or {}, unrolled)
+    )
+    trip_degrees: tuple[float, ...] = ()
+    total_trips = 0
     if unknowns:
         cost = max(costs, key=lambda c: c.ratio)
+    elif trips:
+        # Each trip is an instruction of its own: the costliest one is what the line shows.
+        significant, total_trips = trips
+        cost = max(significant, key=lambda c: c.ratio)
+        trip_degrees = tuple(round(trip.ratio, 2) for trip in significant)
     else:
         cost = Wavefronts()
         for each in costs:
@@ -630,4 +707,34 @@ def shared_access_pattern(
         wavefronts=cost.per_request,
         ideal_wavefronts=cost.ideal_per_request,
         depends_on=() if exact else unknowns + _loops_named([offset, *conditions]),
+        trip_degrees=() if exact else trip_degrees,
+        unrolled_trips=total_trips if trip_degrees and not exact else 0,
     )
+
+
+SIGNIFICANT_TRIP_SHARE = 0.1
+"""A trip of an unrolled loop whose instruction takes less than this share of the wavefronts
+of the loop's busiest trip (a tree's last trips, where a lane or two still run) is not
+judged: its conflict costs next to nothing."""
+
+
+def unrolled_trip_costs(
+    rounds: Sequence[tuple[LaneEvaluator, Wavefronts]],
+    values: Sequence[Sym],
+    loops: Mapping[Atom, LoopRun],
+    unrolled: Callable[[LoopRun], int | None],
+) -> tuple[list[Wavefronts], int] | None:
+    """The wavefronts of each trip that matters, and the number of trips tried, when every
+    loop ``values`` move with is one nvcc unrolls whole: each trip is then an instruction of
+    its own, which Nsight Compute counts apart, so a conflict in some trips is not diluted by
+    the others. None when a loop stays rolled (one instruction serves every trip: the sum is
+    what it shows)."""
+    counters = {atom for value in values for atom in value.atoms() if atom.kind is AtomKind.ITERATION}
+    if not counters or any(atom not in loops or not unrolled(loops[atom]) for atom in counters):
+        return None
+    by_trip: dict[tuple, Wavefronts] = {}
+    for evaluator, cost in rounds:
+        trip = tuple(sorted((str(atom), evaluator.iterations.get(atom, evaluator.round)) for atom in counters))
+        by_trip.setdefault(trip, cost)
+    busiest = max(cost.taken for cost in by_trip.values())
+    return [cost for cost in by_trip.values() if cost.taken >= SIGNIFICANT_TRIP_SHARE * busiest], len(by_trip)

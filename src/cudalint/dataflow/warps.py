@@ -98,6 +98,12 @@ class AccessPattern:
     ideal_wavefronts: float | None = None
     depends_on: tuple[str, ...] = ()
     """The uniform unknowns (parameters, template constants) the cost depends on."""
+    trip_degrees: tuple[float, ...] = ()
+    """Shared memory, in a loop nvcc unrolls whole whose trips differ: the conflict degree of
+    each trip that matters (each is an instruction of its own); ``wavefronts`` are then the
+    costliest trip's."""
+    unrolled_trips: int = 0
+    """With ``trip_degrees``: the trips of the unrolled loop, those too cheap to matter included."""
     data_pattern: DataPattern | None = None
     """For an address that depends on data loaded per lane: how it spreads the lanes."""
     data_loop: LoopRun | None = None
@@ -157,10 +163,13 @@ _DECIDABLE = {
 }
 
 
-def decidable(condition: Sym) -> bool:
+def decidable(condition: Sym, bindings: Mapping[str, int] | None = None) -> bool:
     """Whether ``condition`` can be evaluated lane by lane: it names only thread and block
-    coordinates, loop counters and operations on them."""
-    return all(atom.kind in _DECIDABLE for atom in condition.atoms())
+    coordinates, loop counters and operations on them (and parameters given in ``bindings``)."""
+    return all(
+        atom.kind in _DECIDABLE or (atom.kind is AtomKind.PARAMETER and bindings and atom.name in bindings)
+        for atom in condition.atoms()
+    )
 
 
 def _conjuncts(condition: Sym) -> list[Sym]:
@@ -178,47 +187,54 @@ _GUARD_LANES: dict[tuple, tuple[bool, ...]] = {}
 MAX_GUARD_LANES = 65536
 
 
-def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int) -> tuple[bool, ...]:
-    key = (guard.condition, guard.holds, evaluator.key, warp)
+def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int, launched: bool) -> tuple[bool, ...]:
+    key = (guard.condition, guard.holds, evaluator.key, warp, launched)
     lanes = _GUARD_LANES.get(key)
     if lanes is None:
         if len(_GUARD_LANES) >= MAX_GUARD_LANES:
             _GUARD_LANES.clear()
-        lanes = _GUARD_LANES[key] = _lanes_satisfying(guard, evaluator, warp)
+        lanes = _GUARD_LANES[key] = _lanes_satisfying(guard, evaluator, warp, launched)
     return lanes
 
 
-def _lanes_satisfying(guard: Guard, evaluator: LaneEvaluator, warp: int) -> tuple[bool, ...]:
+def _lanes_satisfying(guard: Guard, evaluator: LaneEvaluator, warp: int, launched: bool) -> tuple[bool, ...]:
     """Lanes that satisfy ``guard``. Parts that depend on parameters or loaded values
     (``i < n``) are not decided here: they let every lane through. So
-    ``threadIdx.x == 31 && x < n`` still narrows the warp to lane 31."""
+    ``threadIdx.x == 31 && x < n`` still narrows the warp to lane 31. ``launched``: parts on
+    parameters the evaluator's launch gives are decided too."""
     count = len(evaluator.shape.lane_coordinates(warp))
     parts = _conjuncts(guard.condition) if guard.holds else [guard.condition]
     lanes = [True] * count
+    bindings = evaluator.bindings if launched else None
     for part in parts:
-        values = _lane_truths(part, evaluator, warp, count)
+        values = _lane_truths(part, evaluator, warp, count, bindings)
         lanes = [lane and (v is None or v == guard.holds) for lane, v in zip(lanes, values, strict=False)]
     return tuple(lanes)
 
 
-def _lane_truths(condition: Sym, evaluator: LaneEvaluator, warp: int, count: int) -> list[bool | None]:
-    """Each lane's truth of ``condition``, None where it rests on values not decided here.
-    A select whose own condition is decidable takes each lane's chosen side (``halo = k < 84
-    ? x < n : false``: lanes 84 and up are false whatever n is); a conjunction is false
-    where a part is."""
-    if decidable(condition):
+def _lane_truths(
+    condition: Sym, evaluator: LaneEvaluator, warp: int, count: int, bindings: Mapping[str, int] | None
+) -> list[bool | None]:
+    """Each lane's truth of ``condition``, None where it rests on values not decided here
+    (parameters count as decided when ``bindings`` gives them). A select whose own condition
+    is decidable takes each lane's chosen side (``halo = k < 84 ? x < n : false``: lanes 84
+    and up are false whatever n is); a conjunction is false where a part is."""
+    if decidable(condition, bindings):
         return [None if v is None else v != 0 for v in evaluator.lanes(condition, warp)]
     if len(condition.terms) == 1 and condition.terms[0][1] == 1 and len(condition.terms[0][0]) == 1:
         atom = condition.terms[0][0][0]
         if atom.kind is AtomKind.OPERATION and atom.name == "select" and len(atom.args) == 3:
             chooser, then, otherwise = atom.args
-            chosen = _lane_truths(chooser, evaluator, warp, count)
+            chosen = _lane_truths(chooser, evaluator, warp, count, bindings)
             if all(c is None for c in chosen):
                 return [None] * count
-            sides = (_lane_truths(then, evaluator, warp, count), _lane_truths(otherwise, evaluator, warp, count))
+            sides = (
+                _lane_truths(then, evaluator, warp, count, bindings),
+                _lane_truths(otherwise, evaluator, warp, count, bindings),
+            )
             return [None if c is None else sides[0 if c else 1][lane] for lane, c in enumerate(chosen)]
         if atom.kind is AtomKind.OPERATION and atom.name == "&&":
-            parts = [_lane_truths(argument, evaluator, warp, count) for argument in atom.args]
+            parts = [_lane_truths(argument, evaluator, warp, count, bindings) for argument in atom.args]
             return [
                 False if any(p[lane] is False for p in parts) else True if all(p[lane] for p in parts) else None
                 for lane in range(count)
@@ -226,12 +242,16 @@ def _lane_truths(condition: Sym, evaluator: LaneEvaluator, warp: int, count: int
     return [None] * count
 
 
-def active_lanes(guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int = 0) -> list[bool]:
-    """Which lanes of the warp run code under ``guards`` (lanes we cannot decide count as active)."""
+def active_lanes(
+    guards: tuple[Guard, ...], evaluator: LaneEvaluator, warp: int = 0, launched: bool = False
+) -> list[bool]:
+    """Which lanes of the warp run code under ``guards`` (lanes we cannot decide count as active).
+    ``launched``: conditions on the parameters the evaluator's launch gives (``i < n`` at a
+    launch with ``n = 10``) decide lanes too."""
     count = len(evaluator.shape.lane_coordinates(warp))
     active = [True] * count
     for guard in guards:
-        active = [a and h for a, h in zip(active, _guard_holds(guard, evaluator, warp), strict=False)]
+        active = [a and h for a, h in zip(active, _guard_holds(guard, evaluator, warp, launched), strict=False)]
     return active
 
 

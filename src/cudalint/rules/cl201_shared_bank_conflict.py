@@ -53,10 +53,22 @@ class SharedBankConflict(FactRule):
     when each pair of neighbouring lanes asks for one address, the phases are twice as
     wide. So an 8x8 tile of doubles written by the lanes `x < 8` of a 16x16 block takes
     two wavefronts for data that fits in one (a 2-way cost with no two lanes on a bank),
-    and `double s[t / 2]` takes one. The figures are summed over the block's warps, and
-    over the trips of a loop whose trips change the addresses, as Nsight Compute sums
-    them: a conflict in one warp of eight shows diluted, and is reported only when the
-    sum still doubles. Loads or stores of neighbouring words that nvcc merges into one
+    and `double s[t / 2]` takes one. The figures are summed over the warps the launch runs,
+    as Nsight Compute sums them: a conflict in one warp of eight shows diluted, and is
+    reported only when the sum still doubles. Where the launch gives the grid and the bound
+    of a guard on the block's coordinates (`if (j >= n) return;` at a launch with `n = 10`),
+    the blocks at the grid's edges, whose lanes past the bound do not run, are costed beside
+    the inner ones: an 8x8x8 block reading `s[z][y][x]` of a `float[16][16][16]` tile
+    conflicts 2-way where rows y and y + 2 both run, but a domain of 10 points leaves the
+    warps of the far y edge two rows, conflict-free, and the launch shows 1.67x
+    (tests/corpus/shared/launch_edges.cu); a bound known only at run time leaves every
+    block whole. A loop whose trips change the addresses is summed over its trips where
+    nvcc keeps it rolled (one instruction serves them all); a loop nvcc unrolls whole makes
+    each trip an instruction of its own, which Nsight Compute counts apart, so its trips
+    are judged apart: the costliest trip among those that take at least a tenth of the
+    busiest trip's wavefronts, with the number of trips that conflict (a bitonic merge over
+    `j = 128 .. 1`: 2-way in 5 of its 8 trips, 1.6x summed, tests/corpus/shared/
+    unrolled_trips.cu). Loads or stores of neighbouring words that nvcc merges into one
     wider instruction (`s[2 * t]` and `s[2 * t + 1]` with nothing between them, the
     first word aligned for the wide one) are costed as that instruction: an 8-byte
     contiguous access, conflict-free; so are the trips of a loop nvcc unrolls that walk
@@ -186,6 +198,14 @@ class SharedBankConflict(FactRule):
                             if spelled
                             else " for some values computed at run time"
                         )
+                    elif pattern.trip_degrees:
+                        conflicting = sum(1 for each in pattern.trip_degrees if each >= CONFLICT_RATIO)
+                        trips = pattern.unrolled_trips
+                        qualifier = (
+                            f" in each of the {trips} trips nvcc unrolls its loop into"
+                            if conflicting == trips
+                            else f" in {conflicting} of the {trips} trips nvcc unrolls its loop into"
+                        )
                     else:
                         qualifier = " over the loop's trips"
                 launch = kernel.launch_note(access.location.offset)
@@ -200,6 +220,8 @@ class SharedBankConflict(FactRule):
                     if access.instruction is None
                     else _instruction_cost(kernel, access, pattern.wavefronts, pattern.ideal_wavefronts)
                 )
+                if pattern.trip_degrees and pattern.confidence is Confidence.SYMBOLIC and level is None:
+                    cost += " in the costliest trip"
                 yield self.finding(
                     f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
