@@ -94,9 +94,9 @@ __launch_bounds__(512) __global__ void df_scan_sweeps(float* out, const float* i
         if (t < d) {  // expect: CL301 warning
             int ai = offset * (2 * t + 1) - 1;
             int bi = offset * (2 * t + 2) - 1;
-            float left = temp[ai];  // expect: CL201 warning @26 "5.3-way bank conflict"
+            float left = temp[ai];  // expect: CL201 warning @26 "32-way bank conflict"
             temp[ai] = temp[bi];  // expect: CL201 warning, CL201 warning
-            temp[bi] += left;  // expect: CL201 warning @13 "5.3-way bank conflict"
+            temp[bi] += left;  // expect: CL201 warning @13 "32-way bank conflict"
         }
     }
     __syncthreads();
