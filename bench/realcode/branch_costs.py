@@ -76,6 +76,7 @@ def facts_of(program: listing.Program, work: Path, cache: Path, reuse: bool) -> 
                 "facts",
                 "--format",
                 "json",
+                "--included",
                 "--compile-commands",
                 str(database),
                 entry["file"],
