@@ -17,9 +17,10 @@ Compute shows as predicated-on thread instructions below 32 per warp instruction
   the lane slots its function issues. Idle lanes are counted out of the warp's 32, as the
   hardware counts slots: lanes an enclosing guard or a narrow block left out idle through
   a nested path too. A path taken on a fetch-and-add's ticket (``atomicInc(&n, g) == g``)
-  runs in one thread of the grid, and is not counted in the work of the blocks. Instructions are estimated from the IR: operators,
-  memory accesses, math calls at their inlined size, helpers at their own size, loops at
-  their trip count (``DEFAULT_TRIPS`` where it is known only at run time).
+  runs in one thread of the grid, and is not counted in the work of the blocks.
+  Instructions are estimated from the IR: operators, memory accesses, math calls at
+  their inlined size, helpers at their own size, loops at their trip count
+  (``DEFAULT_TRIPS`` where it is known only at run time).
 """
 
 from __future__ import annotations
