@@ -17,7 +17,7 @@ Compute shows as predicated-on thread instructions below 32 per warp instruction
   the lane slots its function issues. Idle lanes are counted out of the warp's 32, as the
   hardware counts slots: lanes an enclosing guard or a narrow block left out idle through
   a nested path too. A path taken on a fetch-and-add's ticket (``atomicInc(&n, g) == g``)
-  runs in one thread of the grid, and is not counted in the work of the blocks.
+  runs in one thread of the grid: it counts once per grid, not once per block.
   Instructions are estimated from the IR: operators, memory accesses, math calls at
   their inlined size, helpers at their own size, loops at their trip count
   (``DEFAULT_TRIPS`` where it is known only at run time).
@@ -193,6 +193,7 @@ class Workload:
         loops: Mapping[Atom, LoopRun],
         profiles: Mapping[int, TripProfile] | None = None,
         fractions: Mapping[int, tuple[float, float]] | None = None,
+        blocks: int | None = None,
     ):
         self.function = function
         self.helpers = helpers
@@ -201,6 +202,9 @@ class Workload:
         """Loops whose trips were counted lane by lane, by statement identity."""
         self.fractions = fractions or {}
         """Shares of the warps reaching an ``if`` that issue its then- and else-path."""
+        self.blocks = blocks or DEFAULT_TRIPS
+        """Blocks of the grid: the launch's, or, where the grid is known only at run time,
+        ``DEFAULT_TRIPS``, the trips a loop over the grid's blocks is taken to run."""
         self._weights: dict[int, float] = {}
 
     def statement(self, stmt: ir.Stmt | None, depth: int = 0) -> float:
@@ -212,7 +216,7 @@ class Workload:
             return 0.0  # nvcc deletes a loop whose body does nothing.
         if key not in self._weights:
             own = sum(self.expression(expr, depth) for expr in stmt.expressions())
-            then, other = self.fractions.get(key) or _ticket_fractions(stmt)
+            then, other = self.fractions.get(key) or _ticket_fractions(stmt, self.blocks)
             nested = (
                 self.statement(stmt.init, depth)
                 + then * sum(self.statement(child, depth) for child in stmt.body)
@@ -516,11 +520,11 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
 _FETCH_AND_OP = ("atomicAdd", "atomicSub", "atomicInc", "atomicDec")
 
 
-def _ticket_fractions(stmt: ir.Stmt) -> tuple[float, float]:
+def _ticket_fractions(stmt: ir.Stmt, blocks: int = DEFAULT_TRIPS) -> tuple[float, float]:
     """The shares of the warps reaching ``stmt`` that issue its then- and else-path where
     its condition compares a ticket with a value (``atomicInc(&count, n) == n``,
     ``atomicSub(&left, 1) == 0``): a fetch-and-add hands every thread of the grid its own
-    value, so one thread of the grid takes the ``==`` path, next to no warp of a block
+    value, so one thread of the grid takes the ``==`` path, once in ``blocks`` blocks
     (``atomicCAS``, which many threads win on their own addresses, is no ticket). (1, 1)
     for any other statement: every warp is taken to issue both paths."""
     cond = stmt.cond if stmt.kind is ir.StmtKind.IF else None
@@ -537,7 +541,8 @@ def _ticket_fractions(stmt: ir.Stmt) -> tuple[float, float]:
         for node in side.walk()
     ):
         return (1.0, 1.0)
-    return (0.0, 1.0) if cond.op == "==" else (1.0, 0.0)
+    once = 1.0 / max(blocks, 1)
+    return (once, 1.0) if cond.op == "==" else (1.0, once)
 
 
 def _guarded_work(stmt: ir.Stmt, workload: Workload) -> float:
