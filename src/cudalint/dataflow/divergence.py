@@ -138,12 +138,18 @@ class BranchPattern:
         return self.taken_lanes not in (0, self.active_lanes)
 
     @property
+    def sampled(self) -> bool:
+        """The split was evaluated at sampled values of a size known only at run time: its
+        idle share is one guess among several, not an estimate of the run."""
+        return self.size_dependent and not self.launch_given
+
+    @property
     def cost(self) -> Cost:
         if not self.splits:
             return Cost.NONE
         if self.idiom in _CHEAP_IDIOMS or (self.idiom is Idiom.SINGLE_LANE and self.guarded_work <= PREDICATED_BODY):
             return Cost.CHEAP
-        if self.idle_share is None or (self.size_dependent and not self.launch_given):
+        if self.idle_share is None or self.sampled:
             worst = max(self.idle_share or 0.0, self.potential_share)
             return Cost.POSSIBLE if worst >= COSTLY_SHARE else Cost.CHEAP
         if self.trips is not None and self.trips.divergent_share < DIVERGENT_EXECUTIONS:
