@@ -173,3 +173,21 @@ def test_facts_text_shows_the_same(tmp_path):
         "in for at line 12 (iter(L12)): trips known at run time only (the cost model assumes 8)",
     ):
         assert expected in text, expected
+
+
+def test_included_kernels_are_listed_only_when_asked(tmp_path, monkeypatch):
+    (tmp_path / "kernels.cuh").write_text(
+        "__global__ void in_header(float* a) {\n    if (threadIdx.x % 2) a[threadIdx.x] = sqrtf(a[threadIdx.x]);\n}\n"
+    )
+    (tmp_path / "main.cu").write_text(
+        '#include "kernels.cuh"\n'
+        "__global__ void in_main(float* a) { a[threadIdx.x] = 1.0f; }\n"
+        "int main() { in_header<<<1, 64>>>(nullptr); in_main<<<1, 64>>>(nullptr); }\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    names = {}
+    for extra in ((), ("--included",)):
+        result = run_cli("facts", "main.cu", "--format", "json", *extra)
+        names[extra] = sorted(k["function"] for k in json.loads(result.stdout)["kernels"])
+    assert names[()] == ["in_main"]
+    assert names[("--included",)] == ["in_header", "in_main"]

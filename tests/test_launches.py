@@ -45,6 +45,23 @@ def test_constants_macros_enumerators_sizeof_and_arithmetic(snippets):
     assert found == [("k", (32, 1, 1), (128, 1, 1), 16, (None, None, 64, 4096))]
 
 
+def test_a_grid_rounded_up_from_a_floating_point_quotient(snippets):
+    found = _records(
+        snippets,
+        """
+        #include <math.h>
+        #define M 500
+        #define X 256
+        void run(float* out, const float* in) {
+            dim3 grid((size_t)(ceil(((float)M) / ((float)X))), (size_t)floor(M / 256.0));
+            k<<<grid, X>>>(out, in, 1, (int)ceilf(M / 3.0f));
+        }
+        """,
+    )
+    # 500 / 256 rounds up to 2 (not the 1 of an integer division) and down to 1.
+    assert found == [("k", (2, 1, 1), (256, 1, 1), 0, (None, None, 1, 167))]
+
+
 def test_dim3_variables_with_members_assigned(snippets):
     found = _records(
         snippets,

@@ -4,9 +4,10 @@ versus the share Nsight Compute measured.
 
     python bench/realcode/branch_costs.py [--work /tmp/realcode] [--facts-dir DIR] [--reuse] [--list] [NAME ...]
 
-For every program with a truth file, ``cudalint facts --format json`` runs on each source
-of its compile_commands.json (in the program folder, so that the launches beside a
-kernel give their values, as ``cudalint check`` takes them). Each branch whose lanes'
+For every program with a truth file, ``cudalint facts --format json --included`` runs on
+each source of its compile_commands.json (in the program folder, so that the launches
+beside a kernel give their values, as ``cudalint check`` takes them, and the kernels a
+source includes from the program's headers count too). Each branch whose lanes'
 decisions cudalint can compute (not data-dependent, not a size known only at run time)
 carries its estimate: the lane slots the split leaves idle, as a share of those its
 function issues (``cost.idle_share``; the largest where a line is analyzed more than
@@ -76,6 +77,7 @@ def facts_of(program: listing.Program, work: Path, cache: Path, reuse: bool) -> 
                 "facts",
                 "--format",
                 "json",
+                "--included",
                 "--compile-commands",
                 str(database),
                 entry["file"],

@@ -178,6 +178,11 @@ def _parser() -> argparse.ArgumentParser:
     facts.add_argument("--kernel", help="Only this kernel or device function (name, or name<args>).")
     facts.add_argument("--format", type=_choice(("text", "json")), default="text", help="Output format: text or json.")
     facts.add_argument(
+        "--included",
+        action="store_true",
+        help="Also the kernels of the headers and sources the file includes from under the current directory.",
+    )
+    facts.add_argument(
         "--ptxas",
         dest="use_ptxas",
         action=argparse.BooleanOptionalAction,
@@ -579,7 +584,12 @@ def facts_command(options: argparse.Namespace) -> int:
     file: Path = options.file
     tu, build = _parse_with_build(file, options, options.use_ptxas)
     facts = Facts(tu, build=build, external=_launches_beside(file, tu, options))
-    kernels = [k for k in facts.kernels if k.function.in_main_file]
+    here = Path.cwd().resolve()
+    kernels = [
+        k
+        for k in facts.kernels
+        if k.function.in_main_file or (options.included and Path(k.function.span.file).resolve().is_relative_to(here))
+    ]
     if options.kernel is not None:
         kernels = [
             k

@@ -392,7 +392,9 @@ class KernelFacts:
     def workload(self) -> Workload:
         """Instructions per thread of the kernel and its helpers, estimated from the IR."""
         fractions = issue_fractions(self.trace.branches, self.shape, self.bindings, self.loops)
-        return Workload(self.function, self.helpers, self.loops, self.trip_profiles, fractions)
+        grid = self.shape.grid
+        blocks = grid[0] * grid[1] * grid[2] if grid is not None else None
+        return Workload(self.function, self.helpers, self.loops, self.trip_profiles, fractions, blocks)
 
     @cached_property
     def branches(self) -> list[tuple[Branch, BranchPattern]]:

@@ -14,9 +14,13 @@ Compute shows as predicated-on thread instructions below 32 per warp instruction
   costs nothing.
 * The cost of a branch is the lane slots it leaves idle (idle lanes times the
   instructions of what it guards, times the trips of the loops around it) as a share of
-  the lane slots its function issues. Instructions are estimated from the IR: operators,
-  memory accesses, math calls at their inlined size, helpers at their own size, loops at
-  their trip count (``DEFAULT_TRIPS`` where it is known only at run time).
+  the lane slots its function issues. Idle lanes are counted out of the warp's 32, as the
+  hardware counts slots: lanes an enclosing guard or a narrow block left out idle through
+  a nested path too. A path taken on a fetch-and-add's ticket (``atomicInc(&n, g) == g``)
+  runs in one thread of the grid: it counts once per grid, not once per block.
+  Instructions are estimated from the IR: operators, memory accesses, math calls at
+  their inlined size, helpers at their own size, loops at their trip count
+  (``DEFAULT_TRIPS`` where it is known only at run time).
 """
 
 from __future__ import annotations
@@ -85,6 +89,10 @@ class Idiom(enum.Enum):
     """A thread index against a limit known at run time: only the warp holding the limit splits."""
     STRIDE_LOOP = "stride loop"
     """A loop whose lanes walk together (``i += blockDim.x * gridDim.x``): only the last trip splits."""
+    TICKET = "ticket"
+    """``if (atomicInc(&count, n) == n)``: the value a fetch-and-add returns is different in
+    every thread of the grid, so one thread of the grid takes the path (the last block's
+    combine): its warp idles 31 lanes once, not once per block."""
     REDUCTION_TAIL = "reduction tail"
     """``if (t < s)`` with ``s`` halving each trip: the tree reduction's shrinking active set."""
 
@@ -110,6 +118,9 @@ class BranchPattern:
     size_dependent: bool = False
     """The split depends on a value known only at run time (a size, a loaded bound): the
     sampled values may split warps the real ones leave whole, or the reverse."""
+    launch_given: bool = False
+    """Every run-time value of the condition is one the launch gives (``my - 1`` with the
+    host passing ``my = 128``): the split was computed with the launch's values, not sampled."""
     leaves: bool = False
     """An ``if`` without an else whose path ends in ``return``, ``continue`` or ``break``:
     the lanes that take it leave, and idle while the others run what follows."""
@@ -127,12 +138,18 @@ class BranchPattern:
         return self.taken_lanes not in (0, self.active_lanes)
 
     @property
+    def sampled(self) -> bool:
+        """The split was evaluated at sampled values of a size known only at run time: its
+        idle share is one guess among several, not an estimate of the run."""
+        return self.size_dependent and not self.launch_given
+
+    @property
     def cost(self) -> Cost:
         if not self.splits:
             return Cost.NONE
         if self.idiom in _CHEAP_IDIOMS or (self.idiom is Idiom.SINGLE_LANE and self.guarded_work <= PREDICATED_BODY):
             return Cost.CHEAP
-        if self.idle_share is None or self.size_dependent:
+        if self.idle_share is None or self.sampled:
             worst = max(self.idle_share or 0.0, self.potential_share)
             return Cost.POSSIBLE if worst >= COSTLY_SHARE else Cost.CHEAP
         if self.trips is not None and self.trips.divergent_share < DIVERGENT_EXECUTIONS:
@@ -140,7 +157,7 @@ class BranchPattern:
         return Cost.COSTLY if self.idle_share >= COSTLY_SHARE else Cost.CHEAP
 
 
-_CHEAP_IDIOMS = frozenset((Idiom.SELECT, Idiom.BOUNDS_GUARD, Idiom.STRIDE_LOOP))
+_CHEAP_IDIOMS = frozenset((Idiom.SELECT, Idiom.BOUNDS_GUARD, Idiom.STRIDE_LOOP, Idiom.TICKET))
 
 
 Place = tuple[ir.Function, tuple[ir.Stmt, ...], ir.Stmt | None]
@@ -182,6 +199,7 @@ class Workload:
         loops: Mapping[Atom, LoopRun],
         profiles: Mapping[int, TripProfile] | None = None,
         fractions: Mapping[int, tuple[float, float]] | None = None,
+        blocks: int | None = None,
     ):
         self.function = function
         self.helpers = helpers
@@ -190,6 +208,9 @@ class Workload:
         """Loops whose trips were counted lane by lane, by statement identity."""
         self.fractions = fractions or {}
         """Shares of the warps reaching an ``if`` that issue its then- and else-path."""
+        self.blocks = blocks or DEFAULT_TRIPS
+        """Blocks of the grid: the launch's, or, where the grid is known only at run time,
+        ``DEFAULT_TRIPS``, the trips a loop over the grid's blocks is taken to run."""
         self._weights: dict[int, float] = {}
 
     def statement(self, stmt: ir.Stmt | None, depth: int = 0) -> float:
@@ -201,7 +222,7 @@ class Workload:
             return 0.0  # nvcc deletes a loop whose body does nothing.
         if key not in self._weights:
             own = sum(self.expression(expr, depth) for expr in stmt.expressions())
-            then, other = self.fractions.get(key, (1.0, 1.0))
+            then, other = self.fractions.get(key) or _ticket_fractions(stmt, self.blocks)
             nested = (
                 self.statement(stmt.init, depth)
                 + then * sum(self.statement(child, depth) for child in stmt.body)
@@ -335,6 +356,7 @@ def branch_pattern(
         potential_share=workload.share(stmt, guarded * per_trip / 2),
         guarded_work=guarded,
         size_dependent=value_dependent(condition),
+        launch_given=value_dependent(condition) and not _sampled_unknowns(condition, bindings),
         leaves=leaves,
     )
 
@@ -472,7 +494,7 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
         body = sum(workload.statement(child) for child in stmt.body)
         for lanes in samples:
             taken = sum(1 for v in lanes if v)
-            total += (len(lanes) - taken) * body if taken else 0.0
+            total += (WARP_SIZE - taken) * body if taken else 0.0
         return total / len(samples)
     if stmt.kind is ir.StmtKind.SWITCH:
         cases = max(1, sum(1 for s in stmt.walk() if s.kind in (ir.StmtKind.CASE, ir.StmtKind.DEFAULT)))
@@ -494,8 +516,39 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
             taking = sum(1 for v in lanes if bool(v) == holds)
             if taking == len(lanes) or (taking == 0 and not _predicated(path, workload)):
                 continue  # The whole warp agrees: it runs the path, or branches around it.
-            total += (len(lanes) - taking) * workload.statement(path)
+            # Every lane of the warp not on the path idles through it, those an enclosing
+            # branch or the block's size already left out included: Nsight Compute counts
+            # 32 slots per warp instruction, and so does the function's total.
+            total += (WARP_SIZE - taking) * workload.statement(path)
     return total / len(samples)
+
+
+_FETCH_AND_OP = ("atomicAdd", "atomicSub", "atomicInc", "atomicDec")
+
+
+def _ticket_fractions(stmt: ir.Stmt, blocks: int = DEFAULT_TRIPS) -> tuple[float, float]:
+    """The shares of the warps reaching ``stmt`` that issue its then- and else-path where
+    its condition compares a ticket with a value (``atomicInc(&count, n) == n``,
+    ``atomicSub(&left, 1) == 0``): a fetch-and-add hands every thread of the grid its own
+    value, so one thread of the grid takes the ``==`` path, once in ``blocks`` blocks
+    (``atomicCAS``, which many threads win on their own addresses, is no ticket). (1, 1)
+    for any other statement: every warp is taken to issue both paths."""
+    cond = stmt.cond if stmt.kind is ir.StmtKind.IF else None
+    if cond is None or cond.kind is not ir.ExprKind.BINARY or cond.op not in ("==", "!=") or len(cond.children) != 2:
+        return (1.0, 1.0)
+    tickets = [
+        any(node.kind is ir.ExprKind.CALL and (node.name or "").startswith(_FETCH_AND_OP) for node in side.walk())
+        for side in cond.children
+    ]
+    if sum(tickets) != 1 or any(
+        node.kind is ir.ExprKind.CALL
+        for side, ticket in zip(cond.children, tickets, strict=True)
+        if not ticket
+        for node in side.walk()
+    ):
+        return (1.0, 1.0)
+    once = 1.0 / max(blocks, 1)
+    return (once, 1.0) if cond.op == "==" else (1.0, once)
 
 
 def _guarded_work(stmt: ir.Stmt, workload: Workload) -> float:
@@ -585,6 +638,8 @@ def _idiom(
     stmt = branch.stmt
     if selects_only(stmt, registers):
         return Idiom.SELECT
+    if _ticket_fractions(stmt) != (1.0, 1.0):
+        return Idiom.TICKET
     if bounds:
         return Idiom.STRIDE_LOOP if stmt.kind in _LOOPS else Idiom.BOUNDS_GUARD
     if samples and stmt.kind is ir.StmtKind.IF and max(sum(1 for v in lanes if v) for lanes in samples) == 1:

@@ -19,6 +19,7 @@ configurations, each judged on its own.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -47,6 +48,8 @@ _ARITHMETIC = {
     "|": lambda a, b: a | b,
     "^": lambda a, b: a ^ b,
 }
+_ROUNDING = {"ceil": math.ceil, "ceilf": math.ceil, "floor": math.floor, "floorf": math.floor}
+_FLOATING = (ir.TypeKind.HALF, ir.TypeKind.FLOAT, ir.TypeKind.DOUBLE, ir.TypeKind.LONG_DOUBLE)
 _COMPARISONS = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
@@ -420,14 +423,55 @@ class HostValues:
             if condition is None:
                 return None
             return self.integer(frame, expr.children[1 if condition else 2], choice, seen)
-        if kind is ir.ExprKind.CALL and expr.name in ("min", "max") and len(expr.children) == 2:
+        if kind is ir.ExprKind.CALL:
+            return self._call(frame, expr, choice, seen)
+        return None
+
+    def _call(self, frame: _Frame, expr: ir.Expr, choice: Choice, seen: frozenset[str]) -> int | None:
+        """``min``/``max`` of integers, a constructor's one argument, ``ceil``/``floor`` of a
+        floating-point quotient."""
+        if expr.name in ("min", "max") and len(expr.children) == 2:
             values = [self.integer(frame, c, choice, seen) for c in expr.children]
             if None in values:
                 return None
             return min(values) if expr.name == "min" else max(values)
-        if kind is ir.ExprKind.CALL and expr.op == "construct" and len(expr.children) == 1:
+        if expr.op == "construct" and len(expr.children) == 1:
             return self.integer(frame, expr.children[0], choice, seen)
+        if expr.name in _ROUNDING and len(expr.children) == 1:
+            value = self.real(frame, expr.children[0], choice, seen)
+            return _ROUNDING[expr.name](value) if value is not None and math.isfinite(value) else None
         return None
+
+    def real(
+        self, frame: _Frame, expr: ir.Expr | None, choice: Choice, seen: frozenset[str] = frozenset()
+    ) -> float | None:
+        """The value of a floating-point expression of host code, where a grid is rounded up
+        from a quotient of sizes (``ceil((float)n / 256)``, PolyBench's grids): casts to a
+        floating type keep the fraction, ``/`` between floating operands divides exactly,
+        and integer parts are evaluated as integers."""
+        if expr is None:
+            return None
+        if expr.kind is ir.ExprKind.CAST and expr.children:
+            inner = self.real(frame, expr.children[0], choice, seen)
+            if inner is None or expr.type.kind in _FLOATING:
+                return inner
+            return float(math.trunc(inner)) if math.isfinite(inner) else None
+        if expr.kind is ir.ExprKind.FLOAT_LITERAL and isinstance(expr.value, float):
+            return expr.value
+        if expr.kind is ir.ExprKind.BINARY and len(expr.children) == 2 and expr.op in ("+", "-", "*", "/"):
+            left, right = expr.children
+            if expr.type.kind not in _FLOATING:
+                value = self.integer(frame, expr, choice, seen)
+                return float(value) if value is not None else None
+            a, b = self.real(frame, left, choice, seen), self.real(frame, right, choice, seen)
+            if a is None or b is None or (expr.op == "/" and b == 0):
+                return None
+            return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[expr.op]
+        if expr.kind is ir.ExprKind.CALL and expr.name in _ROUNDING and len(expr.children) == 1:
+            value = self.integer(frame, expr, choice, seen)
+            return float(value) if value is not None else None
+        value = self.integer(frame, expr, choice, seen)
+        return float(value) if value is not None else None
 
     def _variable(self, frame: _Frame, decl: str, choice: Choice, seen: frozenset[str]) -> int | None:
         host = frame.host

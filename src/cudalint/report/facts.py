@@ -178,9 +178,10 @@ def _cost_record(pattern: BranchPattern) -> dict:
     cost = {
         "verdict": pattern.cost.value,
         # A split that depends on data or a run-time size has no share of its own, only
-        # what it would cost if half the lanes split.
+        # what it would cost if half the lanes split (a cheap idiom's included: a bounds
+        # guard against a sampled size).
         "idle_share": None
-        if pattern.idle_share is None or pattern.cost is Cost.POSSIBLE
+        if pattern.idle_share is None or pattern.cost is Cost.POSSIBLE or pattern.sampled
         else round(pattern.idle_share, 6),
         "potential_share": round(pattern.potential_share, 6),
         "guarded_instructions": round(pattern.guarded_work, 1),

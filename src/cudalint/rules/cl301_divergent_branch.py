@@ -25,7 +25,12 @@ class DivergentBranch(FactRule):
     times the instructions of that path (estimated from the source: operations, memory
     accesses, math calls, helpers, loops at their trip counts, a bound the launch sets
     included), times the trips of the loops around the branch, as a share of the lane
-    slots its function issues; a share that used a launch's loop bound names it. nvcc
+    slots its function issues; a share that used a launch's loop bound names it. Idle
+    lanes are counted out of the warp's 32, as Nsight Compute counts them (32 slots per
+    warp instruction, less the threads predicated on): the lanes an enclosing guard
+    already switched off idle through a nested guard's body too (`if (threadIdx.y == 3)`
+    inside `if (threadIdx.x == 3)` in a 4x4x8 block runs 2 lanes of 32, not 2 of the 8
+    that reached it), and so do the lanes a block narrower than a warp never had. nvcc
     predicates a short body instead of branching around it: then every warp that reaches
     it issues the body with the other lanes switched off, and that counts too. An early
     `return`, `continue` or `break` idles the lanes that leave for the rest of the
@@ -63,10 +68,16 @@ class DivergentBranch(FactRule):
       would cost at least 0.5% if half the lanes took each path. Measured on real code,
       such conditions split the warps in a little over half the cases: a lead for the
       profiler, not a verdict. A bound the host code gives the launch (`half = 16`
-      passed by a wrapper, a `#define` width) is evaluated with that value, once per
-      launch configuration, and the message names the launch; the level stays a note
-      (measured: a single lane chosen by a launch value, `pick == threadIdx.x` with
-      nothing after it, showed no divergence, its other lanes having exited).
+      passed by a wrapper, a `#define` width, `rows` in `j == rows - 1`) is evaluated
+      with that value, once per launch configuration, and the message names the launch.
+      Where every run-time value of the condition comes from the launch, the split is
+      known, not sampled, and judged as a warning like any other (measured on real code:
+      the first and last rows of pencils 2 lanes wide and 128 rows tall, `j == 0` and
+      `j == my - 1` with `my = 128` from the host, split the first and the last warp of
+      each block, 2 lanes from 30, for 4.6% of the kernel's lane slots; a mask width of 3
+      from the host, `threadIdx.x >= blockDim.x - n`, splits a warp of every block). A
+      single lane chosen by a launch value (`pick == threadIdx.x`) with a short body
+      stays unreported, as below.
     - Nothing, where the split is inherent or cheap (measured on H100, Nsight Compute
       SourceCounters):
       - a body that only assigns register values (`if (v > m) m = v;`, `sum += t`) compiles
@@ -86,6 +97,14 @@ class DivergentBranch(FactRule):
         serial scan or a block's final normalization written for one thread can be most
         of the kernel; a short loop in a long kernel stays under 0.5%). An assignment to a
         `__shared__` or file-scope variable is a store, issued predicated, not a select;
+      - a path taken on a ticket from a fetch-and-add (`if (atomicInc(&count,
+        gridDim.x - 1) == gridDim.x - 1)`, `if (atomicSub(&left, 1) == 0)`): the value
+        it returns differs in every thread of the grid, so one thread of the grid takes
+        the path (the last block's combine): the path counts once per grid, one block's
+        worth in as many as the grid has (the launch's, or as many as a loop over them is
+        taken to run), not once per block (measured on real code: a one-lane guard around
+        a ticket and its combine idled 2.2% of a bounding-box reduction's lane slots;
+        estimated 34% with the combine in every block, 1.4% with it once per grid);
       - any other split whose idle lanes stay under 0.5% of the function's lane slots:
         halo loads of a stencil tile in a kernel whose work is the stencil, a reduction's
         `if (t < s)` in a kernel that does much else. A tree reduction's tail in a kernel
