@@ -48,7 +48,7 @@ __global__ void el_tile_rows(float* out, const unsigned* blocks) {
     unsigned base = blocks[blockIdx.x % 64];
     unsigned x = base * 31 + threadIdx.x, y = threadIdx.y;
     s[threadIdx.y][threadIdx.x] = el_field(x, y, 0);
-    if (threadIdx.y == 3) {
+    if (threadIdx.y == 3) {  // expect-miss: CL301 nvcc predicates the body instead of branching, so the warps the condition turns off (whole warps: rows are 32 lanes wide) issue it with every lane off; CL301 costs no warp-uniform condition
         s[4][threadIdx.x] = el_field(x, y + 1, 0);
     }
     __syncthreads();
@@ -89,7 +89,7 @@ __global__ void el_rows_whole_warps(float* out, const float* f, unsigned rows) {
     float d;
     if (j == 0) {
         d = __expf(s[1][threadIdx.x] - s[0][threadIdx.x]) * __logf(1.0f + s[0][threadIdx.x] * s[0][threadIdx.x]);
-    } else if (j == rows - 1) {
+    } else if (j == rows - 1) {  // expect-miss: CL301 nvcc predicates the body instead of branching, so the warps the condition turns off (whole warps: rows are 32 lanes wide) issue it with every lane off; CL301 costs no warp-uniform condition
         d = __expf(s[j - 1][threadIdx.x] - s[j][threadIdx.x]) * __logf(1.0f + s[j][threadIdx.x] * s[j][threadIdx.x]);
     } else {
         d = s[j + 1][threadIdx.x] - 2.0f * s[j][threadIdx.x] + s[j - 1][threadIdx.x];

@@ -20,7 +20,7 @@ __global__ void hw_halo_columns(const float* __restrict__ in, float* __restrict_
     __shared__ float tile[TILE_Y + 2][TILE_X + 2];
     int t = threadIdx.x + threadIdx.y * TILE_X;
     int hx, hy;
-    if (threadIdx.y < 2) {
+    if (threadIdx.y < 2) {  // expect-miss: CL301 nvcc predicates the body instead of branching, so the warps the condition turns off (whole warps: rows are 32 lanes wide) issue it with every lane off; CL301 costs no warp-uniform condition
         hx = threadIdx.x;
         hy = threadIdx.y * (TILE_Y + 1) - 1;
     } else {
@@ -30,7 +30,7 @@ __global__ void hw_halo_columns(const float* __restrict__ in, float* __restrict_
     int x = blockIdx.x * TILE_X + hx;
     int y = blockIdx.y * TILE_Y + hy;
     bool halo = t < 2 * (TILE_X + TILE_Y + 2) && x >= 0 && x < width && y >= 0 && y < height;
-    if (halo) tile[hy + 1][hx + 1] = in[y * width + x];  // expect: CL101 warning, CL301 note
+    if (halo) tile[hy + 1][hx + 1] = in[y * width + x];  // expect: CL101 warning  // known false positive: CL301 warning measured clean only because the body shares the statement's line, which the per-line yardstick cannot judge: nvcc predicates the store, 63% of the line's lanes on
     int cx = blockIdx.x * TILE_X + threadIdx.x;
     int cy = blockIdx.y * TILE_Y + threadIdx.y;
     tile[threadIdx.y + 1][threadIdx.x + 1] = in[cy * width + cx];
@@ -63,8 +63,10 @@ __global__ void hw_halo_rows(const float* __restrict__ in, float* __restrict__ o
     out[cy * width + cx] = tile[threadIdx.y][threadIdx.x + 1] + tile[threadIdx.y + 2][threadIdx.x + 1];
 }
 
-// The launches cudalint reads (the measuring harness makes its own from the lines above).
-void hw_run(const float* in, float* out, int width, int height) {
+// The launches cudalint reads (the measuring harness makes its own from the lines above),
+// with the measured launch's sizes.
+void hw_run(const float* in, float* out) {
+    const int width = 512, height = 512;
     dim3 block(TILE_X, TILE_Y);
     dim3 grid(width / TILE_X, height / TILE_Y);
     hw_halo_columns<<<grid, block>>>(in, out, width, height);

@@ -48,7 +48,7 @@ __global__ void pr_partition(const float* keys, const int* directions, float* ou
     int from = start + counts[threadIdx.x];
     for (int i = start + threadIdx.x; i < start + 128 * 64; i += 128) {
         float key = keys[i];
-        if (key < pivot) out[from++] = key;  // expect: CL101 warning, CL301 note
+        if (key < pivot) out[from++] = key;  // expect: CL101 warning  // known false positive: CL301 note measured clean only because the body shares the statement's line, which the per-line yardstick cannot judge: nvcc predicates the store
     }
 }
 
@@ -67,7 +67,7 @@ __global__ void pr_partition_by_warp(const float* keys, const int* directions, f
         float key = keys[i];
         bool keep = key < pivot;
         unsigned kept = __ballot_sync(0xffffffffu, keep);
-        if (keep) out[from + __popc(kept & ((1u << lane) - 1))] = key;  // expect: CL301 note
+        if (keep) out[from + __popc(kept & ((1u << lane) - 1))] = key;  // known false positive: CL301 note measured clean only because the body shares the statement's line, which the per-line yardstick cannot judge: nvcc predicates the store
         from += __popc(kept);
     }
 }

@@ -20,7 +20,7 @@ __global__ void ss_column_ends(const float* __restrict__ in, float* __restrict__
     __syncthreads();
     if (y == 0) {  // expect: CL301 warning
         out[at] = column[(y + 1) * 2 + threadIdx.x] - column[y * 2 + threadIdx.x];  // expect: CL101 warning
-    } else if (y == rows - 1) {  // expect: CL301 note
+    } else if (y == rows - 1) {  // expect: CL301 warning
         out[at] = column[y * 2 + threadIdx.x] - column[(y - 1) * 2 + threadIdx.x];  // expect: CL101 warning
     } else {
         out[at] = 0.5f * (column[(y + 1) * 2 + threadIdx.x] - column[(y - 1) * 2 + threadIdx.x]);  // expect: CL101 warning
@@ -40,7 +40,7 @@ __global__ void ss_column_ends_wide(const float* __restrict__ in, float* __restr
     __syncthreads();
     if (y == 0) {
         out[at] = column[(y + 1) * 32 + threadIdx.x] - column[y * 32 + threadIdx.x];
-    } else if (y == rows - 1) {
+    } else if (y == rows - 1) {  // expect-miss: CL301 nvcc predicates the body instead of branching, so the warps the condition turns off (whole warps: rows are 32 lanes wide) issue it with every lane off; CL301 costs no warp-uniform condition
         out[at] = column[y * 32 + threadIdx.x] - column[(y - 1) * 32 + threadIdx.x];
     } else {
         out[at] = 0.5f * (column[(y + 1) * 32 + threadIdx.x] - column[(y - 1) * 32 + threadIdx.x]);

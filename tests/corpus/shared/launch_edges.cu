@@ -20,7 +20,7 @@ __global__ void le_stencil_partial_edge(float* v, const float* u, int edge) {
     int i = blockIdx.z * LE_TILE + ti, j = blockIdx.y * LE_TILE + tj, k = blockIdx.x * LE_TILE + tk;
     s[ti + LE_RADIUS][tj + LE_RADIUS][tk + LE_RADIUS] = u[(i * 16 + j) * 16 + k];  // expect: CL201 warning
     __syncthreads();
-    if (i >= edge || j >= edge || k >= edge) return;  // expect: CL301 note
+    if (i >= edge || j >= edge || k >= edge) return;  // known false positive: CL301 warning measured clean only because the lanes past the edge exit rather than branch (no divergent branch on this line); they idle through the rest of the kernel, which the yardstick does not charge to this line
     float lap = s[ti + LE_RADIUS][tj + LE_RADIUS][tk + LE_RADIUS];
     lap += s[ti + LE_RADIUS][tj + LE_RADIUS + 1][tk + LE_RADIUS];
     v[(i * 16 + j) * 16 + k] = lap;
