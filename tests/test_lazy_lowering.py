@@ -27,6 +27,14 @@ struct Loader {
     __device__ float load(const float* p, int i) const { return p[i]; }
     __device__ float unused_member(const float* p) const { return p[threadIdx.x * 32]; }
 };
+struct Row {
+    const float* p;
+    __device__ const float* data() const { return p; }
+};
+struct Rows {
+    Row row;
+    __device__ const Row& first() const { return row; }
+};
 template <typename T> struct Box {
     __device__ T get(const T* p, int i) const { return p[i * 4]; }
     __device__ T unused_get(const T* p) const { return p[threadIdx.x * 32]; }
@@ -47,6 +55,8 @@ template <int N> __global__ void strided(const float* in, float* out) {
     out[threadIdx.x] = apply([&](int i) { return loader.load(in, i); }, threadIdx.x) + scaled<N>(in, threadIdx.x)
         + box.get(in, threadIdx.x);
     out[threadIdx.x + 32] = twice(in[threadIdx.x]);
+    Rows rows{{in}};
+    out[threadIdx.x + 64] = rows.first().data()[threadIdx.x];
 }
 __device__ inline float own_helper(const float* p) { return p[threadIdx.x * 8]; }
 void run(const float* in, float* out, int n) {
@@ -97,6 +107,7 @@ def test_what_kernels_reach_is_lowered(unit, name, args):
         "twice",  # a header's inline function a kernel calls, defined before the kernel
         "load",  # a member of a header class, called from a lambda in a kernel
         "get",  # a member of a class template specialization
+        "first",  # a member called for the object of another call (`rows.first().data()`)
         "exported",  # a header's non-inline device function: emitted in every unit
         "late",  # an inline function it calls, declared before it and defined after
         "own_helper",  # the file's own inline function, called by nothing
@@ -127,6 +138,8 @@ def test_header_code_no_kernel_reaches_is_not_lowered(unit, name):
 
 
 def test_entry_points_are_the_kernels_and_what_other_units_could_call(unit):
+    """A function called for the object of a member call (``rows.first()``) is called:
+    no entry point."""
     entries = {kernel.function.display_name for kernel in Facts(unit).kernels}
     assert entries == {"strided<32>", "header_kernel<8>", "exported", "own_helper"}
 
