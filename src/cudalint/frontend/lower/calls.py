@@ -31,8 +31,9 @@ class Calls:
         if referenced.get_num_template_arguments() > 0 and decl not in self._functions:
             definition = referenced if referenced.is_definition() else referenced.get_definition()
             if definition is not None and self._in_user_code(definition):
-                self._pending.append((definition, True))
-        self._reach(decl)
+                # Named, not called: a kernel handed to a launch wrapper, a function pointer.
+                self._lower_later(definition, True, 0)
+        self._reach(decl, 0)
         return decl
 
     def _call(self, cursor: cindex.Cursor) -> ir.Expr:
@@ -50,20 +51,20 @@ class Calls:
                 CK.FUNCTION_DECL,
                 CK.CXX_METHOD,
             )
-            # A member of a class template specialization (`SharedMemory<float>::operator float*`)
-            # exists only as the instantiation the call names.
-            if self._lowered_for_host_only(referenced):
-                pass
-            elif (
-                (instantiated or referenced.kind in MEMBER_FUNCTIONS)
-                and referenced.is_definition()
-                and self._in_user_code(referenced)
-                and decl not in self._functions
-            ):
-                self._pending.append((referenced, True))
-                self._reach(decl)
-            else:
-                self._reach(decl)
+            depth = (
+                None if self._lowered_for_host_only(referenced) else self._callee_depth(referenced, config is not None)
+            )
+            if depth is not None:
+                # A member of a class template specialization (`SharedMemory<float>::operator float*`)
+                # exists only as the instantiation the call names.
+                if (
+                    (instantiated or referenced.kind in MEMBER_FUNCTIONS)
+                    and referenced.is_definition()
+                    and self._in_user_code(referenced)
+                    and decl not in self._functions
+                ):
+                    self._lower_later(referenced, True, depth)
+                self._reach(decl, depth)
         op = None
         if referenced is not None:
             op = (

@@ -140,7 +140,8 @@ class Declarations:
         data = view.data
         return any(data.find(text, start, end) >= 0 for text in (b"__launch_bounds__", b"__maxnreg__", b"\\"))
 
-    def _function(self, cursor: cindex.Cursor, instantiation: bool) -> None:
+    def _function(self, cursor: cindex.Cursor, instantiation: bool, depth: int = 0) -> None:
+        """``depth``: how deep below an entry point the calls that reached it are (``_callee_depth``)."""
         function_id = self._function_id(cursor)
         if function_id in self._functions:
             return
@@ -171,8 +172,9 @@ class Declarations:
         max_registers = None
         if attributes.get("__maxnreg__"):
             max_registers = literals.evaluate_integer_text(attributes["__maxnreg__"][0], names)
-        previous = self._current_function
+        previous, previous_depth = self._current_function, self._depth
         self._current_function = function_id
+        self._depth = 0 if kind is ir.FunctionKind.KERNEL else depth
         self._functions_in_progress.append(kind)
         params = tuple(self._var_decl(child, parameter=True) for child in children if child.kind == CK.PARM_DECL)
         body = None
@@ -180,7 +182,7 @@ class Declarations:
             if child.kind == CK.COMPOUND_STMT:
                 body = self._stmt(child)
         self._functions_in_progress.pop()
-        self._current_function = previous
+        self._current_function, self._depth = previous, previous_depth
         location = cursor.location
         self._functions[function_id] = ir.Function(
             name=name or cursor.spelling,

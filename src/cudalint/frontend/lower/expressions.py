@@ -234,7 +234,7 @@ class Expressions:
         if operator is None or operator.spelling != "operator()":
             return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span)
         self._lambdas[self._decl_id(closure)] = (kind, f"lambda@{span.line}", self._current_function)
-        self._function(operator, instantiation=False)
+        self._function(operator, instantiation=False, depth=self._depth)
         if operator.kind == CK.FUNCTION_TEMPLATE:
             self._generic_lambdas[self._decl_id(closure)] = self._function_id(operator)
         return ir.Expr(ir.ExprKind.LAMBDA, self.ctype(cursor.type), span, decl=self._function_id(operator))
