@@ -10,7 +10,7 @@ import pytest
 
 from cudalint.dataflow.banks import request_wavefronts, worst_collision
 from cudalint.dataflow.ptx import memory_instructions
-from cudalint.frontend.lower import asm_parts
+from cudalint.frontend.lower.statements import asm_parts
 
 
 def tokens(text: str) -> list[str]:

@@ -27,6 +27,19 @@ struct Loader {
     __device__ float load(const float* p, int i) const { return p[i]; }
     __device__ float unused_member(const float* p) const { return p[threadIdx.x * 32]; }
 };
+struct Row {
+    const float* p;
+    __device__ const float* data() const { return p; }
+};
+struct Rows {
+    Row row;
+    __device__ const Row& first() const { return row; }
+};
+__device__ inline float level5(const float* p) { return p[threadIdx.x * 5]; }
+__device__ inline float level4(const float* p) { return level5(p); }
+__device__ inline float level3(const float* p) { return level4(p); }
+__device__ inline float level2(const float* p) { return level3(p); }
+__device__ inline float level1(const float* p) { return level2(p); }
 template <typename T> struct Box {
     __device__ T get(const T* p, int i) const { return p[i * 4]; }
     __device__ T unused_get(const T* p) const { return p[threadIdx.x * 32]; }
@@ -47,6 +60,9 @@ template <int N> __global__ void strided(const float* in, float* out) {
     out[threadIdx.x] = apply([&](int i) { return loader.load(in, i); }, threadIdx.x) + scaled<N>(in, threadIdx.x)
         + box.get(in, threadIdx.x);
     out[threadIdx.x + 32] = twice(in[threadIdx.x]);
+    Rows rows{{in}};
+    out[threadIdx.x + 64] = rows.first().data()[threadIdx.x];
+    out[threadIdx.x + 96] = level1(in);
 }
 __device__ inline float own_helper(const float* p) { return p[threadIdx.x * 8]; }
 void run(const float* in, float* out, int n) {
@@ -97,6 +113,7 @@ def test_what_kernels_reach_is_lowered(unit, name, args):
         "twice",  # a header's inline function a kernel calls, defined before the kernel
         "load",  # a member of a header class, called from a lambda in a kernel
         "get",  # a member of a class template specialization
+        "first",  # a member called for the object of another call (`rows.first().data()`)
         "exported",  # a header's non-inline device function: emitted in every unit
         "late",  # an inline function it calls, declared before it and defined after
         "own_helper",  # the file's own inline function, called by nothing
@@ -105,6 +122,19 @@ def test_what_kernels_reach_is_lowered(unit, name, args):
 )
 def test_needed_functions_are_lowered(unit, name):
     assert [f for f in _named(unit, name) if f.body is not None], name
+
+
+def test_library_code_deeper_than_the_analysis_inlines_is_not_lowered(unit):
+    """The interpreter inlines helpers ``ir.INLINE_DEPTH`` calls deep below an entry point;
+    a header's inline code deeper than that is never read, so it is not lowered: the call
+    stays, a value computed from its arguments."""
+    assert ir.INLINE_DEPTH == 4
+    for name in ("level1", "level2", "level3", "level4"):
+        assert [f for f in _named(unit, name) if f.body is not None], name
+    assert not _named(unit, "level5")
+    (level4,) = _named(unit, "level4")
+    calls = [e for s in level4.body.walk() for x in s.expressions() for e in x.walk() if e.kind is ir.ExprKind.CALL]
+    assert [call.name for call in calls] == ["level5"] and calls[0].decl
 
 
 def test_the_lambda_and_the_template_it_is_handed_to_are_lowered(unit):
@@ -127,6 +157,8 @@ def test_header_code_no_kernel_reaches_is_not_lowered(unit, name):
 
 
 def test_entry_points_are_the_kernels_and_what_other_units_could_call(unit):
+    """A function called for the object of a member call (``rows.first()``) is called:
+    no entry point."""
     entries = {kernel.function.display_name for kernel in Facts(unit).kernels}
     assert entries == {"strided<32>", "header_kernel<8>", "exported", "own_helper"}
 

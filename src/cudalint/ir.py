@@ -9,6 +9,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+INLINE_DEPTH = 4
+"""How many calls deep the analysis reads device code below an entry point: the interpreter
+inlines a helper's code to this depth (a deeper call is a value computed from its
+arguments), and the frontend lowers a library's device code that nvcc compiles only for its
+uses (templates, inline functions) to this depth of calls from the code it lowers as written."""
+
 
 @dataclass(frozen=True, slots=True)
 class Position:

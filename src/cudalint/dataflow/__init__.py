@@ -678,7 +678,7 @@ def _entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:
             continue
         for stmt in function.body.walk():
             for expr in stmt.expressions():
-                called.update(node.decl for node in expr.walk() if node.kind is ir.ExprKind.CALL and node.decl)
+                called.update(_callees(expr))
     device_code = {function.decl for function in tu.device_functions()}
     entries = []
     for function in tu.device_functions():
@@ -689,6 +689,16 @@ def _entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:
         if function.kind is ir.FunctionKind.KERNEL or function.decl not in called:
             entries.append(function)
     return entries
+
+
+def _callees(expr: ir.Expr):
+    """The ids of the functions ``expr`` calls, those called for the object of a member
+    call included (``t.engine().begin()`` calls ``engine``; a receiver is not a child)."""
+    for node in expr.walk():
+        if node.kind is ir.ExprKind.CALL and node.decl:
+            yield node.decl
+        if node.receiver is not None:
+            yield from _callees(node.receiver)
 
 
 @dataclass(frozen=True)

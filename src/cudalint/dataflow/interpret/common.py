@@ -8,7 +8,7 @@ from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.facts import MEMORY, MemorySpace, Pointer, Triple, Value
 from cudalint.dataflow.symbolic import Sym, Variance
 
-MAX_INLINE_DEPTH = 4
+MAX_INLINE_DEPTH = ir.INLINE_DEPTH
 
 
 _FULL_MASK = 0xFFFFFFFF
