@@ -45,6 +45,7 @@ from cudalint.dataflow.divergence import (
     issue_fractions,
     most_split,
 )
+from cudalint.dataflow.entry_points import entry_points
 from cudalint.dataflow.facts import (
     Access,
     AccessKind,
@@ -668,39 +669,6 @@ class KernelFacts:
         return worst, culprit
 
 
-def _entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:
-    called: set[str] = set()
-    instantiated: set[str] = set()
-    for function in tu.functions:
-        if function.template_args:
-            instantiated.add(function.name)
-        if function.body is None:
-            continue
-        for stmt in function.body.walk():
-            for expr in stmt.expressions():
-                called.update(_callees(expr))
-    device_code = {function.decl for function in tu.device_functions()}
-    entries = []
-    for function in tu.device_functions():
-        if function.is_template_pattern and function.name in instantiated:
-            continue  # Its instantiations carry the concrete types and constants.
-        if function.written_in in device_code:
-            continue  # A lambda in device code runs where it is called, inlined there.
-        if function.kind is ir.FunctionKind.KERNEL or function.decl not in called:
-            entries.append(function)
-    return entries
-
-
-def _callees(expr: ir.Expr):
-    """The ids of the functions ``expr`` calls, those called for the object of a member
-    call included (``t.engine().begin()`` calls ``engine``; a receiver is not a child)."""
-    for node in expr.walk():
-        if node.kind is ir.ExprKind.CALL and node.decl:
-            yield node.decl
-        if node.receiver is not None:
-            yield from _callees(node.receiver)
-
-
 @dataclass(frozen=True)
 class LaunchContext:
     """What is known about how a kernel is launched, beyond what the source says."""
@@ -775,7 +743,7 @@ class Facts:
     @cached_property
     def kernels(self) -> tuple[KernelFacts, ...]:
         """One analysis per entry point and configuration it is launched with."""
-        return tuple(kernel for function in _entry_points(self.tu) for kernel in self._kernel(function))
+        return tuple(kernel for function in entry_points(self.tu) for kernel in self._kernel(function))
 
     def _kernel(self, function: ir.Function) -> list[KernelFacts]:
         context = self.launches.get(function.display_name.replace(", ", ",")) or self.launches.get(function.name)
