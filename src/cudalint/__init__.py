@@ -1,3 +1,3 @@
 """cudalint: a static analyzer for CUDA kernels."""
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
