@@ -55,7 +55,9 @@ _TABLE = re.compile(r"^RULES = _table\(\n(?P<rows>(?:    RuleCode\([^()]*\),\n)+
 _ROW = re.compile(r"    RuleCode\([^()]*\),\n")
 _CATEGORIES = re.compile(r"^CATEGORIES = \{\n(?P<entries>(?:    .*\n)*?)\}", re.MULTILINE)
 _HUNDREDS = re.compile(r"^(?P<indent> *)\| CL\dxx \|.*\n", re.MULTILINE)
-_RULE_KERNELS = re.compile(r"^RULE_KERNELS: dict\[str, str\] = \{(?P<body>.*?)\}\n", re.MULTILINE | re.DOTALL)
+# The table ends at a line holding only its brace before a blank line: a kernel's own
+# closing brace sits at the start of a line too, followed by the string's end.
+_RULE_KERNELS = re.compile(r"^RULE_KERNELS: dict\[str, str\] = \{(?P<body>|\n.*?\n)\}\n\n", re.MULTILINE | re.DOTALL)
 _RULE_KERNEL = re.compile(r'    "(CL\d{3})": """.*?""",\n', re.DOTALL)
 _UNRELEASED = "## Unreleased"
 _NEW = "### New"

@@ -14,10 +14,18 @@ import pytest
 
 from conftest import ROOT
 from cudalint import __version__
+from cudalint.rules import RULES
+
+# The probe rules take codes and a hundred no rule of the repository holds, so that this
+# test keeps passing once a contributor's own rule takes CL599 or a category CL6xx.
+PROBE, PROBE_OTHER = [code for code in (f"CL5{n:02d}" for n in range(99, 0, -1)) if code not in RULES][:2]
+HUNDRED = next(h for h in range(6, 10) if not any(code.startswith(f"CL{h}") for code in RULES))
+CATEGORY_PROBE = f"CL{HUNDRED}01"
+ELSEWHERE = f"CL{HUNDRED + 1 if HUNDRED < 9 else HUNDRED - 1}01"
 
 NEW_RULE = [
     "--code",
-    "CL599",
+    PROBE,
     "--name",
     "probe-hazard",
     "--category",
@@ -30,13 +38,13 @@ NEW_RULE = [
 # A rule of a category and hundred of its own.
 NEW_CATEGORY_RULE = [
     "--code",
-    "CL601",
+    CATEGORY_PROBE,
     "--name",
     "probe-category-hazard",
     "--new-category",
     "probe-category",
     "--range",
-    "CL6",
+    f"CL{HUNDRED}",
     "--describe",
     "hazards of a probe category",
     "--summary",
@@ -54,7 +62,7 @@ NEW_CATEGORY_RULE = [
 # loaded, which the corpus has none of (a finding in another file needs a marker there).
 SUITE = [
     "-k",
-    "not test_corpus or cl599 or every_snapshot_belongs",
+    f"not test_corpus or {PROBE.lower()} or every_snapshot_belongs",
     "tests/test_corpus.py",
     "tests/test_messages.py",
     "tests/test_config.py",
@@ -67,7 +75,7 @@ SUITE = [
 # rule class is defined) and the pages that name it.
 CATEGORY_SUITE = [
     "-k",
-    "not test_corpus or cl601 or every_snapshot_belongs",
+    f"not test_corpus or {CATEGORY_PROBE.lower()} or every_snapshot_belongs",
     "tests/test_corpus.py",
     "tests/test_rule_framework.py",
     "tests/test_docs_sync.py",
@@ -114,18 +122,18 @@ def test_the_new_rule_imports_and_is_in_the_table_as_preview(copy):
     probe = (
         "from cudalint.config import enabled_rules\n"
         "from cudalint.rules import RULES, RuleKind, Status\n"
-        "row = RULES['CL599']\n"
+        f"row = RULES[{PROBE!r}]\n"
         "assert (row.name, row.status, row.kind) == ('probe-hazard', Status.PREVIEW, RuleKind.FACTS), row\n"
         f"assert row.since == {__version__!r}, row.since\n"
         "rule = row.rule\n"
         "assert rule.__name__ == 'ProbeHazard' and rule.category == 'registers'\n"
         "assert (rule.precision, rule.tags) == ('medium', ('performance', 'registers'))\n"
         "assert list(RULES) == sorted(RULES)\n"
-        "assert 'CL599' not in enabled_rules(None, [], []) and 'CL599' in enabled_rules(['CL599'], [], [])\n"
+        f"assert {PROBE!r} not in enabled_rules(None, [], []) and {PROBE!r} in enabled_rules([{PROBE!r}], [], [])\n"
     )
     _python(copy, "-c", probe)
-    module = (copy / "src" / "cudalint" / "rules" / "cl599_probe_hazard.py").read_text()
-    assert module.startswith('"""CL599 probe-hazard: a probe hazard that no kernel has.\n')
+    module = (copy / "src" / "cudalint" / "rules" / f"{PROBE.lower()}_probe_hazard.py").read_text()
+    assert module.startswith(f'"""{PROBE} probe-hazard: a probe hazard that no kernel has.\n')
 
 
 @pytest.mark.parametrize(
@@ -133,9 +141,16 @@ def test_the_new_rule_imports_and_is_in_the_table_as_preview(copy):
     [
         (
             "copy",
-            ["src/cudalint/rules/__init__.py", "src/cudalint/rules/cl599_probe_hazard.py", "tests/test_messages.py"],
+            [
+                "src/cudalint/rules/__init__.py",
+                f"src/cudalint/rules/{PROBE.lower()}_probe_hazard.py",
+                "tests/test_messages.py",
+            ],
         ),
-        ("category_copy", ["src/cudalint/rules/base.py", "src/cudalint/rules/cl601_probe_category_hazard.py"]),
+        (
+            "category_copy",
+            ["src/cudalint/rules/base.py", f"src/cudalint/rules/{CATEGORY_PROBE.lower()}_probe_category_hazard.py"],
+        ),
     ],
 )
 def test_what_it_writes_is_as_ruff_leaves_it(request, which, written):
@@ -156,50 +171,74 @@ def test_the_tests_a_new_rule_touches_pass(request, which, suite, at_least):
 
 def test_its_documentation_and_changelog_entry(copy):
     readme = (copy / "README.md").read_text()
-    assert f"| [CL599](docs/rules/CL599.md) | probe-hazard | preview | {__version__} | warning |" in readme
-    page = (copy / "docs" / "rules" / "CL599.md").read_text()
+    assert f"| [{PROBE}](docs/rules/{PROBE}.md) | probe-hazard | preview | {__version__} | warning |" in readme
+    page = (copy / "docs" / "rules" / f"{PROBE}.md").read_text()
     header = f"Category: registers · Default level: warning · Status: preview · Since: {__version__}"
-    assert page.startswith(f"# CL599 probe-hazard\n\n{header}\n")
+    assert page.startswith(f"# {PROBE} probe-hazard\n\n{header}\n")
     changelog = (copy / "CHANGELOG.md").read_text()
     start = changelog.index("## Unreleased\n\n### New\n")
-    assert "- CL599 `probe-hazard` (preview): a probe hazard that no kernel has.\n" in changelog[start:]
-    assert changelog.index("- CL599") < changelog.index("\n## ", start)
+    assert f"- {PROBE} `probe-hazard` (preview): a probe hazard that no kernel has.\n" in changelog[start:]
+    assert changelog.index(f"- {PROBE}") < changelog.index("\n## ", start)
 
 
 def test_its_corpus_file_expects_a_finding_and_its_absence(copy, category_copy):
-    corpus = (copy / "tests" / "corpus" / "rules" / "cl599_probe_hazard.cu").read_text()
-    assert corpus.count("// expect: CL599 warning") == 1 and corpus.count("// launch: ") == 2
-    assert (copy / "tests" / "snapshots" / "findings" / "rules" / "cl599_probe_hazard.cu.txt").is_file()
-    other = (category_copy / "tests" / "corpus" / "rules" / "cl601_probe_category_hazard.cu").read_text()
-    assert "// expect: CL601 note" in other
+    corpus = (copy / "tests" / "corpus" / "rules" / f"{PROBE.lower()}_probe_hazard.cu").read_text()
+    assert corpus.count(f"// expect: {PROBE} warning") == 1 and corpus.count("// launch: ") == 2
+    assert (copy / "tests" / "snapshots" / "findings" / "rules" / f"{PROBE.lower()}_probe_hazard.cu.txt").is_file()
+    other = (
+        category_copy / "tests" / "corpus" / "rules" / f"{CATEGORY_PROBE.lower()}_probe_category_hazard.cu"
+    ).read_text()
+    assert f"// expect: {CATEGORY_PROBE} note" in other
 
 
 def test_a_new_category_is_documented_where_categories_are(category_copy):
     base = (category_copy / "src" / "cudalint" / "rules" / "base.py").read_text()
     assert '    "probe-category": "hazards of a probe category",\n}' in base
     contributing = (category_copy / "CONTRIBUTING.md").read_text()
-    assert "| CL6xx | `probe-category`: hazards of a probe category |" in contributing
+    assert f"| CL{HUNDRED}xx | `probe-category`: hazards of a probe category |" in contributing
     _python(
-        category_copy, "-c", "from cudalint.rules import RULES\nassert RULES['CL601'].rule.category == 'probe-category'"
+        category_copy,
+        "-c",
+        f"from cudalint.rules import RULES\nassert RULES[{CATEGORY_PROBE!r}].rule.category == 'probe-category'",
     )
 
 
 @pytest.mark.parametrize(
     "arguments, complaint",
     [
-        (["--code", "CL601", "--name", "other-name", "--category", "registers"], "already has that code or name"),
-        (["--code", "CL598", "--name", "probe-category-hazard", "--category", "registers"], "already has that code"),
-        (["--code", "CL598", "--name", "x", "--category", "tensor"], "--category must be one of"),
         (
-            ["--code", "CL602", "--name", "x", "--new-category", "y", "--range", "CL6", "--describe", "z"],
-            "CL6xx already holds CL601",
+            ["--code", CATEGORY_PROBE, "--name", "other-name", "--category", "registers"],
+            "already has that code or name",
         ),
         (
-            ["--code", "CL701", "--name", "x", "--new-category", "y", "--range", "CL6", "--describe", "z"],
-            "must be the hundred of --code CL701",
+            ["--code", PROBE_OTHER, "--name", "probe-category-hazard", "--category", "registers"],
+            "already has that code",
         ),
-        (["--code", "CL701", "--name", "x", "--new-category", "y"], "--new-category needs --range"),
-        (["--code", "CL598", "--name", "x", "--category", "registers"], "CL601's check is still the placeholder"),
+        (["--code", PROBE_OTHER, "--name", "x", "--category", "tensor"], "--category must be one of"),
+        (
+            [
+                "--code",
+                f"CL{HUNDRED}02",
+                "--name",
+                "x",
+                "--new-category",
+                "y",
+                "--range",
+                f"CL{HUNDRED}",
+                "--describe",
+                "z",
+            ],
+            f"CL{HUNDRED}xx already holds {CATEGORY_PROBE}",
+        ),
+        (
+            ["--code", ELSEWHERE, "--name", "x", "--new-category", "y", "--range", f"CL{HUNDRED}", "--describe", "z"],
+            f"must be the hundred of --code {ELSEWHERE}",
+        ),
+        (["--code", ELSEWHERE, "--name", "x", "--new-category", "y"], "--new-category needs --range"),
+        (
+            ["--code", PROBE_OTHER, "--name", "x", "--category", "registers"],
+            f"{CATEGORY_PROBE}'s check is still the placeholder",
+        ),
     ],
 )
 def test_a_taken_code_a_wrong_category_or_an_unfinished_rule_is_refused(category_copy, arguments, complaint):
