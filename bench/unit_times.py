@@ -13,7 +13,12 @@ on a shared machine wall times follow the load, processor times much less. This 
 measure for template-heavy units (CuTe's tutorials in bench/realcode's modern part),
 where one unit can cost more than a whole classic tree; ``benchmark.py`` measures trees.
 
-    python bench/unit_times.py FILE... [--repeat 1] [--time-limit S]
+With ``--together``, cudalint runs once over all the FILEs (``--jobs 1``, cold), as a run
+over a tree does: the process starts and imports once, not once per unit, and a header
+several units share is analyzed once. The ratio is then that run's processor time over
+the sum of the units' bare parses.
+
+    python bench/unit_times.py FILE... [--repeat 1] [--time-limit S] [--together]
 """
 
 from __future__ import annotations
@@ -53,26 +58,27 @@ def bare_parse(path: str) -> float:
     return time.process_time() - started
 
 
-def cudalint_run(path: str, time_limit: float | None) -> tuple[float, bool, int]:
-    """Processor seconds of a cold run, whether it stopped at the time limit, and its findings."""
+def cudalint_run(paths: list[str], time_limit: float | None) -> tuple[float, int, int]:
+    """Processor seconds of one cold run over ``paths``, how many units stopped at the time
+    limit, and its findings."""
     limit = ["--time-limit", f"{time_limit:g}"] if time_limit is not None else []
-    command = [sys.executable, "-m", "cudalint", "check", path, "--no-cache", "--jobs", "1", "--format", "sarif"]
+    command = [sys.executable, "-m", "cudalint", "check", *paths, "--no-cache", "--jobs", "1", "--format", "sarif"]
     cpu = _children_cpu()
     completed = subprocess.run(
         [*command, "--exit-zero", "--min-level", "note", *limit],
         capture_output=True,
         text=True,
         env=child_environment(),
-        cwd=os.path.dirname(path),
+        cwd=os.path.commonpath([os.path.dirname(path) for path in paths]),
     )
     seconds = _children_cpu() - cpu
     if completed.returncode != 0:
-        raise SystemExit(f"cudalint failed on {path}: {completed.stderr.strip()}")
+        raise SystemExit(f"cudalint failed on {' '.join(paths)}: {completed.stderr.strip()}")
     run = json.loads(completed.stdout)["runs"][0]
     notices = [
         n["message"]["text"] for i in run.get("invocations", []) for n in i.get("toolExecutionNotifications", [])
     ]
-    return seconds, any("time limit" in text for text in notices), len(run.get("results", []))
+    return seconds, sum("time limit" in text for text in notices), len(run.get("results", []))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,13 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--time-limit", type=float, help="cudalint's limit per unit (0: none)")
+    parser.add_argument("--together", action="store_true", help="one cudalint run over all the files")
     options = parser.parse_args(argv)
     print(f"load average before: {_load()}")
+    if options.together:
+        return _together([str(file.resolve()) for file in options.files], options.repeat, options.time_limit)
     print(f"{'unit':<24} {'cudalint s':>10} {'parse s':>8} {'ratio':>6}  time limit  findings")
     totals = [0.0, 0.0]
     for file in options.files:
         path = str(file.resolve())
-        runs = [(cudalint_run(path, options.time_limit), bare_parse(path)) for _ in range(options.repeat)]
+        runs = [(cudalint_run([path], options.time_limit), bare_parse(path)) for _ in range(options.repeat)]
         ratio = median([run[0][0] / run[1] for run in runs])
         seconds, parse = median([run[0][0] for run in runs]), median([run[1] for run in runs])
         stopped, findings = runs[-1][0][1], runs[-1][0][2]
@@ -95,6 +104,20 @@ def main(argv: list[str] | None = None) -> int:
         limit = "reached" if stopped else "no"
         print(f"{file.name:<24} {seconds:10.1f} {parse:8.1f} {ratio:6.2f}  {limit:<10}  {findings}")
     print(f"{'total':<24} {totals[0]:10.1f} {totals[1]:8.1f} {totals[0] / totals[1]:6.2f}")
+    print(f"load average after: {_load()}")
+    return 0
+
+
+def _together(paths: list[str], repeat: int, time_limit: float | None) -> int:
+    """One cudalint run over every unit against the sum of their bare parses, ``repeat`` times."""
+    print(f"{'run':<8} {'cudalint s':>10} {'parse s':>8} {'ratio':>6}  at time limit  findings")
+    ratios = []
+    for number in range(1, repeat + 1):
+        seconds, stopped, findings = cudalint_run(paths, time_limit)
+        parse = sum(bare_parse(path) for path in paths)
+        ratios.append(seconds / parse)
+        print(f"{number:<8} {seconds:10.1f} {parse:8.1f} {seconds / parse:6.2f}  {stopped:<13}  {findings}")
+    print(f"{len(paths)} units, median ratio {median(ratios):.2f}")
     print(f"load average after: {_load()}")
     return 0
 

@@ -207,3 +207,13 @@ def test_each_header_of_the_run_is_owned_by_the_first_unit_that_covers_it(librar
         ("k0.cu", ["lib.cuh"]),
         ("k1.cu", []),
     ]
+
+
+def test_a_walk_reaches_the_call_a_member_call_is_made_on(unit):
+    """``rows.first().data()``: the call of ``first`` is the receiver of the call of
+    ``data``, not one of its arguments; every pass that walks expressions for calls (call
+    graphs, budgets, the math library's paths) sees it."""
+    kernel = _with_args(unit, "strided", 32)
+    calls = [e for s in kernel.body.walk() for x in s.expressions() for e in x.walk() if e.kind is ir.ExprKind.CALL]
+    named = [call.name for call in calls]
+    assert "first" in named and named.index("first") > named.index("data")

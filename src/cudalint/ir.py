@@ -168,12 +168,16 @@ class Expr:
     when the call names one; not among ``children``."""
 
     def walk(self):
-        """Yield this node and every node below it, parents before children."""
+        """Yield this node and every node below it, parents before children: a member
+        call's receiver too (``t.engine().begin()`` holds the call of ``engine``), before
+        its arguments."""
         stack = [self]
         while stack:
             node = stack.pop()
             yield node
             stack.extend(reversed(node.children))
+            if node.receiver is not None:
+                stack.append(node.receiver)
 
 
 class StorageClass(enum.Enum):

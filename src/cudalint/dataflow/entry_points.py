@@ -32,9 +32,7 @@ def entry_points(tu: ir.TranslationUnit) -> list[ir.Function]:
 
 def callees(expr: ir.Expr):
     """The ids of the functions ``expr`` calls, those called for the object of a member
-    call included (``t.engine().begin()`` calls ``engine``; a receiver is not a child)."""
+    call included (``t.engine().begin()`` calls ``engine``)."""
     for node in expr.walk():
         if node.kind is ir.ExprKind.CALL and node.decl:
             yield node.decl
-        if node.receiver is not None:
-            yield from callees(node.receiver)
