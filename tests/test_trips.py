@@ -116,3 +116,33 @@ def test_early_leavers_that_read_only_their_own_element_do_not_race(snippets):
     kernel = kernel_of(snippets, BARRIER_LOOP.format(after="    acc += s[t];").replace("s[(t + 1) % 256]", "s[t]"))
     assert all(kernel.skipped_then(b) is None for b in kernel.barriers)
     assert all(kernel.skippers_exit(b) for b in kernel.barriers)
+
+
+ONE_LANE_STORE = """
+__global__ void k(float* out, const float* a) {{
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    s[t] = a[blockIdx.x * 256 + t];
+    __syncthreads();
+    if (t == 0) out[blockIdx.x] = s[0] + s[255];
+{after}}}
+int main() {{
+    float *out, *a;
+    k<<<64, 256>>>(out, a);
+    return 0;
+}}
+"""
+
+
+def test_lanes_that_skip_a_path_at_the_kernels_end_exit(snippets):
+    """A short one-lane path that ends the kernel: nvcc ends the other lanes before it
+    (``@!P EXIT``), so only the warp holding the lane issues it, as measured (its body's
+    instructions run with one thread each); followed by more work, nvcc predicates it in
+    every warp of the block."""
+    shares = {}
+    for name, after in (("end", ""), ("middle", "    __syncthreads();\n    out[blockIdx.x * 256 + t] = s[t];\n")):
+        facts = snippets.facts(ONE_LANE_STORE.format(after=after))
+        (kernel,) = [k for k in facts.kernels if k.function.name == "k"]
+        (pattern,) = [p for b, p in kernel.branches if b.stmt.kind.value == "if"]
+        shares[name] = pattern.idle_share
+    assert 0 < shares["end"] < shares["middle"] / 4

@@ -11,7 +11,9 @@ Compute shows as predicated-on thread instructions below 32 per warp instruction
   that reaches it issues the body, with the lanes that do not take it switched off, even
   where the whole warp agrees. A longer body is branched around, and only warps whose
   lanes disagree pay. A body that only assigns register values compiles to selects and
-  costs nothing.
+  costs nothing. A path that ends the kernel is no longer predicated: the lanes that skip
+  it exit before it, and only warps with a lane on it issue it (measured: the body of a
+  kernel's last ``if (threadIdx.x == 0)`` runs one thread per instruction).
 * The cost of a branch is the lane slots it leaves idle (idle lanes times the
   instructions of what it guards, times the trips of the loops around it) as a share of
   the lane slots its function issues. Idle lanes are counted out of the warp's 32, as the
@@ -286,6 +288,13 @@ class Workload:
                 total += sum(self.statement(child) for child in later)
             current = parent
 
+    def ends_kernel(self, stmt: ir.Stmt) -> bool:
+        """``stmt`` is the entry point's last work: no loop around it, nothing after it. The
+        lanes that skip an if there have nothing left to run, so nvcc ends them
+        (``@!P EXIT``) before its path, rather than predicating the path in every warp."""
+        function, loops, _ = self._place(stmt, (None, (), None))
+        return function is self.function and not loops and self.remainder(stmt) == 0
+
     def share(self, stmt: ir.Stmt, per_execution: float) -> float:
         """``per_execution`` instructions per thread at ``stmt``, as a share of its function's
         work: times the trips of the loops around it in that function."""
@@ -506,6 +515,9 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
     paths = [(True, stmt.body[0] if stmt.body else None), (False, stmt.orelse)]
     # `if (c) return;` (or continue, break): the lanes that leave idle through what follows.
     leaving = workload.remainder(stmt) if ends_in_exit(stmt) else 0.0
+    # At the kernel's end the lanes off the path exit: a warp none of whose lanes takes it
+    # issues nothing, however short the path.
+    exits = stmt.orelse is None and workload.ends_kernel(stmt)
     for lanes in samples:
         if leaving:
             taking = sum(1 for v in lanes if v)
@@ -514,8 +526,8 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
             if path is None or _selects_only(path, workload.registers):
                 continue
             taking = sum(1 for v in lanes if bool(v) == holds)
-            if taking == len(lanes) or (taking == 0 and not _predicated(path, workload)):
-                continue  # The whole warp agrees: it runs the path, or branches around it.
+            if taking == len(lanes) or (taking == 0 and (exits or not _predicated(path, workload))):
+                continue  # The whole warp agrees: it runs the path, or branches around it or exits.
             # Every lane of the warp not on the path idles through it, those an enclosing
             # branch or the block's size already left out included: Nsight Compute counts
             # 32 slots per warp instruction, and so does the function's total.
