@@ -51,6 +51,19 @@ def test_operations_fold_and_follow_c_semantics():
     assert [v for v in LaneEvaluator(BlockShape(64)).lanes(lane, warp=1)] == list(range(32))
 
 
+def test_toggles_fold():
+    """``x ^ 0`` is ``x``; ``(x ^ a) ^ b`` is ``x ^ (a ^ b)``: a buffer index toggled twice is
+    itself again, whatever it held."""
+    index = sym.unknown("st", Variance.UNIFORM)
+    one = sym.Sym.const(1)
+    toggled = sym.operation("^", index, one)
+    assert toggled != index and sym.xor_operands(toggled) == (index, 1)
+    assert sym.operation("^", toggled, one) == index
+    assert sym.operation("^", one, toggled) == index
+    assert sym.operation("^", index, sym.Sym.const(0)) == index
+    assert sym.xor_operands(sym.operation("^", toggled, sym.Sym.const(2))) == (index, 3)
+
+
 def test_variance_from_atoms():
     assert sym.parameter("n").variance is Variance.UNIFORM
     assert sym.builtin("threadIdx", "x").variance is Variance.THREAD

@@ -407,6 +407,17 @@ def _operand(value: Sym) -> str:
     return f"({value})" if value.terms else "0"
 
 
+def xor_operands(value: Sym) -> tuple[Sym, int] | None:
+    """``x`` and ``c`` where ``value`` is the operation ``x ^ c`` with ``c`` a known integer."""
+    if len(value.terms) != 1 or value.terms[0][1] != 1 or len(value.terms[0][0]) != 1:
+        return None
+    atom = value.terms[0][0][0]
+    if atom.kind is not AtomKind.OPERATION or atom.name != "^" or len(atom.args) != 2:
+        return None
+    mask = atom.args[1].constant
+    return None if mask is None else (atom.args[0], mask)
+
+
 def operation(name: str, *args: Sym) -> Sym:
     """``name`` applied to ``args``, folded when every argument is a known integer."""
     constants = [a.constant for a in args]
@@ -421,6 +432,16 @@ def operation(name: str, *args: Sym) -> Sym:
         # Exact division of every coefficient keeps the polynomial (e.g. (32*w) / 32 = w).
         if divisor and all(c % divisor == 0 for _, c in args[0].terms):
             return Sym(tuple((m, c // divisor) for m, c in args[0].terms))
+    if name == "^" and constants.count(None) == 1:
+        # `x ^ 0` is x and `(x ^ a) ^ b` is `x ^ (a ^ b)`: a variable a loop toggles twice
+        # per trip (`buf ^= 1;` for the loads, again for the stores) ends each trip as it began.
+        value, mask = (args[0], constants[1]) if constants[1] is not None else (args[1], constants[0])
+        toggled = xor_operands(value)
+        if toggled is not None:
+            value, mask = toggled[0], toggled[1] ^ mask
+        if mask == 0:
+            return value
+        args = (value, Sym.const(mask))
     if name == "select" and args[1] == args[2]:
         return args[1]
     if name == "select" and constants[0] is not None:

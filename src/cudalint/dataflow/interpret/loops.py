@@ -102,7 +102,9 @@ class Loops:
                 ),
                 lane_steps=frozenset(walks),
             )
-        self._leave_loop(entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips)
+        self._leave_loop(
+            entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips, counter, before
+        )
         for decl in self._butterfly_reduced(stmt, inductions, trips):
             if isinstance(entry.get(decl), Sym):
                 self.env[decl] = self._warp_reduced(entry[decl], assigned[decl], "a butterfly of xor shuffles")
@@ -179,11 +181,19 @@ class Loops:
         return condition
 
     def _leave_loop(
-        self, entry: dict, assigned: dict[str, str], inductions: dict[str, Induction], condition: Sym, trips: int | None
+        self,
+        entry: dict,
+        assigned: dict[str, str],
+        inductions: dict[str, Induction],
+        condition: Sym,
+        trips: int | None,
+        counter: Atom,
+        before: _PreLoopAtoms,
     ) -> None:
         """After the loop, what it assigned depends on how many trips ran: exact when the trip
-        count is a constant and the variable an induction, else an unknown that varies as
-        the values and the trip count do."""
+        count is a constant and the variable an induction or a function of the trip and of
+        what the loop found (a double buffer's toggled index), or when every trip leaves it
+        as it came in; else an unknown that varies as the values and the trip count do."""
         _forget_memory(self.env)
         exit_variance = _join_variance(condition)
         for decl, name in assigned.items():
@@ -193,6 +203,13 @@ class Loops:
                 self.env[decl] = inductions[decl].at(Sym.const(trips))
                 continue
             value = self.env.get(decl, entry[decl])
+            if isinstance(value, Sym) and value == entry[decl]:
+                continue  # Each trip ends with the value it started with: so do zero trips.
+            if trips and isinstance(value, Sym):
+                last = sym.substitute(value, {counter: Sym.const(trips - 1)})
+                if before.invariant(last):
+                    self.env[decl] = last  # The last trip's value: the trip count is known.
+                    continue
             shifted = _shifted(entry[decl], value, name) if exit_variance <= Variance.WARP_UNIFORM else None
             if shifted is not None:
                 self.env[decl] = shifted  # Stepped by uniform amounts for a uniform number of trips.
@@ -301,9 +318,18 @@ def _closed_form(
     (k & 1) j += n;``), is its start moved by an unknown of that variance, its lanes as far
     apart as at the start; else an unknown that varies as its start and its updates do.
     ``before`` tells what no trip changes."""
-    if after == start:
-        return start  # Every trip ends with the value it started with (`k = restart;`).
+    if after == start or after == placeholder:
+        # Every trip ends with the value it started with (`k = restart;`, or a double
+        # buffer's index toggled twice per trip): the value of each copy of the body is the
+        # start's.
+        return start
     if isinstance(after, Sym) and isinstance(start, Sym):
+        toggled = sym.xor_operands(after)
+        if toggled is not None and toggled[0] == placeholder:
+            # `buf ^= 1` once per trip: period 2, the start on even trips and toggled on odd
+            # ones; in each copy of an unrolled loop, a constant.
+            parity = sym.operation("&", iteration, Sym.const(1))
+            return sym.operation("^", start, parity * toggled[1])
         step = after - placeholder
         if all(atom != placeholder.terms[0][0][0] for atom in step.atoms()):
             return start + step * iteration
