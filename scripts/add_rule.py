@@ -286,8 +286,8 @@ def with_rule_kernel(messages_text: str, code: str, kernel: str) -> str:
 
 
 def with_changelog_entry(changelog: str, entry: str) -> str:
-    """CHANGELOG.md with ``entry`` last under "Unreleased", "New" (the section and its
-    heading made, above the newest release, where they are missing)."""
+    """CHANGELOG.md with ``entry`` last under "Unreleased", "New" (the section made above
+    the newest release, and "New" as its first heading, where they are missing)."""
     entry = textwrap.fill(entry, width=90, subsequent_indent="  ", break_on_hyphens=False) + "\n"
     start = changelog.find(_UNRELEASED + "\n")
     if start < 0:
@@ -300,7 +300,8 @@ def with_changelog_entry(changelog: str, entry: str) -> str:
     section = changelog[start:end].rstrip("\n") + "\n"
     new = section.find(_NEW + "\n")
     if new < 0:
-        section += f"\n{_NEW}\n{entry}"
+        others = section[len(_UNRELEASED) + 1 :].strip("\n")
+        section = f"{_UNRELEASED}\n\n{_NEW}\n{entry}" + (f"\n{others}\n" if others else "")
     else:
         after = _SUBSECTION.search(section, new + len(_NEW))
         cut = after.start() if after else len(section)
