@@ -7,6 +7,7 @@ below outlives the tests), and the tests assert on the IR alone.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -162,6 +163,30 @@ def test_build_environment_reports_the_mode(header_mode):
     else:
         cuda_path = next(a.split("=", 1)[1] for a in env.base_args if a.startswith("--cuda-path="))
         assert os.path.isfile(os.path.join(cuda_path, "include", "cuda_runtime.h"))
+
+
+def test_code_nvcc_compiles_under_its_version_macros_is_read(header_mode, tmp_path):
+    """nvcc defines ``__CUDACC_VER_MAJOR__``/``__CUDACC_VER_MINOR__`` and clang does not: a
+    kernel written under ``#if __CUDACC_VER_MAJOR__ >= 12`` (as CUTLASS guards its Hopper
+    code) exists for nvcc, so it must for the analysis, with the version the toolkit (or
+    the embedded headers) declare in ``CUDA_VERSION``."""
+    source = tmp_path / "versioned.cu"
+    source.write_text(
+        "#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12\n"
+        "__global__ void hopper_path(float* out) {\n"
+        "    out[threadIdx.x] = __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__;\n"
+        "}\n"
+        "#endif\n"
+    )
+    tu = frontend.parse_file(str(source), environment(header_mode))
+    (kernel,) = functions(tu, "hopper_path")
+    ((store,),) = [s.expressions() for s in statements(kernel) if s.kind is S.EXPR]
+    literals = [node.value for node in store.children[1].walk() if node.kind is E.INT_LITERAL]
+    env = environment(header_mode)
+    cuda_path = next((a.split("=", 1)[1] for a in env.base_args if a.startswith("--cuda-path=")), None)
+    header = Path(cuda_path, "include", "cuda.h") if cuda_path else Path(frontend.flags.shim_dir(), "cuda_runtime.h")
+    version = int(re.search(r"#define CUDA_VERSION (\d+)", header.read_text()).group(1))
+    assert literals == [version // 1000, 100, version % 1000 // 10]
 
 
 def test_embedded_shim_header_exists():

@@ -174,6 +174,7 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
         header_mode = HeaderMode.TOOLKIT
         base = [
             *common,
+            *nvcc_version_defines(Path(cuda_path) / "include" / "cuda.h"),
             f"--cuda-path={cuda_path}",
             "-isystem",
             str(Path(cuda_path) / "include" / "cccl"),
@@ -189,6 +190,7 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
         # version it knows so launches have the same shape as with real headers.
         base = [
             *common,
+            *nvcc_version_defines(Path(shim) / "cuda_runtime.h"),
             "-nocudainc",
             "-nocudalib",
             "-Xclang",
@@ -209,6 +211,24 @@ def build_environment(options: FrontendOptions, search_from: str | None = None) 
         user_args=tuple(user_args),
         compile_db=compile_db,
     )
+
+
+_CUDA_VERSION = re.compile(rb"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)\s*$", re.MULTILINE)
+
+
+def nvcc_version_defines(header: Path) -> list[str]:
+    """The version macros nvcc defines and clang does not (``__CUDACC_VER_MAJOR__``,
+    ``__CUDACC_VER_MINOR__``), from the ``CUDA_VERSION`` the toolkit's ``header`` defines:
+    code that nvcc compiles under ``#if __CUDACC_VER_MAJOR__ >= 12`` (CUTLASS's Hopper
+    paths among it) is what the analysis must read, not the fallback clang would pick."""
+    try:
+        match = _CUDA_VERSION.search(header.read_bytes())
+    except OSError:
+        return []
+    if match is None:
+        return []
+    version = int(match.group(1))
+    return [f"-D__CUDACC_VER_MAJOR__={version // 1000}", f"-D__CUDACC_VER_MINOR__={version % 1000 // 10}"]
 
 
 # Flags worth keeping from a build command; everything else (optimisation, code
