@@ -13,10 +13,12 @@ on a shared machine wall times follow the load, processor times much less. This 
 measure for template-heavy units (CuTe's tutorials in bench/realcode's modern part),
 where one unit can cost more than a whole classic tree; ``benchmark.py`` measures trees.
 
-With ``--together``, cudalint runs once over all the FILEs (``--jobs 1``, cold), as a run
-over a tree does: the process starts and imports once, not once per unit, and a header
-several units share is analyzed once. The ratio is then that run's processor time over
-the sum of the units' bare parses.
+With ``--together``, cudalint runs once over all the FILEs (``--jobs 1``), cold as a
+user's first run over a tree is, as ``benchmark.py`` measures trees: with an empty cache
+directory, so the run precompiles the CUDA headers once and parses each unit against
+them. The process starts and imports once, not once per unit, and a header several units
+share is analyzed once. The ratio is then that run's processor time over the sum of the
+units' bare parses.
 
     python bench/unit_times.py FILE... [--repeat 1] [--time-limit S] [--together]
 """
@@ -28,6 +30,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -49,7 +52,10 @@ def bare_parse(path: str) -> float:
     environment = frontend.build_environment(settings.frontend, search_from=path)
     project = frontend.ProjectFiles(frontend.project_root(os.path.dirname(path)))
     graph = frontend.IncludeGraph.around(files, environment, project, frontend.flags.system_include_dirs(environment))
-    (unit,) = planning.plan(files, set(), graph)
+    units = planning.plan(files, set(), graph)
+    if len(units) != 1:
+        raise SystemExit(f"{path}: not a translation unit cudalint parses (a CUDA source of its own)")
+    (unit,) = units
     args = list(environment.args_for(unit.main))
     for directory in unit.include_dirs:
         args += ["-idirafter", directory]
@@ -58,11 +64,12 @@ def bare_parse(path: str) -> float:
     return time.process_time() - started
 
 
-def cudalint_run(paths: list[str], time_limit: float | None) -> tuple[float, int, int]:
-    """Processor seconds of one cold run over ``paths``, how many units stopped at the time
-    limit, and its findings."""
+def cudalint_run(paths: list[str], time_limit: float | None, cache_dir: str | None = None) -> tuple[float, int, int]:
+    """Processor seconds of one cold run over ``paths`` (with no cache at all, or with the
+    empty ``cache_dir``), how many units stopped at the time limit, and its findings."""
     limit = ["--time-limit", f"{time_limit:g}"] if time_limit is not None else []
-    command = [sys.executable, "-m", "cudalint", "check", *paths, "--no-cache", "--jobs", "1", "--format", "sarif"]
+    cache = ["--cache-dir", cache_dir] if cache_dir else ["--no-cache"]
+    command = [sys.executable, "-m", "cudalint", "check", *paths, *cache, "--jobs", "1", "--format", "sarif"]
     cpu = _children_cpu()
     completed = subprocess.run(
         [*command, "--exit-zero", "--min-level", "note", *limit],
@@ -113,7 +120,8 @@ def _together(paths: list[str], repeat: int, time_limit: float | None) -> int:
     print(f"{'run':<8} {'cudalint s':>10} {'parse s':>8} {'ratio':>6}  at time limit  findings")
     ratios = []
     for number in range(1, repeat + 1):
-        seconds, stopped, findings = cudalint_run(paths, time_limit)
+        with tempfile.TemporaryDirectory(prefix="cudalint-cold-") as cache_dir:
+            seconds, stopped, findings = cudalint_run(paths, time_limit, cache_dir)
         parse = sum(bare_parse(path) for path in paths)
         ratios.append(seconds / parse)
         print(f"{number:<8} {seconds:10.1f} {parse:8.1f} {seconds / parse:6.2f}  {stopped:<13}  {findings}")
