@@ -48,11 +48,12 @@ class LocalArrayDynamicIndex(FactRule):
       instantiation, and one without the pragma may be or not, so an array it indexes is
       not reported. A double buffer's index toggled with `st ^= 1` alternates with the
       trip: toggled twice in each trip of a rolled loop (once for each half of the trip's
-      work, as tensor-core pipelines do), it starts every trip with the same value and
-      each access indexes at a constant; toggled once per trip of an unrolled loop, each
-      copy indexes at a constant; toggled once per trip of a rolled loop, it alternates at
-      run time (ptxas: `wmma` operand fragments `A[2][4]` stay in registers in the first
-      two cases, and take a 384-byte stack frame in the third).
+      work, as tensor-core pipelines do, written out or as an inner loop of two trips), it
+      starts every trip with the same value and each access indexes at a constant; toggled
+      once per trip of an unrolled loop, each copy indexes at a constant; toggled once per
+      trip of a rolled loop, it alternates at run time (ptxas: `wmma` operand fragments
+      `A[2][4]` stay in registers in the first two cases, and take a 384-byte stack frame
+      in the third).
     - A load that reads back, at the same run-time index, what an earlier store of the same
       pass wrote (`t[b][k] = x; ... s += t[b][k]`) takes the stored value: it needs no memory.
     - Arrays of 64-bit, 16-bit or 8-bit values (`double`, `long long`, `short`, `half`,

@@ -123,12 +123,13 @@ __global__ void fragments_toggled_once(const half* a, const half* b, float* c, i
             wmma::store_matrix_sync(c + (i * 2 + j) * 256, C[i][j], 16, wmma::mem_row_major);
 }
 
-// Toggled once per trip of an inner loop of two trips inside the rolled loop: every outer
-// trip starts with the same index, registers.
+// Toggled once per trip of an inner loop of two trips inside the rolled loop: the inner
+// loop leaves the index as it came in, every outer trip starts with the same index, and
+// each unrolled copy of the inner loop indexes at a constant: registers.
 // ptxas: registers=122 stack=0 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90)
 __global__ void fragments_toggled_in_an_inner_loop(const half* a, const half* b, float* c, int ktiles) {
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> A[2][4];  // known false positive: CL502 warning ptxas keeps the buffers in registers (stack=0): each outer trip toggles twice, in the two copies of the unrolled inner loop, but the outer loop's summary reads the inner loop's toggle as a value computed at run time
-    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> B[2][2];  // known false positive: CL502 warning ptxas keeps the buffers in registers (stack=0): each outer trip toggles twice, in the two copies of the unrolled inner loop, but the outer loop's summary reads the inner loop's toggle as a value computed at run time
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> A[2][4];
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> B[2][2];
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> C[4][2];
 #pragma unroll
     for (int i = 0; i < 4; ++i)
@@ -145,13 +146,13 @@ __global__ void fragments_toggled_in_an_inner_loop(const half* a, const half* b,
             st ^= 1;
             ld ^= 1;
 #pragma unroll
-            for (int i = 0; i < 4; ++i) wmma::load_matrix_sync(A[st][i], a + ((2 * k + half_step) * 4 + i) * 256, 16);  // known false positive: CL502 warning ptxas keeps the buffers in registers (stack=0): each outer trip toggles twice, in the two copies of the unrolled inner loop, but the outer loop's summary reads the inner loop's toggle as a value computed at run time
+            for (int i = 0; i < 4; ++i) wmma::load_matrix_sync(A[st][i], a + ((2 * k + half_step) * 4 + i) * 256, 16);
 #pragma unroll
-            for (int j = 0; j < 2; ++j) wmma::load_matrix_sync(B[st][j], b + ((2 * k + half_step) * 2 + j) * 256, 16);  // known false positive: CL502 warning ptxas keeps the buffers in registers (stack=0): each outer trip toggles twice, in the two copies of the unrolled inner loop, but the outer loop's summary reads the inner loop's toggle as a value computed at run time
+            for (int j = 0; j < 2; ++j) wmma::load_matrix_sync(B[st][j], b + ((2 * k + half_step) * 2 + j) * 256, 16);
 #pragma unroll
             for (int i = 0; i < 4; ++i)
 #pragma unroll
-                for (int j = 0; j < 2; ++j) wmma::mma_sync(C[i][j], A[ld][i], B[ld][j], C[i][j]);  // known false positive: CL502 warning ptxas keeps the buffers in registers (stack=0): each outer trip toggles twice, in the two copies of the unrolled inner loop, but the outer loop's summary reads the inner loop's toggle as a value computed at run time  // known false positive: CL502 warning ptxas keeps the buffers in registers (stack=0): each outer trip toggles twice, in the two copies of the unrolled inner loop, but the outer loop's summary reads the inner loop's toggle as a value computed at run time
+                for (int j = 0; j < 2; ++j) wmma::mma_sync(C[i][j], A[ld][i], B[ld][j], C[i][j]);
         }
     }
 #pragma unroll

@@ -81,8 +81,11 @@ class Loops:
             self.env.update(bound)
         condition = self._trip(stmt, recorded=self.recording)
         geometric = any(induction.operator != "+" for induction in inductions.values())
-        # Inside a summary run the values after the loop need not be exact.
-        trips = static_trips(stmt, condition, counter, geometric, self.shape) if self.recording else None
+        # Inside a summary run the values after the loop need not be exact, save a double
+        # buffer's index toggled once per trip (`st ^= 1`): an inner loop of two trips leaves
+        # it as it came in, so each trip of the loop around starts with the same index.
+        toggles = {} if self.recording else _toggles(self.env, placeholders)
+        trips = static_trips(stmt, condition, counter, geometric, self.shape) if self.recording or toggles else None
         if self.recording:
             self.trace.loops[counter] = LoopRun(
                 stmt,
@@ -105,6 +108,9 @@ class Loops:
         self._leave_loop(
             entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips, counter, before
         )
+        if trips is not None and not _leaves_early(stmt):
+            for decl, mask in toggles.items():
+                self.env[decl] = sym.operation("^", entry[decl], Sym.const(mask if trips % 2 else 0))
         for decl in self._butterfly_reduced(stmt, inductions, trips):
             if isinstance(entry.get(decl), Sym):
                 self.env[decl] = self._warp_reduced(entry[decl], assigned[decl], "a butterfly of xor shuffles")
@@ -341,6 +347,18 @@ def _closed_form(
         variance = max(_join_variance(start), _join_variance(step))
         return sym.unknown(name, Variance.DATA if variance is Variance.THREAD else variance)
     return _opaque(name, start)
+
+
+def _toggles(env: Mapping[str, Value], placeholders: Mapping[str, Sym]) -> dict[str, int]:
+    """The variables one trip toggles with a constant (``st ^= 1``: ``placeholder ^ 1`` after
+    the trip), with the constant."""
+    found = {}
+    for decl, placeholder in placeholders.items():
+        after = env.get(decl)
+        toggled = sym.xor_operands(after) if isinstance(after, Sym) else None
+        if toggled is not None and toggled[0] == placeholder:
+            found[decl] = toggled[1]
+    return found
 
 
 def _walks_own_range(start: Value, placeholder: Sym, after: Value | None) -> bool:
