@@ -105,12 +105,11 @@ class Loops:
                 ),
                 lane_steps=frozenset(walks),
             )
-        self._leave_loop(
-            entry, assigned, inductions, condition, None if _leaves_early(stmt) else trips, counter, before
-        )
-        if trips is not None and not _leaves_early(stmt):
+        exit_trips = None if _leaves_early(stmt) else trips
+        self._leave_loop(entry, assigned, inductions, condition, exit_trips, counter, before)
+        if exit_trips is not None:
             for decl, mask in toggles.items():
-                self.env[decl] = sym.operation("^", entry[decl], Sym.const(mask if trips % 2 else 0))
+                self.env[decl] = sym.operation("^", entry[decl], Sym.const(mask if exit_trips % 2 else 0))
         for decl in self._butterfly_reduced(stmt, inductions, trips):
             if isinstance(entry.get(decl), Sym):
                 self.env[decl] = self._warp_reduced(entry[decl], assigned[decl], "a butterfly of xor shuffles")
@@ -330,12 +329,12 @@ def _closed_form(
         # start's.
         return start
     if isinstance(after, Sym) and isinstance(start, Sym):
-        toggled = sym.xor_operands(after)
-        if toggled is not None and toggled[0] == placeholder:
+        mask = _toggle_mask(after, placeholder)
+        if mask is not None:
             # `buf ^= 1` once per trip: period 2, the start on even trips and toggled on odd
             # ones; in each copy of an unrolled loop, a constant.
             parity = sym.operation("&", iteration, Sym.const(1))
-            return sym.operation("^", start, parity * toggled[1])
+            return sym.operation("^", start, parity * mask)
         step = after - placeholder
         if all(atom != placeholder.terms[0][0][0] for atom in step.atoms()):
             return start + step * iteration
@@ -349,16 +348,17 @@ def _closed_form(
     return _opaque(name, start)
 
 
+def _toggle_mask(after: Value | None, placeholder: Sym) -> int | None:
+    """The constant a trip toggles a variable with (``st ^= 1``: ``placeholder ^ 1`` after
+    the trip); None for any other update."""
+    toggled = sym.xor_operands(after) if isinstance(after, Sym) else None
+    return toggled[1] if toggled is not None and toggled[0] == placeholder else None
+
+
 def _toggles(env: Mapping[str, Value], placeholders: Mapping[str, Sym]) -> dict[str, int]:
-    """The variables one trip toggles with a constant (``st ^= 1``: ``placeholder ^ 1`` after
-    the trip), with the constant."""
-    found = {}
-    for decl, placeholder in placeholders.items():
-        after = env.get(decl)
-        toggled = sym.xor_operands(after) if isinstance(after, Sym) else None
-        if toggled is not None and toggled[0] == placeholder:
-            found[decl] = toggled[1]
-    return found
+    """The variables one trip toggles with a constant, with the constant."""
+    masks = {decl: _toggle_mask(env.get(decl), placeholder) for decl, placeholder in placeholders.items()}
+    return {decl: mask for decl, mask in masks.items() if mask is not None}
 
 
 def _walks_own_range(start: Value, placeholder: Sym, after: Value | None) -> bool:
