@@ -472,7 +472,7 @@ def _sampled_unknowns(condition: Sym, bindings: Mapping[str, int] | None) -> boo
 
 def _stepping_loops(condition: Sym, loops: Mapping[Atom, LoopRun] | None) -> set[int]:
     """The loops whose trip counter the condition depends on (by statement identity)."""
-    counters = {atom for atom in _all_atoms([condition]) if atom.kind is AtomKind.ITERATION}
+    counters = {atom for atom in condition.atoms() if atom.kind is AtomKind.ITERATION}
     return {id(run.stmt) for atom, run in (loops or {}).items() if atom in counters}
 
 
@@ -668,18 +668,9 @@ def _halving_limit(condition: Sym, loops: Mapping[Atom, LoopRun] | None) -> bool
         if atom.kind is AtomKind.OPERATION and atom.name in ("<", ">", "<=", ">=") and len(atom.args) == 2:
             left, right = atom.args
             limit = right if left.variance is Variance.THREAD else left
-            if Variance.THREAD in (left.variance, right.variance) and geometric & set(_all_atoms([limit])):
+            if Variance.THREAD in (left.variance, right.variance) and geometric & set(limit.atoms()):
                 return True
     return False
-
-
-def _all_atoms(values: Iterable[Sym]) -> set[Atom]:
-    found: set[Atom] = set()
-    for value in values:
-        for atom in value.atoms():
-            found.add(atom)
-            found |= _all_atoms(atom.args)
-    return found
 
 
 def _block_uniform(condition: Sym, variance: Variance, evaluator: LaneEvaluator) -> bool:
@@ -750,5 +741,5 @@ def _is_bounds_guard(condition: Sym, loop: bool = False) -> bool:
     # splits a warp of every block, not one warp of the grid: a tile's ragged edge that
     # the hardware shows idling lanes in every block (a stride loop's lanes walk
     # together whatever their start: only each warp's last trip splits).
-    grid_wide = loop or any(a.kind is AtomKind.BLOCK_INDEX for a in _all_atoms([index]))
+    grid_wide = loop or any(a.kind is AtomKind.BLOCK_INDEX for a in index.atoms())
     return grid_wide and limit.variance in limits and value_dependent(limit)

@@ -53,6 +53,10 @@ class AtomKind(enum.Enum):
     """A value we cannot compute that differs between lanes (data-dependent)."""
     OPERATION = "op"
 
+    # Members are singletons compared by identity: hashing by identity too spares the
+    # per-lookup hash of the name that Enum computes (kinds are looked up in sets constantly).
+    __hash__ = object.__hash__
+
 
 @dataclass(frozen=True, slots=True)
 class Atom:
@@ -65,9 +69,19 @@ class Atom:
     """Distinguishes unknowns that share a name (two different loads)."""
     _order: tuple = field(default=(), compare=False, hash=False, repr=False)
     """The sort key, computed once: polynomials sort their atoms on every operation."""
+    _hash: int = field(default=0, compare=False, hash=False, repr=False)
+    """The hash, computed once: atoms key every lane lookup, and an enum hashes slowly."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_order", (self.kind.value, self.name, self.key, tuple(str(a) for a in self.args)))
+        object.__setattr__(self, "_hash", hash((self.kind.value, self.name, self.args, self.key)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self):
+        # String hashes differ between processes: another process computes its own.
+        return (Atom, (self.kind, self.name, self.args, self.key))
 
     def __str__(self) -> str:
         if self.kind is AtomKind.OPERATION:
@@ -143,13 +157,25 @@ class Sym:
                 return coefficient
         return 0
 
-    def atoms(self):
-        """Every atom, including those nested inside operation atoms."""
-        for monomial, _ in self.terms:
-            for atom in monomial:
-                yield atom
-                for argument in atom.args:
-                    yield from argument.atoms()
+    def atoms(self) -> tuple[Atom, ...]:
+        """Every atom once, including those nested inside operation atoms, outermost first.
+        Computed once: rules and passes ask every value for its atoms many times over."""
+        cached = self.__dict__.get("_atoms")
+        if cached is None:
+            found: dict[Atom, None] = {}
+            for monomial, _ in self.terms:
+                for atom in monomial:
+                    found[atom] = None
+                    for argument in atom.args:
+                        found.update(dict.fromkeys(argument.atoms()))
+            cached = tuple(found)
+            object.__setattr__(self, "_atoms", cached)
+        return cached
+
+    @cached_property
+    def kinds(self) -> frozenset[AtomKind]:
+        """The kinds of every atom in the value, nested ones included."""
+        return frozenset(atom.kind for atom in self.atoms())
 
     @cached_property
     def size(self) -> int:
@@ -254,16 +280,32 @@ class Sym:
     def _lanes(self, values: Callable[[Atom], int | list[int] | None], width: int) -> int | list[int] | None:
         """``evaluate_lanes``, with a value that is the same in every lane kept as one integer:
         the uniform parts of an address (a loop counter, a stride) are computed once, not per lane."""
-        total: int | list[int] = 0
+        # Uniform factors multiply as one integer and uniform terms add up as one; only the
+        # factors that differ between lanes are taken lane by lane.
+        uniform = 0
+        lanes: list[int] | None = None
         for monomial, coefficient in self.terms:
-            product: int | list[int] = coefficient
+            scalar = coefficient
+            vector: list[int] | None = None
             for atom in monomial:
-                value = _atom_lanes(atom, values, width)
+                value = values(atom) if atom.kind is not AtomKind.OPERATION else _operation_lanes(atom, values, width)
                 if value is None:
                     return None
-                product = _combine(operator.mul, product, value)
-            total = _combine(operator.add, total, product)
-        return total
+                if isinstance(value, int):
+                    scalar *= value
+                elif vector is None:
+                    vector = value
+                else:
+                    vector = [a * b for a, b in zip(vector, value, strict=True)]
+            if vector is None:
+                uniform += scalar
+                continue
+            if scalar != 1:
+                vector = [scalar * v for v in vector]
+            lanes = vector if lanes is None else [a + b for a, b in zip(lanes, vector, strict=True)]
+        if lanes is None:
+            return uniform
+        return [v + uniform for v in lanes]  # A new list: ``values`` may hand out one it keeps.
 
 
 ZERO = Sym(())
@@ -356,19 +398,7 @@ OPERATORS = frozenset(_EVALUATORS)
 COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
 
 
-def _combine(function, left: int | list[int], right: int | list[int]) -> int | list[int]:
-    if isinstance(left, int) and isinstance(right, int):
-        return function(left, right)
-    if isinstance(left, int):
-        return [function(left, r) for r in right]
-    if isinstance(right, int):
-        return [function(lane, right) for lane in left]
-    return [function(left_lane, right_lane) for left_lane, right_lane in zip(left, right, strict=True)]
-
-
-def _atom_lanes(atom: Atom, values, width: int) -> int | list[int] | None:
-    if atom.kind is not AtomKind.OPERATION:
-        return values(atom)
+def _operation_lanes(atom: Atom, values, width: int) -> int | list[int] | None:
     arguments = []
     for argument in atom.args:
         lanes = argument._lanes(values, width)
@@ -378,8 +408,17 @@ def _atom_lanes(atom: Atom, values, width: int) -> int | list[int] | None:
     evaluate = _EVALUATORS[atom.name]
     if all(isinstance(argument, int) for argument in arguments):
         return evaluate(*arguments)
-    per_lane = [[argument] * width if isinstance(argument, int) else argument for argument in arguments]
-    results = [evaluate(*lane) for lane in zip(*per_lane, strict=True)]
+    if len(arguments) == 2:  # Most operations: one side per lane, the other often uniform.
+        left, right = arguments
+        if isinstance(right, int):
+            results = [evaluate(lane, right) for lane in left]
+        elif isinstance(left, int):
+            results = [evaluate(left, lane) for lane in right]
+        else:
+            results = [evaluate(a, b) for a, b in zip(left, right, strict=True)]
+    else:
+        per_lane = [[argument] * width if isinstance(argument, int) else argument for argument in arguments]
+        results = [evaluate(*lane) for lane in zip(*per_lane, strict=True)]
     return None if None in results else results
 
 

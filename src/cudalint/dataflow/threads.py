@@ -95,6 +95,38 @@ SAMPLE_BLOCK = (3, 2, 1)
 and would hide what depends on it. What is said of lanes then holds in this block."""
 
 
+_EVALUATOR_KEYS: dict[tuple, _EvaluatorKey] = {}
+_UNKNOWN = object()
+
+
+class _EvaluatorKey:
+    """What makes evaluators equal, hashed once: it keys every cached lane lookup, and a
+    tuple of a block shape and sets would be hashed again on each."""
+
+    __slots__ = ("_hash", "parts")
+
+    def __init__(self, parts: tuple) -> None:
+        self.parts = parts
+        self._hash = hash(parts)
+
+    @staticmethod
+    def of(parts: tuple) -> _EvaluatorKey:
+        """The key of ``parts``, the same object for equal parts: a cache lookup then
+        finds its entry by identity, without comparing shapes and sets."""
+        key = _EVALUATOR_KEYS.get(parts)
+        if key is None:
+            if len(_EVALUATOR_KEYS) >= MAX_CACHED_LANES:
+                _EVALUATOR_KEYS.clear()  # Equal keys made after this still compare equal.
+            key = _EVALUATOR_KEYS[parts] = _EvaluatorKey(parts)
+        return key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _EvaluatorKey) and self.parts == other.parts)
+
+
 class LaneEvaluator:
     """Evaluates symbolic values for the lanes of a warp under one set of uniform values."""
 
@@ -117,10 +149,29 @@ class LaneEvaluator:
         self.iterations = iterations or {}
         """Trip numbers of particular loops, overriding the round's (a loop whose counter
         doubles or halves is taken through every trip)."""
-        self.key = (shape, round_, frozenset(self.bindings.items()), block, grid, frozenset(self.iterations.items()))
-        """Equal for evaluators that give every value the same lanes."""
         self.block_evaluated = shape.within_grid(block)
         """The block whose lanes are evaluated: ``block``, within a known grid."""
+        self._keys: dict[frozenset[AtomKind], _EvaluatorKey] = {}
+        self._uniforms: dict[Atom, int | None] = {}
+
+    def key_for(self, value: Sym) -> _EvaluatorKey:
+        """Equal for evaluators that give ``value`` the same lanes: the block shape, and of
+        the rest only what the kinds of its atoms read (a thread index's lanes are the same
+        in every block, loop trip and sample of the parameters)."""
+        kinds = value.kinds
+        key = self._keys.get(kinds)
+        if key is None:
+            key = self._keys[kinds] = _EvaluatorKey.of(
+                (
+                    self.shape,
+                    self.block_evaluated if AtomKind.BLOCK_INDEX in kinds else None,
+                    self.grid if AtomKind.GRID_DIM in kinds else None,
+                    self.round if not kinds.isdisjoint(_SAMPLED) else None,
+                    frozenset(self.bindings.items()) if AtomKind.PARAMETER in kinds else None,
+                    frozenset(self.iterations.items()) if AtomKind.ITERATION in kinds else None,
+                )
+            )
+        return key
 
     def _uniform(self, atom: Atom) -> int | None:
         component = "xyz".index(atom.name) if atom.name in ("x", "y", "z") else 0
@@ -141,7 +192,7 @@ class LaneEvaluator:
 
     def lanes(self, value: Sym, warp: int = 0) -> list[int | None]:
         """The value in each lane of ``warp`` (None in every lane where it cannot be computed)."""
-        key = (value, warp, self.key)
+        key = (value, warp, self.key_for(value))
         lanes = _LANES.get(key)
         if lanes is None:
             if len(_LANES) >= MAX_CACHED_LANES:
@@ -160,7 +211,10 @@ class LaneEvaluator:
         def values(atom: Atom):
             if atom.kind is AtomKind.THREAD_INDEX:
                 return coordinates["xyz".index(atom.name)] if atom.name in ("x", "y", "z") else None
-            return self._uniform(atom)
+            known = self._uniforms.get(atom, _UNKNOWN)
+            if known is _UNKNOWN:
+                known = self._uniforms[atom] = self._uniform(atom)
+            return known
 
         result = value.evaluate_lanes(values, width)
         return [None] * width if result is None else result

@@ -181,19 +181,32 @@ def _conjuncts(condition: Sym) -> list[Sym]:
     return [condition]
 
 
-# Lanes of a guard per (condition, sense, evaluator, warp): every access and branch under
-# one `if` asks for the same lanes, once per warp and loop trip. Cleared when full.
-_GUARD_LANES: dict[tuple, tuple[bool, ...]] = {}
+# Lanes of a guard per (condition, sense, evaluator, warp), as a bit mask (bit i: lane i):
+# every access and branch under one `if` asks for the same lanes, once per warp and loop
+# trip, and the guards around it combine with one `&` each. Cleared when full.
+_GUARD_LANES: dict[tuple, int] = {}
 MAX_GUARD_LANES = 65536
+# The lanes of a mask, by (mask, lane count): few masks recur (a whole warp, its first lane).
+_MASK_LANES: dict[tuple[int, int], tuple[bool, ...]] = {}
 
 
-def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int, launched: bool) -> tuple[bool, ...]:
-    key = (guard.condition, guard.holds, evaluator.key, warp, launched)
-    lanes = _GUARD_LANES.get(key)
-    if lanes is None:
+def _guard_holds(guard: Guard, evaluator: LaneEvaluator, warp: int, launched: bool) -> int:
+    key = (guard.condition, guard.holds, evaluator.key_for(guard.condition), warp, launched)
+    mask = _GUARD_LANES.get(key)
+    if mask is None:
         if len(_GUARD_LANES) >= MAX_GUARD_LANES:
             _GUARD_LANES.clear()
-        lanes = _GUARD_LANES[key] = _lanes_satisfying(guard, evaluator, warp, launched)
+        lanes = _lanes_satisfying(guard, evaluator, warp, launched)
+        mask = _GUARD_LANES[key] = sum(1 << lane for lane, on in enumerate(lanes) if on)
+    return mask
+
+
+def _mask_lanes(mask: int, count: int) -> tuple[bool, ...]:
+    lanes = _MASK_LANES.get((mask, count))
+    if lanes is None:
+        if len(_MASK_LANES) >= MAX_GUARD_LANES:
+            _MASK_LANES.clear()
+        lanes = _MASK_LANES[mask, count] = tuple(bool(mask >> lane & 1) for lane in range(count))
     return lanes
 
 
@@ -249,10 +262,10 @@ def active_lanes(
     ``launched``: conditions on the parameters the evaluator's launch gives (``i < n`` at a
     launch with ``n = 10``) decide lanes too."""
     count = len(evaluator.shape.lane_coordinates(warp))
-    active = [True] * count
+    mask = (1 << count) - 1
     for guard in guards:
-        active = [a and h for a, h in zip(active, _guard_holds(guard, evaluator, warp, launched), strict=False)]
-    return active
+        mask &= _guard_holds(guard, evaluator, warp, launched)
+    return list(_mask_lanes(mask, count))
 
 
 # Warps looked at for one access or branch: enough to find one that runs code guarded
@@ -482,16 +495,8 @@ def _warps_differ(offset: Sym) -> bool:
         for top in offset.atoms()
         if top.kind is AtomKind.OPERATION
         for argument in top.args
-        for atom in _atoms_within(argument)
+        for atom in argument.atoms()
     )
-
-
-def _atoms_within(value: Sym) -> Iterator[Atom]:
-    for atom in value.atoms():
-        yield atom
-        if atom.kind is AtomKind.OPERATION:
-            for argument in atom.args:
-                yield from _atoms_within(argument)
 
 
 def _block_cost(

@@ -304,12 +304,12 @@ class _PreLoopAtoms:
             self._atoms = set()
             for held in self._entry.values():
                 if isinstance(held, Sym):
-                    self._atoms |= _all_atoms(held)
+                    self._atoms.update(held.atoms())
                 elif isinstance(held, Pointer):
-                    self._atoms |= _all_atoms(held.offset)
+                    self._atoms.update(held.offset.atoms())
         return all(
             atom.kind in self._FIXED or atom.kind is AtomKind.OPERATION or atom in self._atoms
-            for atom in _all_atoms(value)
+            for atom in value.atoms()
         )
 
 
@@ -390,17 +390,6 @@ def _forward_steps(moved: Sym) -> bool:
 
 
 _LAUNCH_CONSTANTS = frozenset((AtomKind.PARAMETER, AtomKind.BLOCK_DIM, AtomKind.GRID_DIM, AtomKind.BLOCK_INDEX))
-
-
-def _all_atoms(value: Sym) -> set[Atom]:
-    """The atoms of ``value``, also those inside its operations (a select's condition)."""
-    found: set[Atom] = set()
-    for atom in value.atoms():
-        found.add(atom)
-        if atom.kind is AtomKind.OPERATION:
-            for argument in atom.args:
-                found |= _all_atoms(argument)
-    return found
 
 
 def _moved_by(value: Sym, start: Sym) -> Sym | None:
