@@ -443,12 +443,13 @@ class KernelFacts:
                     )
         return frozenset(names)
 
-    def size_parameters_of(self, access: Access) -> frozenset[str]:
-        """Parameters that act as sizes in this access's address: compared against somewhere,
+    def size_parameters_of(self, access: Access, offset: Sym | None = None) -> frozenset[str]:
+        """Parameters that act as sizes in this access's address (or in ``offset``, another
+        address it uses: a cp.async's global source): compared against somewhere,
         the row length of a 2-D index (``col * n + row``, with ``row`` varying too), or the
         row length a flat thread index is decomposed by (``i % W``, ``i / W``): consecutive
         lanes walk along a row of W, and cross at most one row end."""
-        offset = access.location.offset
+        offset = access.location.offset if offset is None else offset
         varying = {AtomKind.THREAD_INDEX, AtomKind.ITERATION}
         row_lengths = {
             divisor.name

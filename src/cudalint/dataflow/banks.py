@@ -215,11 +215,18 @@ COPY_PHASE_LANES = WAVEFRONT_BYTES // WIDEST_WORD
 def _copy_source(access: Access, size: int, bindings: Mapping[str, int]) -> Sym | None:
     """The lane-varying part of the global address a 16-byte cp.async copies from, when it
     is known exactly (no value left to sample): None otherwise, and for other accesses."""
+    if access.copy_source is None or size != WIDEST_WORD or _copy_source_unknowns(access, size, bindings):
+        return None
+    return lane_relevant(access.copy_source.offset)
+
+
+def _copy_source_unknowns(access: Access, size: int, bindings: Mapping[str, int]) -> tuple[str, ...]:
+    """For a 16-byte cp.async: the values known only at run time that its global address
+    depends on, which leave the split of its phases by global lines open."""
     source = access.copy_source
     if source is None or size != WIDEST_WORD:
-        return None
-    offset = lane_relevant(source.offset)
-    return None if _sampled([offset], bindings) else offset
+        return ()
+    return _sampled([lane_relevant(source.offset)], bindings)
 
 
 def _copy_cost(requests: Mapping[int, Request], sources: Mapping[int, Sequence[int | None]], size: int) -> Wavefronts:
@@ -670,6 +677,7 @@ def shared_access_pattern(
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
     rounds = [(evaluator, cost) for (evaluator, _), cost in zip(tried, launched, strict=True) if cost.requests]
     source = _copy_source(access, size, bindings or {})
+    split_open = _copy_source_unknowns(access, size, bindings or {})
     if source is not None:
         rounds = [
             (evaluator, _copy_cost(requests, {warp: evaluator.lanes(source, warp) for warp in requests}, size))
@@ -709,6 +717,7 @@ def shared_access_pattern(
         depends_on=() if exact else unknowns + _loops_named([offset, *conditions]),
         trip_degrees=() if exact else trip_degrees,
         unrolled_trips=total_trips if trip_degrees and not exact else 0,
+        split_depends_on=split_open,
     )
 
 

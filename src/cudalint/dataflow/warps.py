@@ -127,6 +127,10 @@ class AccessPattern:
     """For a store nvcc sinks into one store after its branch (see ``sunk_stores``): the
     lines of the other arms' stores it becomes one instruction with; its lanes are those
     of the whole branch."""
+    split_depends_on: tuple[str, ...] = ()
+    """For a 16-byte cp.async whose global addresses depend on values known only at run
+    time (a row length): those values. Which 128-byte lines its lanes read, and so how its
+    phases split (see ``banks._copy_cost``), is then open, and ``wavefronts`` count no split."""
 
     @property
     def line_efficiency(self) -> float | None:

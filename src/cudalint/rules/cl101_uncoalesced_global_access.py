@@ -26,6 +26,7 @@ from cudalint.diagnostics import Finding, Level
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
 from cudalint.rules.memory import (
+    LARGE_SIZE,
     array_of_structs_field,
     global_accesses,
     kernel_context,
@@ -36,8 +37,6 @@ from cudalint.rules.memory import (
 # At or below this fraction of useful bytes per sector a warp moves at least twice the
 # data it uses: half the memory bandwidth or worse.
 EFFICIENCY_THRESHOLD = 0.5
-# A size parameter (a row length, a trip count) is judged at this value.
-LARGE_SIZE = 1024
 
 
 class UncoalescedGlobalAccess(FactRule):

@@ -14,6 +14,7 @@ from cudalint.dataflow import (
     BANK_BYTES,
     BANKS,
     Access,
+    AccessPattern,
     Confidence,
     Facts,
     KernelFacts,
@@ -24,6 +25,7 @@ from cudalint.dataflow import (
 from cudalint.diagnostics import Edit, Fix, Level, Safety
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
+from cudalint.rules.memory import LARGE_SIZE
 
 _DIMENSION = re.compile(r"\[\s*([^\[\]]+?)\s*\]")
 
@@ -103,7 +105,13 @@ class SharedBankConflict(FactRule):
       takes a wavefront per line (2x into a conflict-free tile; 3x with chunks permuted
       by the row). cudalint costs 16-byte copies as the store plus that split by global
       lines (where the lanes' global addresses are known exactly) and gives the figure
-      as a lower bound ("at least"); the split 32-byte pieces it does not model.
+      as a lower bound ("at least"); the split 32-byte pieces it does not model. Global
+      rows a run-time row length apart (`src + (lane / 4) * K`, the tile loads of GEMMs)
+      are judged at a realistic row length, 1024 elements as CL101 judges row lengths,
+      where `K` is a size of the kernel (it loops or bounds-checks against it, or it is
+      the row length of a 2-D index): the lanes of a phase then read different lines for
+      any K of 64 16-bit elements or more. The message says "for any realistic K". Any
+      other run-time spacing of the lanes leaves the split uncounted.
     - `ld.shared`/`st.shared` with `.v2`/`.v4`: loads and stores of that width, at the
       operand's address plus the instruction's immediate offset.
 
@@ -183,10 +191,13 @@ class SharedBankConflict(FactRule):
                 if access.space is not MemorySpace.SHARED or pattern.single_lane:
                     continue
                 degree = pattern.conflict_degree
+                qualifier = ""
+                if (degree is None or degree < CONFLICT_RATIO) and pattern.split_depends_on:
+                    pattern, qualifier = _at_realistic_row_length(kernel, access, pattern)
+                    degree = pattern.conflict_degree
                 if degree is None or degree < CONFLICT_RATIO:
                     continue
                 level = None
-                qualifier = ""
                 if pattern.confidence is Confidence.SYMBOLIC:
                     values = [name for name in pattern.depends_on if not name.startswith("the loop")]
                     if values:
@@ -288,6 +299,20 @@ def _instruction_cost(kernel: KernelFacts, access: Access, wavefronts: float, id
 
 
 _CONTIGUOUS_SOURCE = "let the 8 lanes of each phase copy 128 contiguous bytes of one global line"
+
+
+def _at_realistic_row_length(kernel: KernelFacts, access: Access, pattern: AccessPattern):
+    """A 16-byte cp.async whose lanes copy from global rows a run-time row length apart
+    (``src + (lane / 4) * K``), judged as CL101 judges such strides: at a realistic row
+    length, where the lanes of a phase read different 128-byte lines. The pattern then,
+    and how the message says so; the pattern unchanged where another run-time value decides."""
+    sizes = kernel.size_parameters_of(access, access.copy_source.offset)
+    if not set(pattern.split_depends_on) <= sizes:
+        return pattern, ""
+    names = sorted(pattern.split_depends_on)
+    realistic = kernel.pattern_with(access, dict.fromkeys(names, LARGE_SIZE))
+    spelled = wording.spelled_names(names, wording.source_names(kernel.function)) or names
+    return realistic, f" for any realistic {' and '.join(spelled)} ({' and '.join(spelled)} taken as {LARGE_SIZE})"
 
 
 def _split_by_global_lines(kernel: KernelFacts, access: Access) -> bool:

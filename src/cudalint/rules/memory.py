@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from cudalint import ir
 from cudalint.dataflow import Access, AccessPattern, AtomKind, Facts, KernelFacts, MemorySpace
 
+LARGE_SIZE = 1024
+"""A size parameter (a row length, a trip count) the memory rules judge at a realistic value: this."""
+
 
 def global_accesses(facts: Facts):
     """(kernel, access, pattern) for every global access that more than one lane runs and

@@ -272,3 +272,33 @@ __global__ void ca_cg16_zero_fill_packed(uint32_t* out, const half* in) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(in + blockIdx.x * 256 + lane * 8), "r"(src_size));
     ca_drain(out, tile);
 }
+
+// The permuted GEMM's tile load with the global row length given at run time (`K`, which
+// the kernel also loops over: a size): for any realistic K the eight rows a warp reads are
+// in different 128-byte lines, two a phase. Measured with K = 1024: 3x, as with the
+// constant row length above.
+// launch: grid=8 block=32 args: K=1024
+__global__ void ca_cg16_permuted_runtime_rows(uint32_t* out, const half* in, int K) {
+    __shared__ __align__(16) half tile[32][32];
+    unsigned lane = threadIdx.x % 32;
+    unsigned row = lane / 4;
+    for (int k = 0; k < K; k += 512) {
+        uint32_t dst = __cvta_generic_to_shared(&tile[row][0]) + ((lane % 4 + (row % 8) / 2) % 4) * 16;
+        CP_ASYNC_CG(dst, in + blockIdx.x * 32 + k + row * K + (lane % 4) * 8, 16);  // expect: CL201 warning @9 "for any realistic K"
+        CP_ASYNC_WAIT_ALL();
+        __syncthreads();
+    }
+    ca_drain(out, &tile[0][0]);
+}
+
+// A run-time spacing between lanes that is no size of the kernel (nothing compares with
+// it, and no other lane index sits beside it): which lines a phase reads is the caller's
+// choice, so nothing is said. At the launch's 8 halves the copy is contiguous: ideal.
+// launch: grid=8 block=32 args: spacing=8
+__global__ void ca_cg16_packed_runtime_spacing(uint32_t* out, const half* in, int spacing) {
+    __shared__ __align__(16) half tile[32 * 8];
+    unsigned lane = threadIdx.x % 32;
+    uint32_t dst = __cvta_generic_to_shared(&tile[lane * 8]);
+    CP_ASYNC_CG(dst, in + blockIdx.x * 256 + lane * spacing, 16);  // expect: CL101 note "spacing"
+    ca_drain(out, tile);
+}

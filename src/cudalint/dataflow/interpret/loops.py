@@ -308,8 +308,7 @@ class _PreLoopAtoms:
                 elif isinstance(held, Pointer):
                     self._atoms.update(held.offset.atoms())
         return all(
-            atom.kind in self._FIXED or atom.kind is AtomKind.OPERATION or atom in self._atoms
-            for atom in value.atoms()
+            atom.kind in self._FIXED or atom.kind is AtomKind.OPERATION or atom in self._atoms for atom in value.atoms()
         )
 
 
