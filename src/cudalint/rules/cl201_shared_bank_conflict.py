@@ -96,8 +96,8 @@ class SharedBankConflict(FactRule):
     - `cp.async.ca/.cg.shared.global [dst], [src], 4/8/16` (and `__pipeline_memcpy_async`)
       writes each lane's bytes to shared memory at least as a store of that width is
       written (16 bytes per lane: 8 lanes per wavefront); its global side is a load of
-      that width, judged by CL101. Measured on an H200 (tests/corpus/shared/
-      cp_async_tiles.cu), 4- and 8-byte copies cost exactly that; 16-byte copies cost
+      that width, judged by CL101. Measured on an H200 and again on an H100 (tests/
+      corpus/shared/cp_async_tiles.cu), 4- and 8-byte copies cost exactly that; 16-byte copies cost
       more where the copy is split: lanes whose 16-byte pieces of one 32-byte global
       sector do not land in one aligned 32 bytes of shared memory are written apart
       (rows padded to 80 bytes: 3.75x where a 16-byte store is 2x; lanes 32 bytes apart:
@@ -111,7 +111,9 @@ class SharedBankConflict(FactRule):
       where `K` is a size of the kernel (it loops or bounds-checks against it, or it is
       the row length of a 2-D index): the lanes of a phase then read different lines for
       any K of 64 16-bit elements or more. The message says "for any realistic K". Any
-      other run-time spacing of the lanes leaves the split uncounted.
+      other run-time spacing of the lanes leaves the split uncounted. Measured on an
+      H100: the permuted tile load with K = 1024 takes 3x, as with a constant row
+      length; lanes a run-time 8 halves apart that no size governs copy at the ideal.
     - `ld.shared`/`st.shared` with `.v2`/`.v4`: loads and stores of that width, at the
       operand's address plus the instruction's immediate offset.
 

@@ -1,13 +1,13 @@
 // cudalint shared corpus: cp.async (global to shared without registers) through inline
 // PTX and __pipeline_memcpy_async, over tiles of 16-bit elements.
 // Each lane copies 4, 8 or 16 bytes, written at least as a store of that width is (16-byte
-// lanes: 8 per 128-byte wavefront). Measured on an H200, 16-byte copies also take a wavefront
-// per global line a phase reads, and more where their 32-byte pieces split. The kernels vary
-// one thing at a time: the shared layout (packed, 64-byte rows, rows padded to 80
-// bytes, permuted chunks, lanes 32 or 128 bytes apart) and the global pattern (one
-// contiguous run per warp, or eight rows of 64 bytes 2 KiB apart, the tile loads of
-// tensor-core GEMMs). Launch lines use scripts/measure_gpu.py's format (`--lines`
-// measures per line).
+// lanes: 8 per 128-byte wavefront). Measured on an H200 and an H100 (the same figures),
+// 16-byte copies also take a wavefront per global line a phase reads, and more where
+// their 32-byte pieces split. The kernels vary one thing at a time: the shared layout
+// (packed, 64-byte rows, rows padded to 80 bytes, permuted chunks, lanes 32 or 128
+// bytes apart) and the global pattern (one contiguous run per warp, or eight rows of 64
+// bytes 2 KiB apart, the tile loads of tensor-core GEMMs). Launch lines use
+// scripts/measure_gpu.py's format (`--lines` measures per line).
 
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
