@@ -212,21 +212,12 @@ GLOBAL_LINE_BYTES = 128
 COPY_PHASE_LANES = WAVEFRONT_BYTES // WIDEST_WORD
 
 
-def _copy_source(access: Access, size: int, bindings: Mapping[str, int]) -> Sym | None:
-    """The lane-varying part of the global address a 16-byte cp.async copies from, when it
-    is known exactly (no value left to sample): None otherwise, and for other accesses."""
-    if access.copy_source is None or size != WIDEST_WORD or _copy_source_unknowns(access, size, bindings):
+def _copy_source(access: Access, size: int) -> Sym | None:
+    """The lane-varying part of the global address a 16-byte cp.async copies from; None
+    for other accesses."""
+    if access.copy_source is None or size != WIDEST_WORD:
         return None
     return lane_relevant(access.copy_source.offset)
-
-
-def _copy_source_unknowns(access: Access, size: int, bindings: Mapping[str, int]) -> tuple[str, ...]:
-    """For a 16-byte cp.async: the values known only at run time that its global address
-    depends on, which leave the split of its phases by global lines open."""
-    source = access.copy_source
-    if source is None or size != WIDEST_WORD:
-        return ()
-    return _sampled([lane_relevant(source.offset)], bindings)
 
 
 def _copy_cost(requests: Mapping[int, Request], sources: Mapping[int, Sequence[int | None]], size: int) -> Wavefronts:
@@ -676,9 +667,11 @@ def shared_access_pattern(
     if tried is None or None in launched or size <= 0:
         return replace(pattern, confidence=Confidence.UNKNOWN, wavefronts=None, ideal_wavefronts=None)
     rounds = [(evaluator, cost) for (evaluator, _), cost in zip(tried, launched, strict=True) if cost.requests]
-    source = _copy_source(access, size, bindings or {})
-    split_open = _copy_source_unknowns(access, size, bindings or {})
-    if source is not None:
+    source = _copy_source(access, size)
+    # Where the source's lanes depend on values known only at run time, which global lines
+    # each phase reads is open: the split is not counted, and the pattern says what it awaits.
+    split_open = () if source is None else _sampled([source], bindings or {})
+    if source is not None and not split_open:
         rounds = [
             (evaluator, _copy_cost(requests, {warp: evaluator.lanes(source, warp) for warp in requests}, size))
             for evaluator, requests in tried
