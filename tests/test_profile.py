@@ -322,7 +322,10 @@ def test_a_run_under_ncu_selects_the_first_launch_of_each_kernel(tmp_path, folde
     common = ["profile", "--ncu", ncu, "--disassembly", disassembly, "--output", output]
     result = run_cli(*common, "--", app, "7")
     assert result.exit_code == 0, result.stderr
-    assert "--section SourceCounters --import-source no --kernel-id :::1 --launch-count 64 -f -o" in log.read_text()
+    assert (
+        "--section SourceCounters --import-source no --kernel-name-base demangled "
+        "--kernel-id :::1 --launch-count 64 -f -o" in log.read_text()
+    )
     assert log.read_text().endswith(f"app.exe {app} 7")
     lines = measured.read(output)
     assert lines.lines == _recorded(folder).lines
@@ -331,7 +334,7 @@ def test_a_run_under_ncu_selects_the_first_launch_of_each_kernel(tmp_path, folde
     assert "source lines executed" in result.stderr
     result = run_cli(*common, "--kernel", "gi_.*", "--launch-skip", "4", "--launch-count", "4", "--", app)
     assert result.exit_code == 0, result.stderr
-    assert "--launch-skip 4 --kernel-name regex:gi_.* --launch-count 4" in log.read_text()
+    assert "--kernel-name-base demangled --launch-skip 4 --kernel-name regex:gi_.* --launch-count 4" in log.read_text()
 
 
 GATHER = """\

@@ -243,7 +243,10 @@ __global__ void k(float* a, const float* b) {
 """
 
 
-def test_regions_cover_multi_line_expressions(tmp_path, schema):
+def test_regions_stand_where_nvcc_counts_multi_line_accesses(tmp_path, schema):
+    """An access written over several lines is counted by nvcc's line table (and Nsight
+    Compute) on the line that closes its address; code a macro expands, on the line of
+    the invocation: a finding's region starts there (the lines checked with nvdisasm -gi)."""
     path = tmp_path / "multi.cu"
     path.write_text(MULTI_LINE)
     log = _sarif(_run([path]), tmp_path)
@@ -253,7 +256,7 @@ def test_regions_cover_multi_line_expressions(tmp_path, schema):
         key=lambda region: region["startLine"],
     )
     assert regions == [
-        {"startLine": 4, "startColumn": 5, "endLine": 6, "endColumn": 11},  # a[(threadIdx.x ... + 1]
+        {"startLine": 6, "startColumn": 7, "endLine": 6, "endColumn": 11},  # + 1] of a[(threadIdx.x ... + 1]
         {"startLine": 7, "startColumn": 22, "endLine": 8, "endColumn": 41},  # AT(b, ... threadIdx.x * 4)
         # Code of a macro body that starts with an argument: the whole invocation.
         {"startLine": 9, "startColumn": 5, "endLine": 11, "endColumn": 16},  # STORE(a, ... 1.0f)

@@ -7,9 +7,10 @@
 For each program whose build succeeded (``<work>/build.json``), in its folder, with its
 listed arguments:
 
-* ``ncu --section SourceCounters --kernel-id :::1 --launch-count 64``: the first launch
-  of every distinct kernel (``:::1`` is "any context, any stream, any name, invocation
-  1"); exports ``<name>.source.csv`` (per-SASS-instruction counters),
+* ``ncu --section SourceCounters --kernel-name-base demangled --kernel-id :::1
+  --launch-count 64`` (``cudalint profile``'s selection): the first launch of every
+  distinct kernel (``:::1`` is "any context, any stream, any name, invocation 1"; each
+  template instantiation is a kernel of its own); exports ``<name>.source.csv`` (per-SASS-instruction counters),
   ``<name>.details.csv`` (kernel names, grid and block) and ``<name>.ncu.log``;
 * with ``--synccheck``: ``compute-sanitizer --tool synccheck`` over the whole run,
   ``<name>.synccheck.log`` (its reports name the barrier's file and line).
@@ -38,8 +39,9 @@ import programs as listing  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))  # the package, where it is not installed
 from cudalint.profile import source_lines  # noqa: E402
+from cudalint.profile.command import DEFAULT_LAUNCH_COUNT, selection  # noqa: E402
 
-SELECTION = ["--kernel-id", ":::1", "--launch-count", "64"]
+SELECTION = selection(None, DEFAULT_LAUNCH_COUNT, None)
 
 
 def synccheck(sanitizer: str, program: listing.Program, work: Path, out: Path, timeout: float) -> dict:

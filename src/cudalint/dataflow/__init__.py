@@ -448,7 +448,8 @@ class KernelFacts:
         address it uses: a cp.async's global source): compared against somewhere,
         the row length of a 2-D index (``col * n + row``, with ``row`` varying too), or the
         row length a flat thread index is decomposed by (``i % W``, ``i / W``): consecutive
-        lanes walk along a row of W, and cross at most one row end."""
+        lanes walk along a row of W, and cross at most one row end. A parameter the launch
+        gives is no size to guess: its value is known."""
         offset = access.location.offset if offset is None else offset
         varying = {AtomKind.THREAD_INDEX, AtomKind.ITERATION}
         row_lengths = {
@@ -483,7 +484,7 @@ class KernelFacts:
             return found
 
         row_lengths |= row_strides(offset)
-        return frozenset(row_lengths) | self.size_parameters
+        return (frozenset(row_lengths) | self.size_parameters) - self.bindings.keys()
 
     def pattern_with(self, access: Access, bindings: Mapping[str, int]) -> AccessPattern:
         """The access's cost with some parameter values fixed."""

@@ -49,11 +49,14 @@ from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators
 from cudalint.dataflow.warps import (
     AccessPattern,
+    Block,
     Confidence,
     access_pattern,
     active_lanes,
     decidable,
+    evaluator_at_block,
     lane_relevant,
+    launch_blocks,
     loop_trips,
 )
 
@@ -68,8 +71,6 @@ ALIGNMENT_WARPS = 4
 
 Request = Sequence[int | None]
 """The byte offset each lane of a warp asks for, None for lanes that do not run."""
-Block = tuple[int, int, int]
-"""blockIdx (x, y, z) of one block of a launch."""
 
 
 @dataclass(frozen=True)
@@ -290,41 +291,6 @@ def block_requests(
     return requests
 
 
-EDGE_CLASSES_FROM = 3
-"""Grid axes longer than this are costed as their first block, one block standing for the
-inner ones, and their last block: a bounds guard splits an axis once, at one block."""
-
-
-def launch_blocks(access: Access, shape: BlockShape, bindings: Mapping[str, int]) -> list[tuple[Block, int]]:
-    """The blocks of the launch whose warps run ``access`` differently, each with the number of
-    blocks it stands for. One block (the sampled one) unless the grid is known and a guard of
-    the access compares block coordinates with what the launch gives (``j < n`` where
-    ``j = blockIdx.y * 8 + threadIdx.y``): then the blocks at the grid's edges, where lanes
-    past the bound exit, are costed beside the inner ones, as Nsight Compute counts every
-    warp of the launch."""
-    sampled = shape.sampled_block
-    if shape.grid is None:
-        return [(sampled, 1)]
-    axes = {
-        atom.name
-        for guard in access.guards
-        if decidable(guard.condition, bindings)
-        for atom in guard.condition.atoms()
-        if atom.kind is AtomKind.BLOCK_INDEX
-    }
-    if not axes:
-        return [(sampled, 1)]
-    choices = []
-    for axis, size, index in zip("xyz", shape.grid, sampled, strict=True):
-        if axis not in axes or size <= 1:
-            choices.append([(index, 1)])
-        elif size <= EDGE_CLASSES_FROM:
-            choices.append([(block, 1) for block in range(size)])
-        else:
-            choices.append([(0, 1), (1, size - 2), (size - 1, 1)])
-    return [((x, y, z), wx * wy * wz) for x, wx in choices[0] for y, wy in choices[1] for z, wz in choices[2]]
-
-
 def launch_cost(
     access: Access, offset: Sym, evaluator: LaneEvaluator, size: int, blocks: Sequence[tuple[Block, int]]
 ) -> Wavefronts | None:
@@ -335,9 +301,7 @@ def launch_cost(
     total = Wavefronts()
     launched = evaluator.shape.grid is not None
     for block, weight in blocks:
-        at_block = LaneEvaluator(
-            evaluator.shape, evaluator.round, evaluator.bindings, block=block, iterations=evaluator.iterations
-        )
+        at_block = evaluator_at_block(evaluator, block)
         requests = block_requests(access, offset, at_block, launched)
         if requests is None:
             return None
@@ -368,30 +332,49 @@ def unrolled_trips(
     loops: Mapping[Atom, LoopRun] | None,
     unrolled: Callable[[LoopRun], int | None],
 ) -> UnrolledTrips | None:
-    """When the only loop ``offset`` moves with is unrolled (``unrolled`` gives its trips,
-    None for a rolled loop), advances one word per trip and starts aligned in every lane,
-    the trips nvcc merges into one access of 2 or 4 words (at most 16 bytes)."""
+    """When a loop ``offset`` moves with is unrolled (``unrolled`` gives its trips, None for
+    a rolled loop), advances one word per trip and starts aligned in every lane, the trips
+    nvcc merges into one access of 2 or 4 words (at most 16 bytes). Other loops around it
+    may move the whole request by whole wide words (a register tile's rows loaded in an
+    outer loop, `As[k * BM + row * TM + i]` with `i` the unrolled word)."""
     counters = {atom for atom in offset.atoms() if atom.kind is AtomKind.ITERATION}
     size = access.size or 0
-    if len(counters) != 1 or not size or _sampled([offset], {}):
+    if not counters or not size or _sampled([offset], {}):
         return None
-    counter = counters.pop()
+    stepping = [
+        counter
+        for counter in counters
+        if offset.coefficient_of(counter).constant == size and _shifts_by(offset, counter, size)
+    ]
+    if len(stepping) != 1:
+        return None
+    counter = stepping[0]
     run = (loops or {}).get(counter)
     trips = unrolled(run) if run is not None else None
-    if (
-        not trips
-        or offset.coefficient_of(counter).constant != size
-        or counter in (offset - offset.coefficient_of(counter) * Sym.atom(counter)).atoms()
-    ):
+    if not trips:
         return None
+    others = counters - {counter}
     for words in (4, 2):
+        width = words * size
         if (
-            words * size <= WIDEST_WORD
+            width <= WIDEST_WORD
             and trips % words == 0
-            and _aligned_at(offset, words * size, shape, {counter: 0})
+            and all(_shifts_by(offset, other, width) for other in others)
+            and _aligned_at(offset, width, shape, dict.fromkeys(counters, 0))
         ):
             return UnrolledTrips(counter, trips, words)
     return None
+
+
+def _shifts_by(offset: Sym, counter: Atom, width: int) -> bool:
+    """Whether each trip of ``counter``'s loop moves every lane's address by the same whole
+    number of ``width``-byte words, and by nothing else."""
+    step = offset.coefficient_of(counter).constant
+    return (
+        step is not None
+        and step % width == 0
+        and counter not in (offset - offset.coefficient_of(counter) * Sym.atom(counter)).atoms()
+    )
 
 
 def _aligned_at(offset: Sym, width: int, shape: BlockShape, iterations: Mapping[Atom, int]) -> bool:

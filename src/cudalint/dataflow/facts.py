@@ -145,10 +145,29 @@ class Access:
     ``ldmatrix.x4``, ``cp.async.cg``; None for an access the C++ code makes."""
     copy_source: Pointer | None = None
     """For the shared side of a cp.async: the global address the lane copies from."""
+    stored_value: ir.Expr | None = None
+    """For a store made by an assignment: the value assigned."""
 
     @property
     def span(self) -> ir.Span:
         return self.expr.span
+
+    @property
+    def instruction_line(self) -> int:
+        """The line nvcc's line table gives the access's instruction, the line Nsight
+        Compute's source view counts it on. For an access written over several lines:
+        where its address closes (a subscript's ``]``, the end of ``*``'s operand, the field
+        after ``->``; a ``.field`` of an element takes the element's line), except that a
+        whole struct or vector stored from a variable takes the variable's line."""
+        value = self.stored_value
+        if (
+            value is not None
+            and self.kind is AccessKind.STORE
+            and self.type.kind is ir.TypeKind.RECORD
+            and _named_value(value)
+        ):
+            return value.span.end_line
+        return _address_line(self.expr)
 
     @property
     def space(self) -> MemorySpace:
@@ -279,3 +298,18 @@ class Origin:
     loaded: bool = False
     """Read from memory (global, shared, constant, or a per-thread array holding such data), or
     returned by an atomic: data, not a function of the thread's coordinates."""
+
+
+def _address_line(expr: ir.Expr) -> int:
+    if expr.kind is ir.ExprKind.MEMBER and expr.op == "." and expr.children:
+        return _address_line(expr.children[0])
+    if expr.kind in (ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER) or (expr.kind is ir.ExprKind.UNARY and expr.op == "*"):
+        return expr.span.end_line
+    return expr.span.line
+
+
+def _named_value(expr: ir.Expr) -> bool:
+    """A variable, seen through the implicit conversions around it."""
+    while expr.kind is ir.ExprKind.CAST and expr.cast is ir.CastKind.IMPLICIT and expr.children:
+        expr = expr.children[0]
+    return expr.kind is ir.ExprKind.DECL_REF

@@ -69,6 +69,9 @@ class BlockCost:
     """The warp (of the costliest values) whose request has the lowest efficiency."""
     worst_warp_sectors: int
     worst_warp_ideal: int
+    lanes_differ: bool = False
+    """Whether the warps differ only in the lanes their conditions leave running, not in the
+    paths to their addresses."""
 
     @property
     def efficiency(self) -> float:
@@ -468,7 +471,12 @@ def access_pattern(
             data_pattern=data_pattern,
             data_loop=data_loop,
         )
-    block = _block_cost(access, offset, shape, bindings, loops, size, piece) if _warps_differ(offset) else None
+    paths_differ = _paths_differ(offset)
+    block = (
+        _block_cost(access, offset, shape, bindings, loops, size, piece, lanes_differ=not paths_differ)
+        if paths_differ or _lanes_differ(access)
+        else None
+    )
     worst = max(known, key=lambda r: (r[0], r[2] or 0))
     best = min(known, key=lambda r: (r[0], r[2] or 0))
     exact = all(r == known[0] for r in known)
@@ -491,7 +499,67 @@ def access_pattern(
     )
 
 
-def _warps_differ(offset: Sym) -> bool:
+Block = tuple[int, int, int]
+"""blockIdx (x, y, z) of one block of a launch."""
+
+EDGE_CLASSES_FROM = 3
+"""Grid axes longer than this are costed as their first block, one block standing for the
+inner ones, and their last block: a bounds guard splits an axis once, at one block."""
+
+
+def launch_blocks(access: Access, shape: BlockShape, bindings: Mapping[str, int]) -> list[tuple[Block, int]]:
+    """The blocks of the launch whose warps run ``access`` differently, each with the number of
+    blocks it stands for. One block (the sampled one) unless the grid is known and a guard of
+    the access compares block coordinates with what the launch gives (``j < n`` where
+    ``j = blockIdx.y * 8 + threadIdx.y``): then the blocks at the grid's edges, where lanes
+    past the bound exit, are costed beside the inner ones, as Nsight Compute counts every
+    warp of the launch."""
+    sampled = shape.sampled_block
+    if shape.grid is None:
+        return [(sampled, 1)]
+    axes = {
+        atom.name
+        for guard in access.guards
+        if decidable(guard.condition, bindings)
+        for atom in guard.condition.atoms()
+        if atom.kind is AtomKind.BLOCK_INDEX
+    }
+    if not axes:
+        return [(sampled, 1)]
+    choices = []
+    for axis, size, index in zip("xyz", shape.grid, sampled, strict=True):
+        if axis not in axes or size <= 1:
+            choices.append([(index, 1)])
+        elif size <= EDGE_CLASSES_FROM:
+            choices.append([(block, 1) for block in range(size)])
+        else:
+            choices.append([(0, 1), (1, size - 2), (size - 1, 1)])
+    return [((x, y, z), wx * wy * wz) for x, wx in choices[0] for y, wy in choices[1] for z, wz in choices[2]]
+
+
+def _same_lanes_everywhere(
+    access: Access, evaluator: LaneEvaluator, blocks: list[tuple[Block, int]], launched: bool
+) -> bool:
+    """Whether the access's conditions leave every examined warp of every block that runs it
+    the same lanes."""
+    masks = {
+        lanes
+        for block, _ in blocks
+        for warp in range(min(evaluator.shape.warps(), MAX_WARPS_EXAMINED))
+        for lanes in [tuple(active_lanes(access.guards, evaluator_at_block(evaluator, block), warp, launched))]
+        if any(lanes)
+    }
+    return len(masks) <= 1
+
+
+def evaluator_at_block(evaluator: LaneEvaluator, block: Block) -> LaneEvaluator:
+    """``evaluator``'s values in another block of the launch."""
+    return LaneEvaluator(
+        evaluator.shape, evaluator.round, evaluator.bindings, block=block, iterations=evaluator.iterations
+    )
+
+
+def _paths_differ(offset: Sym) -> bool:
     """Whether the warps of a block may reach their addresses by different paths: the
     thread index sits inside an operation (a select, a division, a remainder)."""
     return any(
@@ -503,6 +571,13 @@ def _warps_differ(offset: Sym) -> bool:
     )
 
 
+def _lanes_differ(access: Access) -> bool:
+    """Whether the warps of a block may run the access with different lanes: a condition on
+    the thread index around it (a block's edges or halo: a few lanes in most warps, whole
+    rows in others)."""
+    return any(AtomKind.THREAD_INDEX in guard.condition.kinds for guard in access.guards)
+
+
 def _block_cost(
     access: Access,
     offset: Sym,
@@ -511,34 +586,46 @@ def _block_cost(
     loops: Mapping[Atom, LoopRun] | None,
     size: int,
     piece: int,
+    lanes_differ: bool = False,
 ) -> BlockCost | None:
     """The sectors the warps of a block that run ``access`` need together, per set of values
-    tried; None when a lane's address is unknown."""
-    totals = []
-    for evaluator in evaluators(
+    tried; None when a lane's address is unknown. Conditions on the parameters a launch
+    gives decide lanes where the grid is known, and the launch's edge blocks count beside
+    its inner ones (``launch_blocks``): the figures are then a block's average."""
+    launched = shape.grid is not None
+    blocks = launch_blocks(access, shape, bindings or {})
+    tried = evaluators(
         shape, offset, *(guard.condition for guard in access.guards), bindings=bindings, trips=loop_trips(loops)
-    ):
-        sectors = ideal = warps = 0
+    )
+    if lanes_differ and tried and _same_lanes_everywhere(access, tried[0], blocks, launched):
+        return None  # The conditions leave every warp the same lanes: the first warp is the sample.
+    totals = []
+    for evaluator in tried:
+        sectors = ideal = weights = warps = 0
         worst = None
-        for warp in range(min(shape.warps(), MAX_WARPS_EXAMINED)):
-            active = active_lanes(access.guards, evaluator, warp)
-            chosen = [a for a, on in zip(evaluator.lanes(offset, warp), active, strict=False) if on]
-            if not chosen:
-                continue
-            if None in chosen:
-                return None
-            cost = request_sectors(chosen, size, piece)
-            sectors, ideal, warps = sectors + cost[0], ideal + cost[1], warps + 1
-            if worst is None or cost[1] / cost[0] < worst[2] / worst[1]:
-                worst = (warp, *cost)
+        for block, weight in blocks:
+            at_block = evaluator_at_block(evaluator, block)
+            running = 0
+            for warp in range(min(shape.warps(), MAX_WARPS_EXAMINED)):
+                active = active_lanes(access.guards, at_block, warp, launched)
+                chosen = [a for a, on in zip(at_block.lanes(offset, warp), active, strict=False) if on]
+                if not chosen:
+                    continue
+                if None in chosen:
+                    return None
+                cost = request_sectors(chosen, size, piece)
+                sectors, ideal, running = sectors + weight * cost[0], ideal + weight * cost[1], running + 1
+                if worst is None or cost[1] / cost[0] < worst[2] / worst[1]:
+                    worst = (warp, *cost)
+            weights, warps = weights + weight, max(warps, running)
         if worst is not None:
-            totals.append((sectors, ideal, warps, worst))
+            totals.append((round(sectors / weights), round(ideal / weights), warps, worst))
     if not totals:
         return None
     costliest = min(totals, key=lambda t: t[1] / t[0])
     cheapest = max(totals, key=lambda t: t[1] / t[0])
     sectors, ideal, warps, (warp, warp_sectors, warp_ideal) = costliest
-    return BlockCost(warps, sectors, ideal, cheapest[0], cheapest[1], warp, warp_sectors, warp_ideal)
+    return BlockCost(warps, sectors, ideal, cheapest[0], cheapest[1], warp, warp_sectors, warp_ideal, lanes_differ)
 
 
 @dataclass(frozen=True)

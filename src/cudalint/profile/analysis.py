@@ -63,7 +63,7 @@ def describe_line(facts: Facts, path: str, name: str, line: int) -> tuple[str, i
             for access, pattern in kernel.accesses:
                 if (
                     access.space is not SPACES[name]
-                    or access.span.line != line
+                    or access.instruction_line != line
                     or not _same_file(access.span.file, path)
                 ):
                     continue

@@ -5,7 +5,10 @@
 
 The program runs under ``ncu --section SourceCounters``: by default the first launch of
 each kernel (``--kernel-id :::1``), at most ``--launch-count`` launches, which is what the
-per-line counters need (a kernel's second launch costs the same lines). The report's
+per-line counters need (a kernel's second launch costs the same lines). Kernels are told
+apart by their demangled names (``--kernel-name-base demangled``): each instantiation of a
+template is its own kernel, with its own code and counters, where ncu's default base name
+would profile only the first instantiation launched. The report's
 source page gives ncu's counters per SASS instruction; ``nvdisasm -gi`` of the same binary
 (its cubins extracted by ``cuobjdump``) gives each instruction its source line; the sum per
 line is written as a measured-lines file (``cudalint.profile.measured``), which
@@ -33,14 +36,16 @@ class ProfileFailed(Exception):
 
 
 def selection(kernel: str | None, launch_count: int, launch_skip: int | None) -> list[str]:
-    """ncu's launch filter: the first launch of each kernel (whose name matches ``kernel``,
-    a regular expression), or with ``launch_skip`` every launch after that many."""
+    """ncu's launch filter: the first launch of each kernel (each template instantiation
+    apart; whose demangled name matches ``kernel``, a regular expression), or with
+    ``launch_skip`` every launch after that many."""
+    chosen = ["--kernel-name-base", "demangled"]
     if launch_skip is not None:
-        chosen = ["--launch-skip", str(launch_skip)]
+        chosen += ["--launch-skip", str(launch_skip)]
         if kernel:
             chosen += ["--kernel-name", f"regex:{kernel}"]
     else:
-        chosen = ["--kernel-id", f"::regex:{kernel}:1" if kernel else ":::1"]
+        chosen += ["--kernel-id", f"::regex:{kernel}:1" if kernel else ":::1"]
     return [*chosen, "--launch-count", str(launch_count)]
 
 

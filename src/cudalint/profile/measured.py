@@ -5,7 +5,7 @@ One JSON object, figures only (no source text)::
     {"format": "cudalint-measured-lines", "version": 1,
      "binary": {"path": "/abs/app", "size": 123456, "sha256": "..."},
      "command": ["./app", "arg"], "gpu": "NVIDIA H200", "ncu": "2025.3.1.0",
-     "selection": ["--kernel-id", ":::1", "--launch-count", "64"],
+     "selection": ["--kernel-name-base", "demangled", "--kernel-id", ":::1", "--launch-count", "64"],
      "kernels": [{"name": "k", "block": [256, 1, 1], "grid": [48, 1, 1]}],
      "columns": ["sass", "inst", ...],
      "lines": {"/abs/path/k.cu": {"12": [figures in column order]}},

@@ -29,6 +29,7 @@ from cudalint.rules.memory import (
     LARGE_SIZE,
     array_of_structs_field,
     global_accesses,
+    instruction_span,
     kernel_context,
     uncoalesced,
     whole_struct,
@@ -71,10 +72,18 @@ class UncoalescedGlobalAccess(FactRule):
     others. Nsight Compute sums a line's requests over every warp that runs it; so does
     the verdict, over the warps of a block (the first 8) that run the access, when the
     first warp's request alone is coalesced: rows of a halo shifted by one float cost 5
-    sectors for 4, its columns a sector per lane, 28 sectors where 11 would do in all. The
+    sectors for 4, its columns a sector per lane, 27 sectors where 11 would do in a block
+    (averaged over the launch's edge and inner blocks where the grid is known; 2.47x
+    measured). The
     lanes a condition leaves out are taken through selects whose own condition is known
     (`halo = t < 84 ? x < width : false`: lanes 84 and up never run it, whatever `width`
     is), and a row length inside either side of a select is judged at 1024 like any other.
+    Warps run an access with different lanes, too, when a condition on the thread index
+    around it picks a block's edges: the `else` of "inside the block's interior" (a
+    smoothing window read from shared memory where it fits, from global memory at the
+    block's border) leaves the first warp of a 16x16 block a whole row and the lanes at
+    each end of the next, and every other warp 4 lanes in 4 sectors: 34 sectors where 12
+    would do over the block, which the first warp's 5 for 3 does not show.
 
     **Stores merged after a branch.** When every arm of an if/else (or of an else-if
     chain) stores to the same address (`if (j == 0) df[g] = a; else if (j == n - 1) df[g]
@@ -218,20 +227,20 @@ class UncoalescedGlobalAccess(FactRule):
                 return self.finding(
                     f"{what}: {walk} (the loop at line {loop}), so the lanes of a warp are as far apart as their "
                     f"ranges are long: up to 32 sectors per request where {access.size} would do; {cure}",
-                    access.span,
+                    instruction_span(facts, access),
                     function=kernel.function.display_name,
                     properties=properties,
                 )
             return self.finding(
                 f"{what}: the address depends on data loaded at run time, so its coalescing is unknown; "
                 "if the index is scattered, every lane may need its own sector",
-                access.span,
+                instruction_span(facts, access),
                 level=Level.NOTE,
                 function=kernel.function.display_name,
                 properties=properties,
             )
         if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
-            return self._block_finding(kernel, access, pattern, what, names, properties)
+            return self._block_finding(facts, kernel, access, pattern, what, names, properties)
         if (
             pattern.lane_stride is not None
             and pattern.lane_stride.constant == access.size
@@ -252,7 +261,7 @@ class UncoalescedGlobalAccess(FactRule):
             return self.finding(
                 f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do for any "
                 f"realistic {' and '.join(sizes)} ({stride}{kernel_context(kernel, access)}); {advice}",
-                access.span,
+                instruction_span(facts, access),
                 function=kernel.function.display_name,
                 properties=properties,
             )
@@ -261,7 +270,7 @@ class UncoalescedGlobalAccess(FactRule):
             return self.finding(
                 f"{what} needs up to {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
                 f"({stride}); it is coalesced only {when}",
-                access.span,
+                instruction_span(facts, access),
                 level=Level.NOTE,
                 function=kernel.function.display_name,
                 properties=properties,
@@ -270,13 +279,14 @@ class UncoalescedGlobalAccess(FactRule):
         return self.finding(
             f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
             f"({efficiency:.0%} efficiency; {stride}{kernel_context(kernel, access)}); {advice}",
-            access.span,
+            instruction_span(facts, access),
             function=kernel.function.display_name,
             properties=properties,
         )
 
     def _block_finding(
         self,
+        facts: Facts,
         kernel: KernelFacts,
         access: Access,
         pattern: AccessPattern,
@@ -307,15 +317,20 @@ class UncoalescedGlobalAccess(FactRule):
             f"of a block that run it{realistic} ({block.efficiency:.0%} efficiency{taken}; {_warps_differ_note(block)}"
             f"{kernel_context(kernel, access)}); give each warp a run of consecutive addresses, or stage the "
             "halo through shared memory",
-            access.span,
+            instruction_span(facts, access),
             function=kernel.function.display_name,
             properties=properties,
         )
 
 
 def _warps_differ_note(block) -> str:
+    how = (
+        "run it with different lanes, as its conditions leave them"
+        if block.lanes_differ
+        else "reach their addresses by different paths"
+    )
     return (
-        f"the warps of a block reach their addresses by different paths: warp {block.worst_warp} alone needs "
+        f"the warps of a block {how}: warp {block.worst_warp} alone needs "
         f"{block.worst_warp_sectors} sectors where {block.worst_warp_ideal} would do"
     )
 

@@ -19,6 +19,7 @@ from cudalint.rules.memory import (
     fields_read,
     fields_used_together,
     global_accesses,
+    instruction_span,
     kernel_context,
     uncoalesced,
     whole_struct,
@@ -126,7 +127,7 @@ class ArrayOfStructsAccess(FactRule):
                 f"({member.record.size} bytes) in each lane: {pattern.sectors} sectors per request for "
                 f"{pattern.ideal_sectors} sectors of data{kernel_context(kernel, access)}; store the field in its own "
                 "array (structure of arrays), or load whole elements with vector types",
-                access.span,
+                instruction_span(facts, access),
                 function=kernel.function.display_name,
                 properties={
                     "sectorsPerRequest": pattern.sectors,
@@ -184,7 +185,7 @@ class ArrayOfStructsAccess(FactRule):
             f"a request with {apart}: {pattern.sectors} sectors per request for {pattern.ideal_sectors} sectors of "
             f"data{kernel_context(kernel, access)}{lines}; keep each field in its own array (structure of arrays), "
             f"{remedy}",
-            access.span,
+            instruction_span(facts, access),
             level=level,
             function=kernel.function.display_name,
             properties={

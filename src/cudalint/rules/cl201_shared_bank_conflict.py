@@ -25,7 +25,7 @@ from cudalint.dataflow import (
 from cudalint.diagnostics import Edit, Fix, Level, Safety
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
-from cudalint.rules.memory import LARGE_SIZE
+from cudalint.rules.memory import LARGE_SIZE, instruction_span
 
 _DIMENSION = re.compile(r"\[\s*([^\[\]]+?)\s*\]")
 
@@ -74,7 +74,10 @@ class SharedBankConflict(FactRule):
     wider instruction (`s[2 * t]` and `s[2 * t + 1]` with nothing between them, the
     first word aligned for the wide one) are costed as that instruction: an 8-byte
     contiguous access, conflict-free; so are the trips of a loop nvcc unrolls that walk
-    a row word by word (two doubles or four floats per 16-byte load). Every figure of the probe
+    a row word by word (two doubles or four floats per 16-byte load), also inside outer
+    loops that move the whole request by whole 16-byte words (a warp tile's registers
+    filled row by row over `k`: LDS.128 where one float at a time would be 2-way,
+    tests/corpus/shared/register_tiles.cu). Every figure of the probe
     bench/realcode/probes/shared_widths.cu, measured on an H100, follows from this.
 
     Shared accesses written in inline PTX (`asm volatile`, often behind macros such as
@@ -239,7 +242,7 @@ class SharedBankConflict(FactRule):
                     f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
                     f"{cost}; {advice}",
-                    access.span,
+                    instruction_span(facts, access),
                     level=level,
                     fix=fix,
                     function=kernel.function.display_name,

@@ -32,6 +32,19 @@ def uncoalesced(pattern: AccessPattern, threshold: float, best: bool = False) ->
     return pattern.ideal_sectors / sectors <= threshold
 
 
+def instruction_span(facts: Facts, access: Access) -> ir.Span:
+    """Where a finding about ``access`` points: the access's source on the line nvcc's
+    line table gives its instruction (``Access.instruction_line``), which is where Nsight
+    Compute's source view counts it; the whole access when that is its first line."""
+    span, line = access.span, access.instruction_line
+    lines = facts.tu.lines_of(span.file)
+    if line == span.line or span.from_macro or not 0 < line <= len(lines):
+        return span
+    text = lines[line - 1]
+    end_column = span.end_column if line == span.end_line else len(text.rstrip()) + 1
+    return ir.Span(span.file, line, len(text) - len(text.lstrip()) + 1, line, end_column)
+
+
 def kernel_context(kernel: KernelFacts, access: Access) -> str:
     """What a verdict rests on besides the kernel's own code: the block-shape assumption,
     when the address uses threadIdx.y/z or blockDim and nothing says how blocks are shaped;

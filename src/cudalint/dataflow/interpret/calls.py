@@ -232,7 +232,7 @@ class Calls:
         if len(expr.children) != 2:
             return self._function_call(name, expr)
         value = self._expr(expr.children[1])
-        self._store(expr.children[0], value, expr)
+        self._store(expr.children[0], value, expr, expr.children[1])
         return value
 
     def _function_call(self, name: str, expr: ir.Expr) -> Value:

@@ -255,10 +255,12 @@ class Expressions:
             old = self._expr(target)
             value = self._arithmetic(expr.op[:-1], old, value, expr)
         value = self._convert(value, target.type)
-        self._store(target, value, expr)
+        self._store(target, value, expr, source if expr.op == "=" else None)
         return value
 
-    def _store(self, target: ir.Expr, value: Value, expr: ir.Expr) -> None:
+    def _store(self, target: ir.Expr, value: Value, expr: ir.Expr, assigned: ir.Expr | None = None) -> None:
+        """Store ``value`` to ``target``; ``assigned``: the expression assigned, for a plain
+        assignment."""
         if target.kind is ir.ExprKind.DECL_REF and target.decl:
             current = self._variable(target)
             if isinstance(current, Alias) and target.type.kind is not ir.TypeKind.POINTER:
@@ -271,7 +273,7 @@ class Expressions:
         if isinstance(location, Alias):
             self._write_alias(location, value, expr)
         elif location is not None:
-            self._record(target, AccessKind.STORE, location, target.type)
+            self._record(target, AccessKind.STORE, location, target.type, stored_value=assigned)
             self._remember(location, value)
 
     def _lambda(self, expr: ir.Expr) -> Value:

@@ -117,6 +117,7 @@ class Memory:
         location: Pointer,
         type_: ir.CType | None,
         instruction: ptx.PtxMemory | None = None,
+        stored_value: ir.Expr | None = None,
     ) -> None:
         if (
             not self.recording
@@ -143,6 +144,7 @@ class Memory:
                     else None
                 ),
                 instruction=instruction,
+                stored_value=stored_value,
             )
         )
 
