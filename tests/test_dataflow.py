@@ -821,3 +821,35 @@ def test_only_the_store_that_ends_each_arm_is_sunk(snippets):
     stores = sorted((a.span.line, p) for a, p in pairs.accesses if a.kind.value == "store")
     # out[2*i + 1] ends both arms: one store of every lane; out[2*i] stays in each arm.
     assert [(p.active_lanes, bool(p.sunk_with)) for _, p in stores] == [(1, False), (32, True), (31, False), (32, True)]
+
+
+INSTRUCTION_LINES = """
+struct S { float a, b; };
+__global__ void lines(float4* C, S* D, float* E, const float* A, int N) {
+    int t = threadIdx.x;
+    float x = A[t
+                * 2];
+    float y = D[t]
+        .b;
+    *(E
+      + t) = x + y;
+    float4 v = make_float4(x, y, 0.0f, 1.0f);
+    C[t + 64] =
+        v;
+    C[t + 128] =
+        make_float4(x, y, 2.0f, 3.0f);
+}
+"""
+
+
+def test_an_access_over_several_lines_is_counted_where_nvcc_counts_it(snippets):
+    # The lines `nvdisasm -gi` gives each instruction of this kernel (nvcc -O3 -lineinfo):
+    # a subscript's closing `]`, a `.field`'s element, the end of `*`'s operand; a vector
+    # stored from a variable on the variable's line, one built by a call on its address's.
+    accesses = kernel(snippets.facts(INSTRUCTION_LINES), "lines").accesses
+    got = sorted(
+        (access.span.line, access.kind.value, access.instruction_line)
+        for access, _ in accesses
+        if access.space is MemorySpace.GLOBAL
+    )
+    assert got == [(4, "load", 5), (6, "load", 6), (8, "store", 9), (11, "store", 12), (13, "store", 13)]

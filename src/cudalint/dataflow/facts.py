@@ -156,9 +156,9 @@ class Access:
     def instruction_line(self) -> int:
         """The line nvcc's line table gives the access's instruction, the line Nsight
         Compute's source view counts it on. For an access written over several lines:
-        where its address closes (a subscript's ``]``, the end of ``*``'s operand, the field
-        after ``->``; a ``.field`` of an element takes the element's line), except that a
-        whole struct or vector stored from a variable takes the variable's line."""
+        where its address closes (a subscript's ``]``, the end of ``*``'s operand; a
+        ``.field`` of an element takes the element's line), except that a whole struct or
+        vector stored from a variable takes the variable's line."""
         value = self.stored_value
         if (
             value is not None
