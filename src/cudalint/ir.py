@@ -167,6 +167,14 @@ class Expr:
     """For a CALL of a member function: the object it is called on (``g`` in ``g.sync()``),
     when the call names one; not among ``children``."""
 
+    @property
+    def unconverted(self) -> Expr:
+        """This expression seen through the implicit conversions around it."""
+        expr = self
+        while expr.kind is ExprKind.CAST and expr.cast is CastKind.IMPLICIT and expr.children:
+            expr = expr.children[0]
+        return expr
+
     def walk(self):
         """Yield this node and every node below it, parents before children: a member
         call's receiver too (``t.engine().begin()`` holds the call of ``engine``), before

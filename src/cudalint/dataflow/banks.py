@@ -369,12 +369,9 @@ def unrolled_trips(
 def _shifts_by(offset: Sym, counter: Atom, width: int) -> bool:
     """Whether each trip of ``counter``'s loop moves every lane's address by the same whole
     number of ``width``-byte words, and by nothing else."""
-    step = offset.coefficient_of(counter).constant
-    return (
-        step is not None
-        and step % width == 0
-        and counter not in (offset - offset.coefficient_of(counter) * Sym.atom(counter)).atoms()
-    )
+    coefficient = offset.coefficient_of(counter)
+    step = coefficient.constant
+    return step is not None and step % width == 0 and counter not in (offset - coefficient * Sym.atom(counter)).atoms()
 
 
 def _aligned_at(offset: Sym, width: int, shape: BlockShape, iterations: Mapping[Atom, int]) -> bool:

@@ -164,7 +164,7 @@ class Access:
             value is not None
             and self.kind is AccessKind.STORE
             and self.type.kind is ir.TypeKind.RECORD
-            and _named_value(value)
+            and value.unconverted.kind is ir.ExprKind.DECL_REF
         ):
             return value.span.end_line
         return _address_line(self.expr)
@@ -306,10 +306,3 @@ def _address_line(expr: ir.Expr) -> int:
     if expr.kind in (ir.ExprKind.SUBSCRIPT, ir.ExprKind.MEMBER) or (expr.kind is ir.ExprKind.UNARY and expr.op == "*"):
         return expr.span.end_line
     return expr.span.line
-
-
-def _named_value(expr: ir.Expr) -> bool:
-    """A variable, seen through the implicit conversions around it."""
-    while expr.kind is ir.ExprKind.CAST and expr.cast is ir.CastKind.IMPLICIT and expr.children:
-        expr = expr.children[0]
-    return expr.kind is ir.ExprKind.DECL_REF

@@ -316,8 +316,7 @@ def _is_pow_float_int(call: ir.Expr) -> bool:
 
 def _literal_operand(expr: ir.Expr) -> ir.Expr | None:
     """The literal behind an expression that is only a literal (possibly converted)."""
-    while expr.kind is ir.ExprKind.CAST and expr.cast is ir.CastKind.IMPLICIT and expr.children:
-        expr = expr.children[0]
+    expr = expr.unconverted
     return expr if expr.kind in (ir.ExprKind.FLOAT_LITERAL, ir.ExprKind.INT_LITERAL) else None
 
 

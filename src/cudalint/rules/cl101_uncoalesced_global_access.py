@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+from cudalint import ir
 from cudalint.dataflow import (
     WARP_SIZE,
     Access,
@@ -194,6 +195,7 @@ class UncoalescedGlobalAccess(FactRule):
 
     def _finding(self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern) -> Finding | None:
         what = f"global {access.kind.value} {wording.code(facts.source_text(access.span), 'at this line')}"
+        where = instruction_span(facts, access)
         names = wording.source_names(kernel.function)
         properties = {
             "sectorsPerRequest": pattern.sectors,
@@ -227,20 +229,20 @@ class UncoalescedGlobalAccess(FactRule):
                 return self.finding(
                     f"{what}: {walk} (the loop at line {loop}), so the lanes of a warp are as far apart as their "
                     f"ranges are long: up to 32 sectors per request where {access.size} would do; {cure}",
-                    instruction_span(facts, access),
+                    where,
                     function=kernel.function.display_name,
                     properties=properties,
                 )
             return self.finding(
                 f"{what}: the address depends on data loaded at run time, so its coalescing is unknown; "
                 "if the index is scattered, every lane may need its own sector",
-                instruction_span(facts, access),
+                where,
                 level=Level.NOTE,
                 function=kernel.function.display_name,
                 properties=properties,
             )
         if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
-            return self._block_finding(facts, kernel, access, pattern, what, names, properties)
+            return self._block_finding(kernel, access, pattern, what, where, names, properties)
         if (
             pattern.lane_stride is not None
             and pattern.lane_stride.constant == access.size
@@ -261,7 +263,7 @@ class UncoalescedGlobalAccess(FactRule):
             return self.finding(
                 f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do for any "
                 f"realistic {' and '.join(sizes)} ({stride}{kernel_context(kernel, access)}); {advice}",
-                instruction_span(facts, access),
+                where,
                 function=kernel.function.display_name,
                 properties=properties,
             )
@@ -270,7 +272,7 @@ class UncoalescedGlobalAccess(FactRule):
             return self.finding(
                 f"{what} needs up to {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
                 f"({stride}); it is coalesced only {when}",
-                instruction_span(facts, access),
+                where,
                 level=Level.NOTE,
                 function=kernel.function.display_name,
                 properties=properties,
@@ -279,18 +281,18 @@ class UncoalescedGlobalAccess(FactRule):
         return self.finding(
             f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
             f"({efficiency:.0%} efficiency; {stride}{kernel_context(kernel, access)}); {advice}",
-            instruction_span(facts, access),
+            where,
             function=kernel.function.display_name,
             properties=properties,
         )
 
     def _block_finding(
         self,
-        facts: Facts,
         kernel: KernelFacts,
         access: Access,
         pattern: AccessPattern,
         what: str,
+        where: ir.Span,
         names: frozenset[str],
         properties: dict,
     ) -> Finding | None:
@@ -317,7 +319,7 @@ class UncoalescedGlobalAccess(FactRule):
             f"of a block that run it{realistic} ({block.efficiency:.0%} efficiency{taken}; {_warps_differ_note(block)}"
             f"{kernel_context(kernel, access)}); give each warp a run of consecutive addresses, or stage the "
             "halo through shared memory",
-            instruction_span(facts, access),
+            where,
             function=kernel.function.display_name,
             properties=properties,
         )
