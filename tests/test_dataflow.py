@@ -64,6 +64,24 @@ def test_toggles_fold():
     assert sym.xor_operands(sym.operation("^", toggled, sym.Sym.const(2))) == (index, 3)
 
 
+def test_a_known_side_decides_a_logical_operation():
+    """``sizeof(i) == 4 || n <= 32`` is true whatever ``n`` is; ``1 && x`` is the truth of ``x``;
+    the 64-bit bit functions act on all 64 bits."""
+    n = sym.parameter("n")
+    small = sym.operation("<=", n, sym.Sym.const(32))
+    one, zero = sym.Sym.const(1), sym.Sym.const(0)
+    assert sym.operation("||", one, small) == one and sym.operation("||", small, sym.Sym.const(4)) == one
+    assert sym.operation("&&", zero, small) == zero
+    assert sym.operation("&&", one, small) == small and sym.operation("||", small, zero) == small
+    assert sym.operation("&&", n, one) == sym.operation("!=", n, zero)
+    chosen = sym.operation("select", sym.operation("||", one, small), sym.Sym.const(7), n)
+    assert chosen.constant == 7
+    assert sym.operation("brev64", one).constant == 1 << 63
+    assert sym.operation("clz64", one).constant == 63
+    assert sym.operation("ffs64", sym.Sym.const(1 << 40)).constant == 41
+    assert sym.operation("brev", one).constant == 1 << 31
+
+
 def test_variance_from_atoms():
     assert sym.parameter("n").variance is Variance.UNIFORM
     assert sym.builtin("threadIdx", "x").variance is Variance.THREAD

@@ -327,3 +327,21 @@ void go(float* a) { tiny<<<1, 256>>>(a, 2); }
     said = _said(tmp_path, "facts", source)
     assert "2/32 lanes taken in block (0, 0, 0)" in said
     assert "(3, 2, 1)" not in said
+
+
+def test_a_condition_names_loaded_data_only_where_a_load_feeds_it(tmp_path):
+    """A condition on a float function of the thread index is unknown, not loaded data; one on
+    a value read from memory is data the thread loaded."""
+    source = """
+__global__ void split(float* a, const float* x) {
+    int t = threadIdx.x;
+    float acc = a[t];
+    if (sinf(t * 0.1f) > 0.5f) { acc = acc * 3.0f + 1.0f; acc = acc * acc; acc = sqrtf(acc); a[t + 64] = acc; }
+    if (x[t] > 0.5f) { acc = acc * 3.0f + 1.0f; acc = acc * acc; acc = sqrtf(acc); a[t + 128] = acc; }
+    a[t] = acc;
+}
+void go(float* a, const float* x) { split<<<1, 256>>>(a, x); }
+"""
+    said = _said(tmp_path, "check", source)
+    assert "`sinf(t * 0.1f) > 0.5f` depends on values computed in ways cudalint does not follow" in said
+    assert "`x[t] > 0.5f` depends on data each thread loaded" in said

@@ -409,11 +409,11 @@ class KernelFacts:
         """Where the analysis stopped when the kernel outran its budget (None: it ran to the end)."""
         return self.trace.cut
 
-    def fed_by_loads(self, value) -> bool:
-        """Whether data loaded at an address that differs between lanes flows into ``value``
-        (an index read from memory, a loop bound loaded per lane), not only thread coordinates
-        combined in ways the analysis does not follow."""
-        return self.trace.fed_by_loads(value)
+    def fed_by_loads(self, value, lane_addresses_only: bool = True) -> bool:
+        """Whether data loaded flows into ``value`` (an index read from memory, a loop bound
+        loaded per lane), not only thread coordinates combined in ways the analysis does not
+        follow; with ``lane_addresses_only``, data loaded at an address that differs between lanes."""
+        return self.trace.fed_by_loads(value, lane_addresses_only)
 
     def lane_variance(self, value: Sym) -> Variance:
         """How ``value`` differs between threads, checked lane by lane in this block shape

@@ -269,10 +269,10 @@ class KernelTrace:
                 reasons.setdefault(f"{origin.name}: {origin.reason}", None)
         return list(reasons)
 
-    def fed_by_loads(self, value: Sym) -> bool:
-        """Whether data a thread loaded, at an address that differs between lanes, flows into
-        ``value`` (following what was computed from it), rather than only thread coordinates
-        combined in ways the analysis does not follow."""
+    def fed_by_loads(self, value: Sym, lane_addresses_only: bool = True) -> bool:
+        """Whether data a thread loaded flows into ``value`` (following what was computed from
+        it), rather than only thread coordinates combined in ways the analysis does not follow;
+        with ``lane_addresses_only``, only data loaded at an address that differs between lanes."""
         pending = [atom.key for atom in value.atoms() if atom.key]
         seen: set[int] = set()
         while pending:
@@ -281,7 +281,7 @@ class KernelTrace:
                 continue
             seen.add(key)
             origin = self.origins.get(key)
-            if origin is not None and origin.loaded and origin.variance is Variance.DATA:
+            if origin is not None and origin.loaded and (origin.variance is Variance.DATA or not lane_addresses_only):
                 return True
             pending.extend(self.derived.get(key, ()))
         return False

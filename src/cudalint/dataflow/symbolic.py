@@ -331,18 +331,18 @@ def _c_remainder(a: int, b: int) -> int | None:
     return None if quotient is None else a - b * quotient
 
 
-def _find_first_set(value: int) -> int:
-    """``__ffs``: the 1-based position of the lowest set bit, 0 for 0."""
-    value &= 0xFFFFFFFF
+def _find_first_set(value: int, bits: int = 32) -> int:
+    """``__ffs`` (``__ffsll`` with 64 ``bits``): the 1-based position of the lowest set bit, 0 for 0."""
+    value &= (1 << bits) - 1
     return (value & -value).bit_length()
 
 
-def _count_leading_zeros(value: int) -> int:
-    return 32 - (value & 0xFFFFFFFF).bit_length()
+def _count_leading_zeros(value: int, bits: int = 32) -> int:
+    return bits - (value & ((1 << bits) - 1)).bit_length()
 
 
-def _bit_reverse(value: int) -> int:
-    return int(f"{value & 0xFFFFFFFF:032b}"[::-1], 2)
+def _bit_reverse(value: int, bits: int = 32) -> int:
+    return int(f"{value & ((1 << bits) - 1):0{bits}b}"[::-1], 2)
 
 
 def _geometric(start: int, factor: int, trips: int) -> int | None:
@@ -388,12 +388,17 @@ _EVALUATORS: dict[str, Callable[..., int | None]] = {
     "ffs": _find_first_set,
     "clz": _count_leading_zeros,
     "brev": _bit_reverse,
+    "ffs64": lambda a: _find_first_set(a, 64),
+    "clz64": lambda a: _count_leading_zeros(a, 64),
+    "brev64": lambda a: _bit_reverse(a, 64),
     "mulhi": lambda a, b: (a * b) >> 32,
     "geometric": _geometric,
     "geometric-division": _geometric_division,
     "opaque": lambda *args: None,
 }
-_FUNCTION_STYLE = frozenset(("min", "max", "abs", "popc", "ffs", "clz", "brev", "mulhi", "opaque"))
+_FUNCTION_STYLE = frozenset(
+    ("min", "max", "abs", "popc", "ffs", "clz", "brev", "ffs64", "clz64", "brev64", "mulhi", "opaque")
+)
 OPERATORS = frozenset(_EVALUATORS)
 COMPARISONS = frozenset(("<", ">", "<=", ">=", "==", "!="))
 
@@ -481,6 +486,14 @@ def operation(name: str, *args: Sym) -> Sym:
         if mask == 0:
             return value
         args = (value, Sym.const(mask))
+    if name in ("&&", "||") and constants.count(None) == 1:
+        # A known side decides `0 && x` and `1 || x` (`sizeof(i) == 4 || n <= 32`); the other
+        # known side leaves the unknown one's truth, which is `x != 0`.
+        known = constants[0] if constants[0] is not None else constants[1]
+        other = args[1] if constants[0] is not None else args[0]
+        if bool(known) == (name == "||"):
+            return Sym.const(int(bool(known)))
+        return other if _is_truth_value(other) else operation("!=", other, ZERO)
     if name == "select" and args[1] == args[2]:
         return args[1]
     if name == "select" and constants[0] is not None:
@@ -488,6 +501,14 @@ def operation(name: str, *args: Sym) -> Sym:
     if sum(a.size for a in args) > MAX_SIZE:
         return opaque(name, *args)
     return Sym.atom(Atom(AtomKind.OPERATION, name, tuple(args)))
+
+
+def _is_truth_value(value: Sym) -> bool:
+    """Whether ``value`` is a comparison or a logical operation: 0 or 1, nothing else."""
+    if len(value.terms) != 1 or value.terms[0][1] != 1 or len(value.terms[0][0]) != 1:
+        return False
+    atom = value.terms[0][0][0]
+    return atom.kind is AtomKind.OPERATION and (atom.name in COMPARISONS or atom.name in ("&&", "||", "!"))
 
 
 def substitute(value: Sym, replacements: Mapping[Atom, Sym]) -> Sym:

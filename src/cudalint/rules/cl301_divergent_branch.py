@@ -65,10 +65,12 @@ class DivergentBranch(FactRule):
       lanes cost at least 0.5% of the function's lane slots. On the real-code
       measurements (H100, per source line) a divergence idling less than that is counted
       as no hazard.
-    - `note`: whether the lanes disagree depends on data each thread loaded or on a size
-      known only at run time (`if (x[i] > t)`, `while (node != NIL)`, a border test
-      against a run-time width, a tile's ragged edge `if (threadIdx.x < width)`), and it
-      would cost at least 0.5% if half the lanes took each path. Measured on real code,
+    - `note`: whether the lanes disagree depends on data each thread loaded, on values
+      computed in ways cudalint does not follow (thread coordinates passed through a call
+      whose body it cannot see), or on a size known only at run time (`if (x[i] > t)`,
+      `while (node != NIL)`, a border test against a run-time width, a tile's ragged
+      edge `if (threadIdx.x < width)`), and it would cost at least 0.5% if half the lanes
+      took each path. Measured on real code,
       such conditions split the warps in a little over half the cases: a lead for the
       profiler, not a verdict. A bound the host code gives the launch (`half = 16`
       passed by a wrapper, a `#define` width, `rows` in `j == rows - 1`) is evaluated
@@ -198,8 +200,9 @@ class DivergentBranch(FactRule):
             )
         launch = kernel.launch_note(branch.condition, *kernel.launch_trip_conditions)
         if pattern.cost is Cost.POSSIBLE:
+            loaded = kernel.fed_by_loads(branch.condition, lane_addresses_only=False)
             cause = (
-                "data each thread loaded"
+                ("data each thread loaded" if loaded else "values computed in ways cudalint does not follow")
                 if pattern.variance is Variance.DATA
                 else f"values its launch sets ({launch})"
                 if launch
