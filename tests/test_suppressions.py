@@ -160,7 +160,7 @@ def parsed():
     environment = frontend.build_environment(settings.frontend)
     return {
         name: frontend.parse_file(os.fspath(FIXTURES / name), environment)
-        for name in ("suppressions.cu", "ignore_file.cu")
+        for name in ("suppressions.cu", "suppressions_multiline.cu", "ignore_file.cu")
     }
 
 
@@ -171,6 +171,11 @@ def _check(tu, enabled):
 def test_every_style_in_one_file(parsed):
     findings = _check(parsed["suppressions.cu"], implemented())
     assert as_expectations(findings) == expectations(FIXTURES / "suppressions.cu")
+
+
+def test_a_multiline_access_is_suppressed_from_the_line_it_starts_on(parsed):
+    findings = _check(parsed["suppressions_multiline.cu"], implemented())
+    assert as_expectations(findings) == expectations(FIXTURES / "suppressions_multiline.cu")
 
 
 def test_selecting_only_cl001_reports_only_unknown_names(parsed):

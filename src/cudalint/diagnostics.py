@@ -58,6 +58,10 @@ class Finding:
     """The kernel or device function the finding is in."""
     properties: dict = field(default_factory=dict, compare=False, hash=False)
     """Measured or predicted figures behind the finding (machine-readable output)."""
+    first_line: int | None = None
+    """The line the code the finding is about starts on, where that is above ``span``'s (an
+    access written over several lines, reported on the line nvcc counts its instruction):
+    a suppression comment for that line covers the finding too."""
 
     @property
     def path(self) -> str:

@@ -125,7 +125,10 @@ def apply_suppressions(findings: list[Finding], suppressions: list[Suppression])
     for finding in findings:
         suppressed = False
         for suppression in suppressions:
-            if suppression.covers(finding.span.line) and suppression.claim(finding.code, rule_name(finding.code)):
+            covered = suppression.covers(finding.span.line) or (
+                finding.first_line is not None and suppression.covers(finding.first_line)
+            )
+            if covered and suppression.claim(finding.code, rule_name(finding.code)):
                 suppressed = True
         if not suppressed:
             kept.append(finding)

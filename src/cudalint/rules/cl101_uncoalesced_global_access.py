@@ -32,6 +32,7 @@ from cudalint.rules.memory import (
     global_accesses,
     instruction_span,
     kernel_context,
+    on_instruction_line,
     uncoalesced,
     whole_struct,
 )
@@ -191,7 +192,7 @@ class UncoalescedGlobalAccess(FactRule):
                 continue  # CL102 says it better.
             finding = self._finding(facts, kernel, access, pattern)
             if finding is not None:
-                yield finding
+                yield on_instruction_line(finding, access)
 
     def _finding(self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern) -> Finding | None:
         what = f"global {access.kind.value} {wording.code(facts.source_text(access.span), 'at this line')}"

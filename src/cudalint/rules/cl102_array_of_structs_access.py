@@ -21,6 +21,7 @@ from cudalint.rules.memory import (
     global_accesses,
     instruction_span,
     kernel_context,
+    on_instruction_line,
     uncoalesced,
     whole_struct,
 )
@@ -114,7 +115,9 @@ class ArrayOfStructsAccess(FactRule):
             record = whole_struct(facts, access, pattern)
             if record is not None:
                 if uncoalesced(pattern, EFFICIENCY_THRESHOLD):
-                    yield self._whole_struct_finding(facts, kernel, access, pattern, record)
+                    yield on_instruction_line(
+                        self._whole_struct_finding(facts, kernel, access, pattern, record), access
+                    )
                 continue
             member = array_of_structs_field(facts, access, pattern)
             if member is None or not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
@@ -122,7 +125,7 @@ class ArrayOfStructsAccess(FactRule):
             if fields_used_together(facts, kernel, access, member) * 2 > member.record.size and not _volatile(access):
                 continue  # Most of each struct is used: the compiler merges these into wide loads.
             record = member.record.name.removeprefix("struct ")
-            yield self.finding(
+            finding = self.finding(
                 f"global {access.kind.value} of field `{member.field.name}` ({access.size} bytes) of `{record}` "
                 f"({member.record.size} bytes) in each lane: {pattern.sectors} sectors per request for "
                 f"{pattern.ideal_sectors} sectors of data{kernel_context(kernel, access)}; store the field in its own "
@@ -137,6 +140,7 @@ class ArrayOfStructsAccess(FactRule):
                     "field": member.field.name,
                 },
             )
+            yield on_instruction_line(finding, access)
 
     def _whole_struct_finding(
         self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern, record: ir.Record

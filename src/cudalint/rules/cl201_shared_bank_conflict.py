@@ -25,7 +25,7 @@ from cudalint.dataflow import (
 from cudalint.diagnostics import Edit, Fix, Level, Safety
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
-from cudalint.rules.memory import LARGE_SIZE, instruction_span
+from cudalint.rules.memory import LARGE_SIZE, instruction_span, on_instruction_line
 
 _DIMENSION = re.compile(r"\[\s*([^\[\]]+?)\s*\]")
 
@@ -238,7 +238,7 @@ class SharedBankConflict(FactRule):
                 )
                 if pattern.trip_degrees and pattern.confidence is Confidence.SYMBOLIC and level is None:
                     cost += " in the costliest trip"
-                yield self.finding(
+                finding = self.finding(
                     f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
                     f"{cost}; {advice}",
@@ -253,6 +253,7 @@ class SharedBankConflict(FactRule):
                         **kernel.launch_properties(access.location.offset),
                     },
                 )
+                yield on_instruction_line(finding, access)
 
 
 CONFLICT_RATIO = 1.95

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from cudalint import ir
 from cudalint.dataflow import Access, AccessPattern, AtomKind, Facts, KernelFacts, MemorySpace
+from cudalint.diagnostics import Finding
 
 LARGE_SIZE = 1024
 """A size parameter (a row length, a trip count) the memory rules judge at a realistic value: this."""
@@ -43,6 +45,14 @@ def instruction_span(facts: Facts, access: Access) -> ir.Span:
     text = lines[line - 1]
     end_column = span.end_column if line == span.end_line else len(text.rstrip()) + 1
     return ir.Span(span.file, line, len(text) - len(text.lstrip()) + 1, line, end_column)
+
+
+def on_instruction_line(finding: Finding, access: Access) -> Finding:
+    """``finding`` about ``access``, reported on its instruction's line, remembering the line
+    the access starts on, where a suppression comment may stand as well."""
+    if finding.span.line == access.span.line:
+        return finding
+    return dataclasses.replace(finding, first_line=access.span.line)
 
 
 def kernel_context(kernel: KernelFacts, access: Access) -> str:
