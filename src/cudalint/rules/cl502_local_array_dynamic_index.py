@@ -12,6 +12,7 @@ from cudalint.diagnostics import Level
 from cudalint.ir import Span
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
+from cudalint.rules.memory import instruction_span, on_instruction_line
 
 
 class LocalArrayDynamicIndex(FactRule):
@@ -147,6 +148,7 @@ class LocalArrayDynamicIndex(FactRule):
             # A stack frame this size with nothing spilled: the loops over it were not unrolled.
             access = array.unrolled_access
             yield self._finding(
+                facts,
                 f"{wording.code(facts.source_text(access.span), 'an access')} indexes per-thread array "
                 f"`{array.declaration}` ({array.bytes} bytes) with the counter of a loop the compiler did not "
                 f"unroll: the array lives in local memory, off-chip, instead of registers{_confirmed(figures)}",
@@ -163,14 +165,15 @@ class LocalArrayDynamicIndex(FactRule):
         assert cause is not None
         by_line: dict[tuple[str, int], list[Access]] = {}
         for access in array.memory_accesses:
-            by_line.setdefault((access.span.file, access.span.line), []).append(access)
+            by_line.setdefault((access.span.file, access.instruction_line), []).append(access)
         declaration = array.var.span
         there = (
             f"per-thread array `{array.declaration}`, which lives in local memory because line "
-            f"{cause.access.span.line} indexes it at run time"
+            f"{cause.access.instruction_line} indexes it at run time"
         )
         if array.initialized_in_memory and (declaration.file, declaration.line) not in by_line:
             yield self._finding(
+                facts,
                 f"{wording.code(facts.source_text(declaration), 'the declaration')} initializes {there}: the "
                 f"initial values are stored there{_confirmed(figures)}",
                 kernel,
@@ -183,6 +186,7 @@ class LocalArrayDynamicIndex(FactRule):
             if any(access is cause.access for access in accesses):
                 why = f"; {array.why}" if array.why else ""
                 yield self._finding(
+                    facts,
                     f"{wording.code(facts.source_text(cause.access.span), 'an access')} indexes per-thread array "
                     f"`{array.declaration}` ({array.bytes} bytes) with {cause.reason}{why}: the array lives in "
                     f"local memory, off-chip, instead of registers{_confirmed(figures)}",
@@ -194,6 +198,7 @@ class LocalArrayDynamicIndex(FactRule):
                 continue
             shown = next((a for a in accesses if id(a) in reasons), accesses[0])
             yield self._finding(
+                facts,
                 f"{wording.code(facts.source_text(shown.span), 'an access')} uses {there}: "
                 f"{_cost(accesses, reasons.get(id(shown)))}{_confirmed(figures)}",
                 kernel,
@@ -202,13 +207,17 @@ class LocalArrayDynamicIndex(FactRule):
                 figures,
             )
 
-    def _finding(self, message: str, kernel: KernelFacts, array: LocalArray, where: Access | Span, figures: dict):
-        return self.finding(
+    def _finding(
+        self, facts: Facts, message: str, kernel: KernelFacts, array: LocalArray, where: Access | Span, figures: dict
+    ):
+        """A finding at ``where``: a declaration, or an access on the line its instruction is counted on."""
+        finding = self.finding(
             message,
-            where if isinstance(where, Span) else where.span,
+            where if isinstance(where, Span) else instruction_span(facts, where),
             function=kernel.function.display_name,
             properties={"array": array.var.name, "arrayBytes": array.bytes, **figures},
         )
+        return finding if isinstance(where, Span) else on_instruction_line(finding, where)
 
 
 def _cost(accesses: list[Access], reason: str | None) -> str:

@@ -186,3 +186,14 @@ __global__ void half_pick(const short* in, short* out) {
     for (int i = 0; i < 16; ++i) v[i] = in[i * 256 + threadIdx.x];  // expect: CL502 warning
     out[threadIdx.x] = v[(threadIdx.x / 3) % 16];  // expect: CL502 warning
 }
+
+// The same pick with its subscript written over two lines: the local load is counted on
+// the line that closes the subscript, where the finding stands.
+// ptxas: registers=26 stack=32 spill-stores=0 spill-loads=0 (nvcc 13.0 sm_90)
+__global__ void half_pick_split(const short* in, short* out) {
+    short v[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) v[i] = in[i * 256 + threadIdx.x];  // expect: CL502 warning
+    out[threadIdx.x] = v[(threadIdx.x / 3)
+                         % 16];  // expect: CL502 warning
+}
