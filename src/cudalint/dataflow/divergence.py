@@ -725,10 +725,8 @@ def _is_bounds_guard(condition: Sym, loop: bool = False) -> bool:
     """A thread index compared against a limit known only at run time: only the warp that
     holds the limit splits. In a loop the lanes walk together (``j = start + lane; j < end;
     j += 32``) the limit may be one per warp: only each warp's last trip splits."""
-    if len(condition.terms) != 1 or condition.terms[0][1] != 1 or len(condition.terms[0][0]) != 1:
-        return False
-    atom = condition.terms[0][0][0]
-    if atom.kind is not AtomKind.OPERATION or atom.name not in ("<", ">", "<=", ">=", "&&"):
+    atom = condition.sole_operation
+    if atom is None or atom.name not in ("<", ">", "<=", ">=", "&&"):
         return False
     if atom.name == "&&":
         return all(_is_bounds_guard(argument, loop) for argument in atom.args)

@@ -150,6 +150,14 @@ class Sym:
         return None
 
     @property
+    def sole_operation(self) -> Atom | None:
+        """The operation the value is, when it is exactly one (``x ^ 1``, ``a < b``, a select)."""
+        if len(self.terms) != 1 or self.terms[0][1] != 1 or len(self.terms[0][0]) != 1:
+            return None
+        atom = self.terms[0][0][0]
+        return atom if atom.kind is AtomKind.OPERATION else None
+
+    @property
     def offset(self) -> int:
         """The constant term."""
         for monomial, coefficient in self.terms:
@@ -453,10 +461,8 @@ def _operand(value: Sym) -> str:
 
 def xor_operands(value: Sym) -> tuple[Sym, int] | None:
     """``x`` and ``c`` where ``value`` is the operation ``x ^ c`` with ``c`` a known integer."""
-    if len(value.terms) != 1 or value.terms[0][1] != 1 or len(value.terms[0][0]) != 1:
-        return None
-    atom = value.terms[0][0][0]
-    if atom.kind is not AtomKind.OPERATION or atom.name != "^" or len(atom.args) != 2:
+    atom = value.sole_operation
+    if atom is None or atom.name != "^" or len(atom.args) != 2:
         return None
     mask = atom.args[1].constant
     return None if mask is None else (atom.args[0], mask)
@@ -505,10 +511,8 @@ def operation(name: str, *args: Sym) -> Sym:
 
 def _is_truth_value(value: Sym) -> bool:
     """Whether ``value`` is a comparison or a logical operation: 0 or 1, nothing else."""
-    if len(value.terms) != 1 or value.terms[0][1] != 1 or len(value.terms[0][0]) != 1:
-        return False
-    atom = value.terms[0][0][0]
-    return atom.kind is AtomKind.OPERATION and (atom.name in COMPARISONS or atom.name in ("&&", "||", "!"))
+    atom = value.sole_operation
+    return atom is not None and (atom.name in COMPARISONS or atom.name in ("&&", "||", "!"))
 
 
 def substitute(value: Sym, replacements: Mapping[Atom, Sym]) -> Sym:

@@ -542,13 +542,13 @@ def _same_lanes_everywhere(
 ) -> bool:
     """Whether the access's conditions leave every examined warp of every block that runs it
     the same lanes."""
-    masks = {
-        lanes
-        for block, _ in blocks
-        for warp in range(min(evaluator.shape.warps(), MAX_WARPS_EXAMINED))
-        for lanes in [tuple(active_lanes(access.guards, evaluator_at_block(evaluator, block), warp, launched))]
-        if any(lanes)
-    }
+    masks = set()
+    for block, _ in blocks:
+        at_block = evaluator_at_block(evaluator, block)
+        for warp in range(min(evaluator.shape.warps(), MAX_WARPS_EXAMINED)):
+            lanes = tuple(active_lanes(access.guards, at_block, warp, launched))
+            if any(lanes):
+                masks.add(lanes)
     return len(masks) <= 1
 
 

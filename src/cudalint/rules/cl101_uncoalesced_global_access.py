@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 
-from cudalint import ir
 from cudalint.dataflow import (
     WARP_SIZE,
     Access,
@@ -30,7 +29,6 @@ from cudalint.rules.memory import (
     LARGE_SIZE,
     array_of_structs_field,
     global_accesses,
-    instruction_span,
     kernel_context,
     on_instruction_line,
     uncoalesced,
@@ -192,11 +190,10 @@ class UncoalescedGlobalAccess(FactRule):
                 continue  # CL102 says it better.
             finding = self._finding(facts, kernel, access, pattern)
             if finding is not None:
-                yield on_instruction_line(finding, access)
+                yield on_instruction_line(facts, finding, access)
 
     def _finding(self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern) -> Finding | None:
         what = f"global {access.kind.value} {wording.code(facts.source_text(access.span), 'at this line')}"
-        where = instruction_span(facts, access)
         names = wording.source_names(kernel.function)
         properties = {
             "sectorsPerRequest": pattern.sectors,
@@ -230,20 +227,20 @@ class UncoalescedGlobalAccess(FactRule):
                 return self.finding(
                     f"{what}: {walk} (the loop at line {loop}), so the lanes of a warp are as far apart as their "
                     f"ranges are long: up to 32 sectors per request where {access.size} would do; {cure}",
-                    where,
+                    access.span,
                     function=kernel.function.display_name,
                     properties=properties,
                 )
             return self.finding(
                 f"{what}: the address depends on data loaded at run time, so its coalescing is unknown; "
                 "if the index is scattered, every lane may need its own sector",
-                where,
+                access.span,
                 level=Level.NOTE,
                 function=kernel.function.display_name,
                 properties=properties,
             )
         if not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
-            return self._block_finding(kernel, access, pattern, what, where, names, properties)
+            return self._block_finding(kernel, access, pattern, what, names, properties)
         if (
             pattern.lane_stride is not None
             and pattern.lane_stride.constant == access.size
@@ -264,7 +261,7 @@ class UncoalescedGlobalAccess(FactRule):
             return self.finding(
                 f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do for any "
                 f"realistic {' and '.join(sizes)} ({stride}{kernel_context(kernel, access)}); {advice}",
-                where,
+                access.span,
                 function=kernel.function.display_name,
                 properties=properties,
             )
@@ -273,7 +270,7 @@ class UncoalescedGlobalAccess(FactRule):
             return self.finding(
                 f"{what} needs up to {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
                 f"({stride}); it is coalesced only {when}",
-                where,
+                access.span,
                 level=Level.NOTE,
                 function=kernel.function.display_name,
                 properties=properties,
@@ -282,7 +279,7 @@ class UncoalescedGlobalAccess(FactRule):
         return self.finding(
             f"{what} needs {pattern.sectors} sectors per request where {pattern.ideal_sectors} would do "
             f"({efficiency:.0%} efficiency; {stride}{kernel_context(kernel, access)}); {advice}",
-            where,
+            access.span,
             function=kernel.function.display_name,
             properties=properties,
         )
@@ -293,7 +290,6 @@ class UncoalescedGlobalAccess(FactRule):
         access: Access,
         pattern: AccessPattern,
         what: str,
-        where: ir.Span,
         names: frozenset[str],
         properties: dict,
     ) -> Finding | None:
@@ -320,7 +316,7 @@ class UncoalescedGlobalAccess(FactRule):
             f"of a block that run it{realistic} ({block.efficiency:.0%} efficiency{taken}; {_warps_differ_note(block)}"
             f"{kernel_context(kernel, access)}); give each warp a run of consecutive addresses, or stage the "
             "halo through shared memory",
-            where,
+            access.span,
             function=kernel.function.display_name,
             properties=properties,
         )

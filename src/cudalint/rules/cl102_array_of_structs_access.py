@@ -19,7 +19,6 @@ from cudalint.rules.memory import (
     fields_read,
     fields_used_together,
     global_accesses,
-    instruction_span,
     kernel_context,
     on_instruction_line,
     uncoalesced,
@@ -115,9 +114,8 @@ class ArrayOfStructsAccess(FactRule):
             record = whole_struct(facts, access, pattern)
             if record is not None:
                 if uncoalesced(pattern, EFFICIENCY_THRESHOLD):
-                    yield on_instruction_line(
-                        self._whole_struct_finding(facts, kernel, access, pattern, record), access
-                    )
+                    finding = self._whole_struct_finding(facts, kernel, access, pattern, record)
+                    yield on_instruction_line(facts, finding, access)
                 continue
             member = array_of_structs_field(facts, access, pattern)
             if member is None or not uncoalesced(pattern, EFFICIENCY_THRESHOLD):
@@ -130,7 +128,7 @@ class ArrayOfStructsAccess(FactRule):
                 f"({member.record.size} bytes) in each lane: {pattern.sectors} sectors per request for "
                 f"{pattern.ideal_sectors} sectors of data{kernel_context(kernel, access)}; store the field in its own "
                 "array (structure of arrays), or load whole elements with vector types",
-                instruction_span(facts, access),
+                access.span,
                 function=kernel.function.display_name,
                 properties={
                     "sectorsPerRequest": pattern.sectors,
@@ -140,7 +138,7 @@ class ArrayOfStructsAccess(FactRule):
                     "field": member.field.name,
                 },
             )
-            yield on_instruction_line(finding, access)
+            yield on_instruction_line(facts, finding, access)
 
     def _whole_struct_finding(
         self, facts: Facts, kernel: KernelFacts, access: Access, pattern: AccessPattern, record: ir.Record
@@ -189,7 +187,7 @@ class ArrayOfStructsAccess(FactRule):
             f"a request with {apart}: {pattern.sectors} sectors per request for {pattern.ideal_sectors} sectors of "
             f"data{kernel_context(kernel, access)}{lines}; keep each field in its own array (structure of arrays), "
             f"{remedy}",
-            instruction_span(facts, access),
+            access.span,
             level=level,
             function=kernel.function.display_name,
             properties={

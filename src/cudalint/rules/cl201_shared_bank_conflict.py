@@ -25,7 +25,7 @@ from cudalint.dataflow import (
 from cudalint.diagnostics import Edit, Fix, Level, Safety
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
-from cudalint.rules.memory import LARGE_SIZE, instruction_span, on_instruction_line
+from cudalint.rules.memory import LARGE_SIZE, on_instruction_line
 
 _DIMENSION = re.compile(r"\[\s*([^\[\]]+?)\s*\]")
 
@@ -242,7 +242,7 @@ class SharedBankConflict(FactRule):
                     f"{_figure(degree)}-way bank conflict on shared {access.kind.value} "
                     f"{wording.code(facts.source_text(access.span), 'at this line')}{qualifier}: "
                     f"{cost}; {advice}",
-                    instruction_span(facts, access),
+                    access.span,
                     level=level,
                     fix=fix,
                     function=kernel.function.display_name,
@@ -253,7 +253,7 @@ class SharedBankConflict(FactRule):
                         **kernel.launch_properties(access.location.offset),
                     },
                 )
-                yield on_instruction_line(finding, access)
+                yield on_instruction_line(facts, finding, access)
 
 
 CONFLICT_RATIO = 1.95

@@ -12,7 +12,7 @@ from cudalint.diagnostics import Level
 from cudalint.ir import Span
 from cudalint.rules import wording
 from cudalint.rules.base import FactRule
-from cudalint.rules.memory import instruction_span, on_instruction_line
+from cudalint.rules.memory import on_instruction_line
 
 
 class LocalArrayDynamicIndex(FactRule):
@@ -213,11 +213,11 @@ class LocalArrayDynamicIndex(FactRule):
         """A finding at ``where``: a declaration, or an access on the line its instruction is counted on."""
         finding = self.finding(
             message,
-            where if isinstance(where, Span) else instruction_span(facts, where),
+            where if isinstance(where, Span) else where.span,
             function=kernel.function.display_name,
             properties={"array": array.var.name, "arrayBytes": array.bytes, **figures},
         )
-        return finding if isinstance(where, Span) else on_instruction_line(finding, where)
+        return finding if isinstance(where, Span) else on_instruction_line(facts, finding, where)
 
 
 def _cost(accesses: list[Access], reason: str | None) -> str:

@@ -34,25 +34,19 @@ def uncoalesced(pattern: AccessPattern, threshold: float, best: bool = False) ->
     return pattern.ideal_sectors / sectors <= threshold
 
 
-def instruction_span(facts: Facts, access: Access) -> ir.Span:
-    """Where a finding about ``access`` points: the access's source on the line nvcc's
-    line table gives its instruction (``Access.instruction_line``), which is where Nsight
-    Compute's source view counts it; the whole access when that is its first line."""
+def on_instruction_line(facts: Facts, finding: Finding, access: Access) -> Finding:
+    """``finding`` about ``access`` (made at the access's span) moved to the line nvcc's line
+    table gives the access's instruction (``Access.instruction_line``), which is where Nsight
+    Compute's source view counts it: the access's source on that line. The line the access
+    starts on stays recorded (``Finding.first_line``), where a suppression comment may stand."""
     span, line = access.span, access.instruction_line
     lines = facts.tu.lines_of(span.file)
     if line == span.line or span.from_macro or not 0 < line <= len(lines):
-        return span
+        return finding
     text = lines[line - 1]
     end_column = span.end_column if line == span.end_line else len(text.rstrip()) + 1
-    return ir.Span(span.file, line, len(text) - len(text.lstrip()) + 1, line, end_column)
-
-
-def on_instruction_line(finding: Finding, access: Access) -> Finding:
-    """``finding`` about ``access``, reported on its instruction's line, remembering the line
-    the access starts on, where a suppression comment may stand as well."""
-    if finding.span.line == access.span.line:
-        return finding
-    return dataclasses.replace(finding, first_line=access.span.line)
+    moved = ir.Span(span.file, line, len(text) - len(text.lstrip()) + 1, line, end_column)
+    return dataclasses.replace(finding, span=moved, first_line=span.line)
 
 
 def kernel_context(kernel: KernelFacts, access: Access) -> str:

@@ -377,10 +377,8 @@ def _forward_steps(moved: Sym) -> bool:
     """``moved`` is a constant at least zero on every path, and above zero on some (``c ? 1 : 0``)."""
     if moved.constant is not None:
         return moved.constant > 0
-    if len(moved.terms) != 1 or moved.terms[0][1] != 1 or len(moved.terms[0][0]) != 1:
-        return False
-    select = moved.terms[0][0][0]
-    if select.kind is not AtomKind.OPERATION or select.name != "select":
+    select = moved.sole_operation
+    if select is None or select.name != "select":
         return False
     paths = select.args[1:]
     return all(path.constant == 0 or _forward_steps(path) for path in paths) and any(
