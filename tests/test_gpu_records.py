@@ -578,6 +578,7 @@ SYNCCHECK_ERRORS = {  # True: errors reported (about one per offending thread), 
     "bar_bad_data_loop_then_exit": False,
     "bar_bad_warp_branch_then_barrier": True,
     "bar_ok_warp_reduced_flag": False,
+    "bar_ok_warp_stack_walk": False,
     # barrier_trips.cu: barriers in loops whose trips are written per thread. Equal counts,
     # and lanes of one warp leaving early, report nothing; whole warps leaving early do
     # ("Divergent thread(s) in block" at the loop's first barrier).

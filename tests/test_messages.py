@@ -345,3 +345,25 @@ void go(float* a, const float* x) { split<<<1, 256>>>(a, x); }
     said = _said(tmp_path, "check", source)
     assert "`sinf(t * 0.1f) > 0.5f` depends on values computed in ways cudalint does not follow" in said
     assert "`x[t] > 0.5f` depends on data each thread loaded" in said
+
+
+def test_a_barrier_met_again_on_the_next_trip_is_said_as_such(tmp_path):
+    """Lanes that leave the inner loop early are back at its barrier on the next trip of the
+    loop around it; the message names that, not a barrier at the loop's line."""
+    source = """
+__global__ void rounds(float* out, const int* counts, int passes) {
+    float acc = 0.0f;
+    for (int r = 0; r < passes; ++r) {
+        int n = counts[r * blockDim.x + threadIdx.x];
+        for (int j = 0; j < n; ++j) {
+            acc += out[j * blockDim.x + threadIdx.x];
+            __syncwarp();
+        }
+    }
+    out[threadIdx.x] = acc;
+}
+void go(float* out, const int* counts) { rounds<<<1, 256>>>(out, counts, 4); }
+"""
+    said = _said(tmp_path, "check", source)
+    assert "come back to it on the next trip of the loop around it" in said
+    assert "reach the barrier at line 6" not in said

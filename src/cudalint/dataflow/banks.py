@@ -640,7 +640,7 @@ def shared_access_pattern(
     instruction = shared_instruction(access, shape, loops, wide, unrolled)
     offset, size = instruction.offset, instruction.size
     tried = access_rounds(access, shape, bindings, loops, offset, instruction.merged_trips)
-    blocks = launch_blocks(access, shape, bindings or {})
+    blocks = launch_blocks((guard.condition for guard in access.guards), shape, bindings or {})
     launched = (
         None if tried is None else [launch_cost(access, offset, evaluator, size, blocks) for evaluator, _ in tried]
     )

@@ -38,7 +38,14 @@ from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
 from cudalint.dataflow.threads import BlockShape, LaneEvaluator, evaluators, refine_variance, value_dependent
 from cudalint.dataflow.trips import TripProfile
 from cudalint.dataflow.unrolling import expression_cost
-from cudalint.dataflow.warps import MAX_WARPS_EXAMINED, active_lanes, first_running_warp, loop_trips
+from cudalint.dataflow.warps import (
+    MAX_WARPS_EXAMINED,
+    active_lanes,
+    evaluator_at_block,
+    first_running_warp,
+    launch_blocks,
+    loop_trips,
+)
 
 WARP_SIZE = 32
 DEFAULT_TRIPS = 8
@@ -129,6 +136,9 @@ class BranchPattern:
     trips: TripProfile | None = None
     """A loop whose trips were counted lane by lane (trips.py): its idle share is exact
     for the block shape and launch."""
+    edge_block: tuple[int, int, int] | None = None
+    """The block of the launch whose warp ``taken_lanes`` counts, where it is not the sampled
+    inner block: a border that only the grid's edge blocks split."""
 
     @property
     def splits(self) -> bool:
@@ -324,8 +334,16 @@ def branch_pattern(
     if bounds and loop:
         bounds = _lanes_walk_together(branch, loops, evaluator)
     leaves = ends_in_exit(stmt)
+    block = evaluator.block_evaluated
+    edge_block = block if block != shape.sampled_block and _edge_axes(block, shape) else None
     pattern = BranchPattern(
-        variance, taken, count, bounds, _block_uniform(condition, variance, evaluator), leaves=leaves
+        variance,
+        taken,
+        count,
+        bounds,
+        _block_uniform(condition, variance, evaluator),
+        leaves=leaves,
+        edge_block=edge_block,
     )
     if workload is None:
         return pattern
@@ -350,6 +368,7 @@ def branch_pattern(
             potential_share=workload.share(stmt, guarded * per_trip / 2),
             guarded_work=guarded,
             trips=profile,
+            edge_block=edge_block,
         )
     splits = None if variance is Variance.DATA else _splits(branch, shape, bindings, loops)
     idle = None if splits is None else _idle_slots(stmt, splits, workload)
@@ -367,6 +386,7 @@ def branch_pattern(
         size_dependent=value_dependent(condition),
         launch_given=value_dependent(condition) and not _sampled_unknowns(condition, bindings),
         leaves=leaves,
+        edge_block=edge_block,
     )
 
 
@@ -380,7 +400,7 @@ def most_split(
     take the branch (None when unknown) and those that reach it: over loop iterations, a
     reduction's `t < stride` diverges only in its last ones."""
     best = None
-    for evaluator in _evaluators(branch, shape, bindings, loops):
+    for evaluator, _ in _weighted_evaluators(branch, shape, bindings, loops):
         warp, active = first_running_warp(branch.guards, evaluator)
         values = evaluator.lanes(branch.condition, warp)
         taken = None if None in values else sum(1 for v, on in zip(values, active, strict=False) if on and v)
@@ -390,6 +410,31 @@ def most_split(
             best = (split, taken, count, evaluator)
     _, taken, count, evaluator = best
     return evaluator, taken, count
+
+
+def _weighted_evaluators(
+    branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None, loops: Mapping[Atom, LoopRun] | None
+) -> list[tuple[LaneEvaluator, int]]:
+    """The values the branch is judged at (``_evaluators``), in each block of the launch
+    that decides it differently, with the number of blocks each stands for: where the grid
+    is known and the condition or a guard compares block coordinates with launch values (an
+    image's border `x - radius >= 0` with `x = blockIdx.x * 16 + threadIdx.x`), the edge
+    blocks, whose lanes split where the inner blocks' do not, count beside the inner ones
+    (``launch_blocks``)."""
+    tried = _evaluators(branch, shape, bindings, loops)
+    blocks = launch_blocks((branch.condition, *(g.condition for g in branch.guards)), shape, bindings or {})
+    if len(blocks) == 1:
+        return [(evaluator, 1) for evaluator in tried]
+    # Inner blocks first: a split they show is the one to name, an edge block's only where
+    # it splits more.
+    ordered = sorted(blocks, key=lambda item: _edge_axes(item[0], shape))
+    return [(evaluator_at_block(evaluator, block), weight) for evaluator in tried for block, weight in ordered]
+
+
+def _edge_axes(block: tuple[int, int, int], shape: BlockShape) -> int:
+    """On how many axes of the launch's grid ``block`` is a first or last block."""
+    grid = shape.grid or (1, 1, 1)
+    return sum(1 for index, size in zip(block, grid, strict=True) if size > 1 and index in (0, size - 1))
 
 
 def _evaluators(
@@ -413,23 +458,28 @@ def examined_warps(shape: BlockShape) -> list[int]:
     return sorted({round(i * (count - 1) / (MAX_WARPS_EXAMINED - 1)) for i in range(MAX_WARPS_EXAMINED)})
 
 
+Sample = tuple[list[int], int]
+"""The condition's value in each running lane of one warp, and the number of blocks whose
+warp it stands for."""
+
+
 def _splits(
     branch: Branch, shape: BlockShape, bindings: Mapping[str, int] | None, loops: Mapping[Atom, LoopRun] | None
-) -> list[list[int]] | None:
-    """For each sampled set of values and each examined warp: the condition's value in each
-    of its running lanes (none in a warp that does not reach the branch). None where a
-    lane's value is unknown."""
+) -> list[Sample] | None:
+    """For each sampled set of values, each block of the launch that decides the branch
+    differently and each examined warp: the condition's value in each of its running lanes
+    (none in a warp that does not reach the branch). None where a lane's value is unknown."""
     samples = []
-    for evaluator in _evaluators(branch, shape, bindings, loops):
+    for evaluator, weight in _weighted_evaluators(branch, shape, bindings, loops):
         for warp in examined_warps(shape):
             running = active_lanes(branch.guards, evaluator, warp)
             if not any(running):
-                samples.append([])  # A warp that does not reach it idles nothing here.
+                samples.append(([], weight))  # A warp that does not reach it idles nothing here.
                 continue
             values = evaluator.lanes(branch.condition, warp)
             if None in values:
                 return None
-            samples.append([v for v, on in zip(values, running, strict=False) if on])
+            samples.append(([v for v, on in zip(values, running, strict=False) if on], weight))
     return samples
 
 
@@ -451,11 +501,12 @@ def issue_fractions(
         if stmt.kind is not ir.StmtKind.IF or id(stmt) in fractions or _sampled_unknowns(branch.condition, bindings):
             continue
         samples = _splits(branch, shape, bindings, loops)
-        reached = [lanes for lanes in samples or () if lanes]
+        reached = [(lanes, weight) for lanes, weight in samples or () if lanes]
         if reached:
+            total = sum(weight for _, weight in reached)
             fractions[id(stmt)] = (
-                sum(1 for lanes in reached if any(lanes)) / len(reached),
-                sum(1 for lanes in reached if not all(lanes)) / len(reached),
+                sum(weight for lanes, weight in reached if any(lanes)) / total,
+                sum(weight for lanes, weight in reached if not all(lanes)) / total,
             )
     return fractions
 
@@ -493,35 +544,37 @@ def _loop_ended(branch: Branch, stepping: set[int], evaluator: LaneEvaluator) ->
     return False
 
 
-def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> float:
+def _idle_slots(stmt: ir.Stmt, samples: list[Sample], workload: Workload) -> float:
     """Idle lane slots per warp execution of ``stmt`` (per trip, for a loop), the mean
-    over ``samples``: the lanes that do not take a path, times its instructions."""
-    if not samples:
+    over ``samples``, each weighed by the blocks it stands for: the lanes that do not take
+    a path, times its instructions."""
+    weights = sum(weight for _, weight in samples)
+    if not weights:
         return 0.0
     total = 0.0
     if stmt.kind in _LOOPS:
         body = sum(workload.statement(child) for child in stmt.body)
-        for lanes in samples:
+        for lanes, weight in samples:
             taken = sum(1 for v in lanes if v)
-            total += (WARP_SIZE - taken) * body if taken else 0.0
-        return total / len(samples)
+            total += weight * (WARP_SIZE - taken) * body if taken else 0.0
+        return total / weights
     if stmt.kind is ir.StmtKind.SWITCH:
         cases = max(1, sum(1 for s in stmt.walk() if s.kind in (ir.StmtKind.CASE, ir.StmtKind.DEFAULT)))
         per_case = sum(workload.statement(child) for child in stmt.body) / cases
-        for lanes in samples:
+        for lanes, weight in samples:
             groups = {v: lanes.count(v) for v in set(lanes)}
-            total += sum(len(lanes) - n for n in groups.values()) * per_case if len(groups) > 1 else 0.0
-        return total / len(samples)
+            total += weight * sum(len(lanes) - n for n in groups.values()) * per_case if len(groups) > 1 else 0.0
+        return total / weights
     paths = [(True, stmt.body[0] if stmt.body else None), (False, stmt.orelse)]
     # `if (c) return;` (or continue, break): the lanes that leave idle through what follows.
     leaving = workload.remainder(stmt) if ends_in_exit(stmt) else 0.0
     # At the kernel's end the lanes off the path exit: a warp none of whose lanes takes it
     # issues nothing, however short the path.
     exits = stmt.orelse is None and workload.ends_kernel(stmt)
-    for lanes in samples:
+    for lanes, weight in samples:
         if leaving:
             taking = sum(1 for v in lanes if v)
-            total += taking * leaving if 0 < taking < len(lanes) else 0.0
+            total += weight * taking * leaving if 0 < taking < len(lanes) else 0.0
         for holds, path in paths:
             if path is None or _selects_only(path, workload.registers):
                 continue
@@ -531,8 +584,8 @@ def _idle_slots(stmt: ir.Stmt, samples: list[list[int]], workload: Workload) -> 
             # Every lane of the warp not on the path idles through it, those an enclosing
             # branch or the block's size already left out included: Nsight Compute counts
             # 32 slots per warp instruction, and so does the function's total.
-            total += (WARP_SIZE - taking) * workload.statement(path)
-    return total / len(samples)
+            total += weight * (WARP_SIZE - taking) * workload.statement(path)
+    return total / weights
 
 
 _FETCH_AND_OP = ("atomicAdd", "atomicSub", "atomicInc", "atomicDec")
@@ -642,7 +695,7 @@ def _selects_only(path: ir.Stmt, registers: Collection[str] | None = None) -> bo
 
 def _idiom(
     branch: Branch,
-    samples: list[list[int]] | None,
+    samples: list[Sample] | None,
     bounds: bool,
     loops: Mapping[Atom, LoopRun] | None,
     registers: Collection[str] | None = None,
@@ -654,7 +707,7 @@ def _idiom(
         return Idiom.TICKET
     if bounds:
         return Idiom.STRIDE_LOOP if stmt.kind in _LOOPS else Idiom.BOUNDS_GUARD
-    if samples and stmt.kind is ir.StmtKind.IF and max(sum(1 for v in lanes if v) for lanes in samples) == 1:
+    if samples and stmt.kind is ir.StmtKind.IF and max(sum(1 for v in lanes if v) for lanes, _ in samples) == 1:
         return Idiom.SINGLE_LANE
     if stmt.kind is ir.StmtKind.IF and _halving_limit(branch.condition, loops):
         return Idiom.REDUCTION_TAIL

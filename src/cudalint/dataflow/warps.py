@@ -23,7 +23,7 @@ L2 and DRAM move is the sectors they touch together (``AccessPattern.line_sector
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
@@ -507,21 +507,21 @@ EDGE_CLASSES_FROM = 3
 inner ones, and their last block: a bounds guard splits an axis once, at one block."""
 
 
-def launch_blocks(access: Access, shape: BlockShape, bindings: Mapping[str, int]) -> list[tuple[Block, int]]:
-    """The blocks of the launch whose warps run ``access`` differently, each with the number of
-    blocks it stands for. One block (the sampled one) unless the grid is known and a guard of
-    the access compares block coordinates with what the launch gives (``j < n`` where
-    ``j = blockIdx.y * 8 + threadIdx.y``): then the blocks at the grid's edges, where lanes
-    past the bound exit, are costed beside the inner ones, as Nsight Compute counts every
-    warp of the launch."""
+def launch_blocks(conditions: Iterable[Sym], shape: BlockShape, bindings: Mapping[str, int]) -> list[tuple[Block, int]]:
+    """The blocks of the launch whose warps decide ``conditions`` (an access's guards, a
+    branch's condition and guards) differently, each with the number of blocks it stands
+    for. One block (the sampled one) unless the grid is known and a condition compares
+    block coordinates with what the launch gives (``j < n`` where ``j = blockIdx.y * 8 +
+    threadIdx.y``): then the blocks at the grid's edges, where lanes past the bound exit,
+    are judged beside the inner ones, as Nsight Compute counts every warp of the launch."""
     sampled = shape.sampled_block
     if shape.grid is None:
         return [(sampled, 1)]
     axes = {
         atom.name
-        for guard in access.guards
-        if decidable(guard.condition, bindings)
-        for atom in guard.condition.atoms()
+        for condition in conditions
+        if decidable(condition, bindings)
+        for atom in condition.atoms()
         if atom.kind is AtomKind.BLOCK_INDEX
     }
     if not axes:
@@ -593,7 +593,7 @@ def _block_cost(
     gives decide lanes where the grid is known, and the launch's edge blocks count beside
     its inner ones (``launch_blocks``): the figures are then a block's average."""
     launched = shape.grid is not None
-    blocks = launch_blocks(access, shape, bindings or {})
+    blocks = launch_blocks((guard.condition for guard in access.guards), shape, bindings or {})
     tried = evaluators(
         shape, offset, *(guard.condition for guard in access.guards), bindings=bindings, trips=loop_trips(loops)
     )

@@ -32,7 +32,14 @@ class BarrierInDivergentCode(FactRule):
     in global memory (`d_tiles[blockIdx.x].rows`), `__constant__` data, the result of
     `__syncthreads_or`, and a reduction over each full warp (`__reduce_or_sync`, a
     butterfly of `__shfl_xor_sync`) of values every warp reads alike, lane for lane, from
-    shared memory after a barrier (the per-warp partial results, reduced again).
+    shared memory after a barrier (the per-warp partial results, reduced again). For a
+    warp barrier, values the same across each warp are uniform too: loads at an address
+    the same across the warp, the results of `__all_sync`/`__any_sync`/`__ballot_sync`,
+    and a variable a loop carries from such a start by such steps under such conditions
+    (the stack depth of a tree walked one warp at a time, its top read by every lane
+    after lane 0 pushed): the `__syncwarp()` calls inside such a walk are met by all
+    lanes together (measured: synccheck 0 errors, `bar_ok_warp_stack_walk` in
+    `tests/corpus/barriers/divergent_barriers.cu`).
 
     Levels:
     - `error`: certain from thread indices alone: the lanes of one warp split at the
@@ -163,7 +170,7 @@ class BarrierInDivergentCode(FactRule):
                         "longer hold a barrier up: it runs, though the CUDA rules leave it undefined"
                     )
                 elif is_loop and not splits_a_warp:
-                    consequence = _after_the_loop(facts, kernel, barrier) or consequence
+                    consequence = _after_the_loop(kernel, barrier, decision) or consequence
                 level = _level(kernel, pattern, is_loop, splits_a_warp, skippers_exit or other_arm is not None)
                 yield self.finding(
                     f"{call} is reached under {where} differs between {scope} "
@@ -226,9 +233,16 @@ _GENERAL = object()
 """The barrier is judged by the general rule (no counted trips settle it)."""
 
 
-def _after_the_loop(facts: Facts, kernel: KernelFacts, barrier: Barrier) -> str | None:
-    """What the threads that leave the loop early meet while the others are still in it."""
+def _after_the_loop(kernel: KernelFacts, barrier: Barrier, loop: ir.Stmt) -> str | None:
+    """What the threads that leave the loop early meet while the others are still in it:
+    another barrier, or this one again on the next trip of a loop around ``loop``."""
     met = kernel.skipped_then(barrier)
+    if met is loop:
+        return (
+            "threads that leave it early come back to it on the next trip of the loop around it and "
+            "arrive at this barrier while the others still wait at it a trip behind: they pass it together "
+            "at different trips"
+        )
     if met is not None and not isinstance(met, Access):
         return (
             f"threads that leave the loop early reach the barrier at line {met.span.line} while the others "

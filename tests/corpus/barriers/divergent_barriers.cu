@@ -25,7 +25,7 @@
 // BAD: the barrier sits in a branch on threadIdx.x % 2: odd lanes of every warp reach
 // it, even lanes do not. Measured: errors at the barrier, no hang in the plain run.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=5200 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
+// synccheck: errors=4080 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_lane_branch(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -104,7 +104,7 @@ __global__ void bar_bad_warp_branch(float* out, const float* a) {
 // thread reaches a barrier once, but not the same __syncthreads() call. Measured:
 // errors, all at the if arm's barrier (odd lanes), none at the else arm's; no hang.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=3760 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
+// synccheck: errors=3328 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_both_arms(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
@@ -201,14 +201,14 @@ __global__ void bar_bad_data_loop_then_exit(int* list, int n) {
 // BAD: odd warps skip a barrier that the even warps reach, and every thread meets the
 // barrier after it: the two groups pass different barriers together.
 // launch: grid=64 block=256 bytes=1048576
-// synccheck: errors=7584 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
+// synccheck: errors=6912 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void bar_bad_warp_branch_then_barrier(float* out, const float* a) {
     __shared__ float s[256];
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     s[t] = a[i];
     if ((threadIdx.x >> 5) & 1) {
-        __syncthreads();  // expect: CL302 warning
+        __syncthreads();  // known false positive: CL302 warning synccheck counts the pair of barriers the two groups pass together at either of its lines, run by run: all at line 214 in the recorded run, 448 here and 552 there in an earlier one; the finding stands at the barrier the odd warps reach alone
         s[t] += s[(t + 32) % 256];
     }
     __syncthreads();  // expect-miss: CL302 synccheck reports errors here too: the warps that skipped line 211's barrier meet the others at this one; the tool reports the pair at line 211
@@ -238,4 +238,53 @@ __global__ void bar_ok_warp_reduced_flag(float* out, const float* a) {
         __syncthreads();
         out[i] = s[t ^ 32];
     }
+}
+
+// OK: a tree walked one warp at a time (an implicit 4-ary tree of 341 nodes). Each warp
+// keeps its own stack in shared memory at a base the same across the warp, its lane 0
+// pushes, and every lane reads the top after a __syncwarp(); a node is opened unless it
+// is a leaf or all lanes agree (__all_sync) it is far enough. So the node, the stack depth
+// and every trip count are the same across each warp: the __syncwarp() calls inside the
+// walk are met by all lanes together, and the node's loads are broadcasts.
+// launch: grid=64 block=256 bytes=1048576 args: nnodes=341
+// synccheck: errors=0 (compute-sanitizer 2025.3.1.0, NVIDIA H100 80GB HBM3)
+__global__ void bar_ok_warp_stack_walk(const int* pruned, const float* pos, float* out, int nnodes) {
+    __shared__ int stack_node[8 * 16], stack_pos[8 * 16];
+    const int leader = threadIdx.x / 32 * 32;
+    const int base = threadIdx.x / 32 * 16;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const float xi = pos[i];
+    float acc = 0.0f;
+    int depth = base;
+    if (threadIdx.x == leader) {
+        stack_node[base] = 0;
+        stack_pos[base] = 0;
+    }
+    __syncwarp();
+    do {
+        int pd = stack_pos[depth];
+        int nd = stack_node[depth];
+        __syncwarp();
+        while (pd < 4) {
+            const int n = nd * 4 + pd + 1;
+            pd++;
+            if (n < nnodes && pruned[n] == 0) {
+                const float d = pos[n] - xi;
+                if (n >= nnodes / 4 || __all_sync(0xffffffff, d * d > 1.0f)) {
+                    acc += d;
+                } else {
+                    if (threadIdx.x == leader) {
+                        stack_pos[depth] = pd;
+                        stack_node[depth] = nd;
+                    }
+                    depth++;
+                    pd = 0;
+                    nd = n;
+                }
+            }
+        }
+        depth--;
+        __syncwarp();
+    } while (depth >= base);
+    out[i] = acc;
 }

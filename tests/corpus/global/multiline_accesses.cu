@@ -13,6 +13,7 @@
 // columns are read 16 at a time: 16-byte pieces 32 bytes apart, 32 sectors where 16
 // would do. The store of the variable `tmp` is counted on `tmp`'s line.
 // launch: grid=64 block=128 args: N=1024 alpha=2.0
+// measured: gld_sectors_per_request=32.00 gst_sectors_per_request=32.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=2.00 gst_requests_per_warp=2.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ml_float4_epilogue(float* C, int N, float alpha) {
     int row = blockIdx.x * 32 + threadIdx.x / 4;
     int col = (threadIdx.x % 4) * 8;
@@ -32,6 +33,7 @@ __global__ void ml_float4_epilogue(float* C, int N, float alpha) {
 // A stride-2 read whose subscript closes on the next line, and a store of a value
 // built in place (make_float2), counted on the line that closes its address.
 // launch: grid=256 block=256
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=8.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ml_split_subscript(const float* in, float2* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = in[i
@@ -42,6 +44,7 @@ __global__ void ml_split_subscript(const float* in, float2* out) {
 
 // One field of an array of float2 read over two lines: the element's line counts it.
 // launch: grid=256 block=256
+// measured: gld_sectors_per_request=8.00 gst_sectors_per_request=4.00 shld_wavefronts_per_request=- shst_wavefronts_per_request=- bank_conflicts_ld=0 bank_conflicts_st=0 branch_divergent_targets=0 pred_on_ratio=32.00 gld_requests_per_warp=1.00 gst_requests_per_warp=1.00 shld_requests_per_warp=- shst_requests_per_warp=- (ncu 2025.3.1.0, NVIDIA H100 80GB HBM3)
 __global__ void ml_field_of_element(const float2* points, float* xs) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     xs[i] = points[i]  // expect: CL102 warning

@@ -13,9 +13,9 @@
 
 // launch: grid=64 block=256
 __global__ void rt_warp_tile_rows(const float* A, float* C) {
-    __shared__ float As[16 * 128];
-    for (int t = threadIdx.x; t < 16 * 128; t += blockDim.x)
-        As[t] = A[blockIdx.x * 16 * 128 + t];
+    __shared__ float As[16 * 256];
+    for (int t = threadIdx.x; t < 16 * 256; t += blockDim.x)
+        As[t] = A[blockIdx.x * 16 * 256 + t];
     __syncthreads();
     int rowInWarp = (threadIdx.x % 32) / 4;
     int warpRow = (threadIdx.x / 32) / 2;
@@ -23,7 +23,7 @@ __global__ void rt_warp_tile_rows(const float* A, float* C) {
     float acc = 0.0f;
     for (int k = 0; k < 16; ++k) {
         for (int i = 0; i < 8; ++i)
-            reg[i] = As[k * 128 + warpRow * 64 + rowInWarp * 8 + i];
+            reg[i] = As[k * 256 + warpRow * 64 + rowInWarp * 8 + i];
         for (int i = 0; i < 8; ++i)
             acc += reg[i] * reg[(i + 1) % 8];
     }
@@ -32,9 +32,9 @@ __global__ void rt_warp_tile_rows(const float* A, float* C) {
 
 // launch: grid=64 block=256
 __global__ void rt_warp_tile_rows_unaligned(const float* A, float* C) {
-    __shared__ float As[16 * 128 + 1];
-    for (int t = threadIdx.x; t < 16 * 128; t += blockDim.x)
-        As[t] = A[blockIdx.x * 16 * 128 + t];
+    __shared__ float As[16 * 256 + 1];
+    for (int t = threadIdx.x; t < 16 * 256; t += blockDim.x)
+        As[t] = A[blockIdx.x * 16 * 256 + t];
     __syncthreads();
     int rowInWarp = (threadIdx.x % 32) / 4;
     int warpRow = (threadIdx.x / 32) / 2;
@@ -42,7 +42,7 @@ __global__ void rt_warp_tile_rows_unaligned(const float* A, float* C) {
     float acc = 0.0f;
     for (int k = 0; k < 16; ++k) {
         for (int i = 0; i < 8; ++i)
-            reg[i] = As[k * 128 + warpRow * 64 + rowInWarp * 8 + 1 + i];  // expect: CL201 warning
+            reg[i] = As[k * 256 + warpRow * 64 + rowInWarp * 8 + 1 + i];  // expect: CL201 warning
         for (int i = 0; i < 8; ++i)
             acc += reg[i] * reg[(i + 1) % 8];
     }

@@ -3,7 +3,7 @@ loop assigns, the recorded run, and what the loop leaves behind (``LoopRun``).""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from cudalint import ir
@@ -11,7 +11,7 @@ from cudalint.dataflow import symbolic as sym
 from cudalint.dataflow.facts import Guard, LoopRun, Pointer, Value
 from cudalint.dataflow.interpret.common import _FULL_MASK, _forget_memory, _join_variance, _opaque, _uncast
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
-from cudalint.dataflow.threads import SAMPLE_ROUNDS, BlockShape, uniform_value
+from cudalint.dataflow.threads import SAMPLE_ROUNDS, BlockShape, refine_variance, uniform_value
 
 # Trips tried to find a loop's constant trip count (a counter that halves from 2^31 needs 32).
 MAX_STATIC_TRIPS = 64
@@ -48,9 +48,11 @@ class Loops:
         entry = dict(self.env)
         inductions = self._inductions(stmt, assigned)
         bound = {decl: induction.at(iteration) for decl, induction in inductions.items()}
-        # A carried variable's value at the start of a trip: unknown, varying at least as its start.
+        # A carried variable's value at the start of a trip: unknown, varying at least as its
+        # start does lane by lane (a per-warp stack's top `j = 32 * (threadIdx.x / 32)` is the
+        # same across each warp, though it names threadIdx).
         placeholders = {
-            decl: self._fresh(assigned[decl], entry[decl].variance)
+            decl: self._fresh(assigned[decl], self._lane_variance(entry[decl]))
             for decl in assigned
             if decl in entry and decl not in inductions and isinstance(entry[decl], Sym)
         }
@@ -73,7 +75,9 @@ class Loops:
                     self.env[decl] = entry[decl] + steps
                     walks[steps.terms[0][0][0]] = entry[decl]
                     continue
-                self.env[decl] = _closed_form(entry[decl], placeholder, after, iteration, assigned[decl], before)
+                self.env[decl] = _closed_form(
+                    entry[decl], placeholder, after, iteration, assigned[decl], before, self._lane_variance
+                )
                 self._derived_from(self.env[decl], entry[decl], after)
         else:
             # Inside a summary run: one run of the body over placeholders is enough.
@@ -200,7 +204,7 @@ class Loops:
         what the loop found (a double buffer's toggled index), or when every trip leaves it
         as it came in; else an unknown that varies as the values and the trip count do."""
         _forget_memory(self.env)
-        exit_variance = _join_variance(condition)
+        exit_variance = self._lane_variance(condition)
         for decl, name in assigned.items():
             if decl not in entry:
                 continue
@@ -220,7 +224,7 @@ class Loops:
                 self.env[decl] = shifted  # Stepped by uniform amounts for a uniform number of trips.
                 continue
             # Zero trips leave the value it came in with.
-            variance = max(exit_variance, _join_variance(value), _join_variance(entry[decl]))
+            variance = max(exit_variance, self._lane_variance(value), self._lane_variance(entry[decl]))
             if isinstance(value, Pointer) and variance is Variance.UNIFORM:
                 continue
             if isinstance(value, Sym):
@@ -246,6 +250,15 @@ class Loops:
                     ),
                     value.pointee,
                 )
+
+    def _lane_variance(self, value: Value) -> Variance:
+        """How ``value`` varies, with thread-index arithmetic that is equal across each warp
+        of the block (``32 * (threadIdx.x / 32)``) counted as warp-uniform."""
+        if isinstance(value, Pointer):
+            value = value.offset
+        if isinstance(value, Sym):
+            return refine_variance(value, self.shape)
+        return _join_variance(value)
 
     def _inductions(self, stmt: ir.Stmt, assigned: dict[str, str]) -> dict[str, Induction]:
         """Variables the loop updates once per trip, the same way each time: by the header's
@@ -313,7 +326,13 @@ class _PreLoopAtoms:
 
 
 def _closed_form(
-    start: Value, placeholder: Sym, after: Value | None, iteration: Sym, name: str, before: _PreLoopAtoms
+    start: Value,
+    placeholder: Sym,
+    after: Value | None,
+    iteration: Sym,
+    name: str,
+    before: _PreLoopAtoms,
+    lane_variance: Callable[[Value], Variance],
 ) -> Value:
     """A variable a loop updates: ``x += c`` each trip gives ``x0 + c * k``; so does one a
     trip moves under a condition no trip changes (``if (halo) idx += pitch;``, a lane's role
@@ -321,7 +340,7 @@ def _closed_form(
     moves by an amount the same across each warp, under a guard that changes or not (``if
     (k & 1) j += n;``), is its start moved by an unknown of that variance, its lanes as far
     apart as at the start; else an unknown that varies as its start and its updates do.
-    ``before`` tells what no trip changes."""
+    ``before`` tells what no trip changes; ``lane_variance`` how a value varies lane by lane."""
     if after == start or after == placeholder:
         # Every trip ends with the value it started with (`k = restart;`, or a double
         # buffer's index toggled twice per trip): the value of each copy of the body is the
@@ -342,7 +361,7 @@ def _closed_form(
             return start + moved * iteration
         if moved is not None and moved.variance <= Variance.WARP_UNIFORM:
             return start + sym.unknown(f"{name} steps", moved.variance)
-        variance = max(_join_variance(start), _join_variance(step))
+        variance = max(lane_variance(start), lane_variance(step))
         return sym.unknown(name, Variance.DATA if variance is Variance.THREAD else variance)
     return _opaque(name, start)
 
