@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from cudalint import ir
+from cudalint.dataflow.divergence import selects_only
 from cudalint.dataflow.facts import Access, AccessKind, Barrier, LoopRun, MemorySpace
 from cudalint.dataflow.ptx import MATRIX_ROWS
 from cudalint.dataflow.symbolic import Atom, AtomKind, Sym, Variance
@@ -351,7 +352,7 @@ def unrolled_trips(
     counter = stepping[0]
     run = (loops or {}).get(counter)
     trips = unrolled(run) if run is not None else None
-    if not trips:
+    if not trips or _branches_within(run.stmt):
         return None
     others = counters - {counter}
     for words in (4, 2):
@@ -364,6 +365,20 @@ def unrolled_trips(
         ):
             return UnrolledTrips(counter, trips, words)
     return None
+
+
+def _branches_within(loop: ir.Stmt) -> bool:
+    """Whether the loop's body branches: an ``if`` or ``switch`` whose paths do more than
+    select register values. nvcc merges neighbouring words within one basic block, and
+    such a branch puts each unrolled trip's access in a block of its own (a load used
+    only under the branch is sunk into it): measured, `double Ijb = s[j][k]` in an
+    unrolled `k` loop whose body then runs `if (k < 8 && i < 8) { ... }` stays one
+    LDS.64 per trip."""
+    return any(
+        stmt.kind is ir.StmtKind.SWITCH or (stmt.kind is ir.StmtKind.IF and not selects_only(stmt))
+        for child in loop.body
+        for stmt in child.walk()
+    )
 
 
 def _shifts_by(offset: Sym, counter: Atom, width: int) -> bool:

@@ -77,7 +77,13 @@ class SharedBankConflict(FactRule):
     a row word by word (two doubles or four floats per 16-byte load), also inside outer
     loops that move the whole request by whole 16-byte words (a warp tile's registers
     filled row by row over `k`: LDS.128 where one float at a time would be 2-way,
-    tests/corpus/shared/register_tiles.cu). Every figure of the probe
+    tests/corpus/shared/register_tiles.cu). nvcc merges only within one basic block: a
+    loop body that branches (an `if` whose paths do more than select register values)
+    gives each unrolled trip blocks of its own, and a load used only under the branch is
+    sunk into it, so its trips stay one instruction each (checked in the SASS: `double wk
+    = w[y][k]` followed by `if (k < 8 && x < 8) acc += wk * ...` issues one LDS.64 per
+    trip, two rows of a warp 128 bytes apart in the same banks, 2-way; measured 2x on
+    real code; tests/corpus/shared/branchy_trips.cu). Every figure of the probe
     bench/realcode/probes/shared_widths.cu, measured on an H100, follows from this.
 
     Shared accesses written in inline PTX (`asm volatile`, often behind macros such as
